@@ -1,0 +1,69 @@
+/* cmd-run.c: `memsim run MODEL TRACE`. */
+#include "ms-cli.h"
+#include <string.h>
+
+static void progress(guint64 steps, gpointer data) {
+  (void)data;
+  fprintf(stderr, "\rmemsim run: %" G_GUINT64_FORMAT " steps", steps);
+  fflush(stderr);
+}
+
+int ms_cmd_run(int argc, char **argv) {
+  gboolean json = FALSE, per_step = FALSE, show_progress = FALSE;
+  GOptionEntry entries[] = {
+      {"json", 'j', 0, G_OPTION_ARG_NONE, &json, "Print one JSON object instead of the summary", NULL},
+      {"per-step", 's', 0, G_OPTION_ARG_NONE, &per_step, "Add the per-step breakdown", NULL},
+      {"progress", 'p', 0, G_OPTION_ARG_NONE, &show_progress, "Report progress on stderr", NULL},
+      {NULL}};
+  GOptionContext *ctx = g_option_context_new("MODEL TRACE - simulate a trace on a memory machine model");
+  g_option_context_set_summary(ctx, "MODEL is a model file (models/*.json), TRACE a trace file in any form\n"
+                                    "(explicit JSON, compact JSON, binary; - reads standard input).");
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  int code = MS_EXIT_OK;
+  MsModel *model = NULL;
+  MsSource *src = NULL;
+  MsResult *res = NULL;
+  GError *err = NULL;
+  if (!ms_cli_parse(ctx, "run", &argc, &argv, &code)) goto out;
+  if (argc != 3) {
+    fprintf(stderr, "memsim run: expected MODEL and TRACE, got %d argument%s\nTry 'memsim run --help'\n",
+            argc - 1, argc == 2 ? "" : "s");
+    code = MS_EXIT_INPUT;
+    goto out;
+  }
+  model = ms_model_load(argv[1], &err);
+  if (!model) {
+    code = ms_cli_fail("run", err);
+    goto out;
+  }
+  src = ms_trace_open(argv[2], &err);
+  if (!src) {
+    code = ms_cli_fail("run", err);
+    goto out;
+  }
+  MsSimOptions opt = {0};
+  opt.per_step = per_step;
+  if (show_progress) {
+    opt.progress = progress;
+    opt.progress_every = 1000;
+  }
+  res = ms_simulate(model, src, &opt, &err);
+  if (show_progress) fputc('\n', stderr);
+  if (!res) {
+    code = ms_cli_fail("run", err);
+    goto out;
+  }
+  if (json) {
+    char *s = ms_result_to_json(res, model, src, FALSE);
+    puts(s);
+    g_free(s);
+  } else {
+    ms_result_print_text(res, model, src, stdout);
+  }
+out:
+  ms_result_free(res);
+  ms_source_free(src);
+  ms_model_free(model);
+  g_option_context_free(ctx);
+  return code;
+}

@@ -1,0 +1,589 @@
+/* ms-engine.c: the exact timing engine of docs/models.md.
+ *
+ * Design.  A step's cost for a warp (its stage count k) depends only on the warp's
+ * addresses, so each step is reduced to k[warp] as it streams in and its addresses are
+ * dropped: the engine keeps a window of such reduced steps, from the step the slowest warp
+ * is on to the one the fastest needs, and per-warp state (cursor, ready time).  Memory grows
+ * with threads (2 bytes per warp per step in the window), not with steps.
+ *
+ * Scheduling is event driven over integer time.  Each pipeline (1 for umm/dmm, d DMMs + the
+ * global one for the hmm kinds) keeps the time its entry is next free and a lower bound on
+ * the ready time of the warps waiting for it; the loop jumps to the earliest time any
+ * pipeline could dispatch, and there scans its warps round-robin from after the last one it
+ * dispatched (rule 4).  A dispatch at t with k stages completes at t + k + l - 2 and the warp
+ * is ready again at t + k + l - 1 >= t + 1, so dispatches at time t never make another warp
+ * ready at t: pipelines can be served in any order within a time unit. */
+#include "ms-private.h"
+#include <string.h>
+
+#define PIPE_DONE (-1)
+#define PIPE_BARRIER (-2)
+#define NEVER G_MAXINT64
+
+typedef struct {
+  MsStep step;
+  guint16 *k;        /* stages per warp (0: no request); NULL for sync steps */
+  guint64 remaining; /* warps that have not passed this step */
+  guint64 arrived;   /* grid barrier: warps arrived */
+  gint64 release;    /* grid barrier: latest ready time of the arrived warps */
+  guint64 *block_arrived; /* block barrier: per block */
+  gint64 *block_release;
+  MsStepResult res;
+} StepRec;
+
+typedef struct {
+  const MsModel *model;
+  MsSource *src;
+  const MsSimOptions *opt;
+  MsResult *result;
+  GError *error;
+
+  guint32 w;
+  guint64 p, W, blocks, wpb; /* threads, warps, blocks, warps per block */
+  guint P;                   /* pipelines */
+  gboolean hmm;
+
+  /* per warp */
+  guint64 *cursor;
+  gint64 *ready;
+  gint32 *pipe;
+
+  /* per pipeline */
+  gint64 *free_at, *lb, *lat;
+  guint64 *elig, *lastpos, *nmembers;
+  guint64 **members; /* NULL: identity over all warps */
+
+  /* step window */
+  StepRec **ring;
+  guint64 cap, head, count; /* absolute index of ring front, steps held */
+  gboolean eof;
+  GPtrArray *kpool;
+
+  /* loading scratch */
+  gint64 *addr;
+  guint64 chunk;
+  guint64 *hkeys;
+  guint32 *hstamp, stamp, hmask;
+  guint32 *bankcnt;
+  guint64 *dmm_stages; /* per DMM stage sums of the step being loaded */
+
+  GArray *work; /* warps to advance */
+  gint64 last_complete;
+  guint64 done_warps;
+} Engine;
+
+/* ---- stage counting --------------------------------------------------------------------- */
+
+static inline guint64 hash64(guint64 x) {
+  x ^= x >> 33;
+  x *= G_GUINT64_CONSTANT(0xff51afd7ed558ccd);
+  x ^= x >> 33;
+  return x;
+}
+
+/* Insert key; returns TRUE if it was new.  The table is cleared by bumping the stamp. */
+static inline gboolean hset_add(Engine *e, guint64 key) {
+  guint32 h = (guint32)hash64(key) & e->hmask;
+  for (;;) {
+    if (e->hstamp[h] != e->stamp) {
+      e->hstamp[h] = e->stamp;
+      e->hkeys[h] = key;
+      return TRUE;
+    }
+    if (e->hkeys[h] == key) return FALSE;
+    h = (h + 1) & e->hmask;
+  }
+}
+
+static inline void hset_clear(Engine *e) {
+  if (++e->stamp == 0) { /* wrapped: really clear */
+    memset(e->hstamp, 0, sizeof(guint32) * (e->hmask + 1));
+    e->stamp = 1;
+  }
+}
+
+/* UMM: the number of distinct address groups among the active requests. */
+static guint umm_stages(Engine *e, const gint64 *a, guint n, guint *active) {
+  guint64 gw = e->model->group_words;
+  guint i = 0, act = 0;
+  while (i < n && a[i] < 0) i++;
+  if (i == n) {
+    *active = 0;
+    return 0;
+  }
+  guint64 g0 = (guint64)a[i] / gw;
+  gboolean same = TRUE;
+  for (guint j = i; j < n; j++) {
+    if (a[j] < 0) continue;
+    act++;
+    if ((guint64)a[j] / gw != g0) same = FALSE;
+  }
+  *active = act;
+  if (same) return 1;
+  hset_clear(e);
+  guint k = 0;
+  for (guint j = i; j < n; j++)
+    if (a[j] >= 0 && hset_add(e, (guint64)a[j] / gw)) k++;
+  return k;
+}
+
+/* DMM: the largest number of distinct addresses in one bank (same-address requests merge). */
+static guint dmm_stages(Engine *e, const gint64 *a, guint n, guint *active) {
+  guint64 w = e->w;
+  guint act = 0;
+  gboolean conflict = FALSE;
+  if (w <= 64) {
+    guint64 mask = 0;
+    for (guint j = 0; j < n; j++) {
+      if (a[j] < 0) continue;
+      act++;
+      guint64 bit = G_GUINT64_CONSTANT(1) << ((guint64)a[j] % w);
+      if (mask & bit) conflict = TRUE;
+      mask |= bit;
+    }
+    *active = act;
+    if (!act) return 0;
+    if (!conflict) return 1;
+  } else {
+    for (guint j = 0; j < n; j++) act += a[j] >= 0;
+    *active = act;
+    if (!act) return 0;
+  }
+  hset_clear(e);
+  guint k = 0;
+  for (guint j = 0; j < n; j++) {
+    if (a[j] < 0 || !hset_add(e, (guint64)a[j])) continue;
+    guint32 c = ++e->bankcnt[(guint64)a[j] % w];
+    if (c > k) k = c;
+  }
+  for (guint j = 0; j < n; j++)
+    if (a[j] >= 0) e->bankcnt[(guint64)a[j] % w] = 0;
+  return k;
+}
+
+/* ---- the step window ---------------------------------------------------------------------- */
+
+static inline StepRec *win_get(Engine *e, guint64 s) { return e->ring[s & (e->cap - 1)]; }
+
+static void win_push(Engine *e, StepRec *r) {
+  if (e->count == e->cap) {
+    guint64 ncap = e->cap * 2;
+    StepRec **nr = g_new0(StepRec *, ncap);
+    for (guint64 s = e->head; s < e->head + e->count; s++) nr[s & (ncap - 1)] = win_get(e, s);
+    g_free(e->ring);
+    e->ring = nr;
+    e->cap = ncap;
+  }
+  e->ring[(e->head + e->count) & (e->cap - 1)] = r;
+  e->count++;
+}
+
+static void rec_free(Engine *e, StepRec *r) {
+  if (r->k) g_ptr_array_add(e->kpool, r->k);
+  g_free(r->block_arrived);
+  g_free(r->block_release);
+  g_free(r);
+}
+
+static void win_pop_done(Engine *e) {
+  while (e->count > 0) {
+    StepRec *r = win_get(e, e->head);
+    if (r->remaining > 0) break;
+    if (e->opt->per_step) g_array_append_val(e->result->per_step, r->res);
+    rec_free(e, r);
+    e->ring[e->head & (e->cap - 1)] = NULL;
+    e->head++;
+    e->count--;
+  }
+}
+
+static inline guint pipe_of(const Engine *e, guint64 warp, MsSpace space) {
+  if (!e->hmm) return 0;
+  if (space == MS_SPACE_GLOBAL) return e->P - 1;
+  return (guint)((warp / e->wpb) % e->model->dmms);
+}
+
+/* Pull one step from the source and reduce it to stage counts. */
+static gboolean load_step(Engine *e) {
+  MsStep st;
+  MsNext nx = ms_source_next(e->src, &st, &e->error);
+  if (nx == MS_NEXT_ERROR) return FALSE;
+  if (nx == MS_NEXT_END) {
+    e->eof = TRUE;
+    return TRUE;
+  }
+  MsResult *R = e->result;
+  StepRec *r = g_new0(StepRec, 1);
+  r->step = st;
+  r->remaining = e->W;
+  r->res.index = R->steps;
+  r->res.step = st;
+  r->res.first_dispatch = -1;
+  r->res.last_complete = -1;
+  R->steps++;
+  if (st.op == MS_OP_SYNC) {
+    r->release = 0;
+    if (st.scope == MS_SCOPE_BLOCK) {
+      R->block_barriers++;
+      r->block_arrived = g_new0(guint64, e->blocks);
+      r->block_release = g_new0(gint64, e->blocks);
+    } else {
+      R->grid_barriers++;
+    }
+  } else {
+    r->k = e->kpool->len ? g_ptr_array_steal_index_fast(e->kpool, e->kpool->len - 1)
+                         : g_new(guint16, e->W);
+    gboolean dmm_rule = e->model->kind == MS_MODEL_DMM || (e->hmm && st.space == MS_SPACE_SHARED);
+    guint64 step_stages = 0, step_disp = 0, step_req = 0;
+    if (e->hmm && st.space == MS_SPACE_SHARED) memset(e->dmm_stages, 0, sizeof(guint64) * e->model->dmms);
+    for (guint64 first = 0; first < e->p; first += e->chunk) {
+      guint64 cnt = MIN(e->chunk, e->p - first);
+      if (!ms_source_fill(e->src, first, cnt, e->addr, &e->error)) {
+        rec_free(e, r);
+        return FALSE;
+      }
+      guint64 w0 = first / e->w;
+      for (guint64 off = 0; off < cnt; off += e->w) {
+        guint n = (guint)MIN((guint64)e->w, cnt - off);
+        guint act;
+        guint k = dmm_rule ? dmm_stages(e, e->addr + off, n, &act) : umm_stages(e, e->addr + off, n, &act);
+        guint64 warp = w0 + off / e->w;
+        r->k[warp] = (guint16)k;
+        if (k) {
+          step_stages += k;
+          step_disp++;
+          step_req += act;
+          if (e->hmm && st.space == MS_SPACE_SHARED) e->dmm_stages[pipe_of(e, warp, st.space)] += k;
+        }
+      }
+    }
+    r->res.stages = step_stages;
+    r->res.dispatches = step_disp;
+    r->res.requests = step_req;
+    MsMemoryCounts *mc = (e->model->kind == MS_MODEL_DMM || (e->hmm && st.space == MS_SPACE_SHARED))
+                             ? &R->shared : &R->global;
+    mc->stages += step_stages;
+    mc->dispatches += step_disp;
+    mc->requests += step_req;
+    if (step_req) {
+      R->memory_steps++;
+      /* round_sum: the papers' per-round bound.  On the hmm kinds a shared step runs on the
+       * d DMMs side by side, so its round costs the busiest DMM's stages + l - 1. */
+      if (e->hmm && st.space == MS_SPACE_SHARED) {
+        guint64 mx = 0;
+        for (guint b = 0; b < e->model->dmms; b++) mx = MAX(mx, e->dmm_stages[b]);
+        R->round_sum += mx + e->model->shared_latency - 1;
+      } else if (e->hmm) {
+        R->round_sum += step_stages + e->model->global_latency - 1;
+      } else {
+        R->round_sum += step_stages + e->model->latency - 1;
+      }
+    }
+  }
+  win_push(e, r);
+  if (e->opt->progress && e->opt->progress_every && R->steps % e->opt->progress_every == 0)
+    e->opt->progress(R->steps, e->opt->progress_data);
+  return TRUE;
+}
+
+/* The reduced step `s`, loading as needed; NULL at the end of the trace or on error. */
+static StepRec *step_at(Engine *e, guint64 s) {
+  while (s >= e->head + e->count) {
+    if (e->eof) return NULL;
+    if (!load_step(e)) return NULL;
+  }
+  return win_get(e, s);
+}
+
+static inline void pass(Engine *e, StepRec *r) {
+  if (--r->remaining == 0) win_pop_done(e);
+}
+
+/* ---- warp progress ------------------------------------------------------------------------ */
+
+static void release_warp(Engine *e, guint64 j, gint64 t) {
+  e->ready[j] = t;
+  e->cursor[j]++;
+  g_array_append_val(e->work, j);
+}
+
+/* Move warp j's cursor to its next memory step with a request, arriving at barriers on the
+ * way.  Returns FALSE on a source error. */
+static gboolean advance(Engine *e, guint64 j) {
+  for (;;) {
+    StepRec *r = step_at(e, e->cursor[j]);
+    if (!r) {
+      if (e->error) return FALSE;
+      e->pipe[j] = PIPE_DONE;
+      e->done_warps++;
+      return TRUE;
+    }
+    if (r->step.op == MS_OP_SYNC) {
+      e->pipe[j] = PIPE_BARRIER;
+      if (r->step.scope == MS_SCOPE_GRID) {
+        r->arrived++;
+        r->release = MAX(r->release, e->ready[j]);
+        if (r->arrived == e->W) {
+          gint64 t = r->release;
+          for (guint64 i = 0; i < e->W; i++) release_warp(e, i, t);
+          r->remaining = 0;
+          win_pop_done(e);
+        }
+      } else {
+        guint64 b = j / e->wpb;
+        r->block_arrived[b]++;
+        r->block_release[b] = MAX(r->block_release[b], e->ready[j]);
+        guint64 first = b * e->wpb, last = MIN(e->W, first + e->wpb);
+        if (r->block_arrived[b] == last - first) {
+          gint64 t = r->block_release[b];
+          for (guint64 i = first; i < last; i++) release_warp(e, i, t);
+          r->remaining -= last - first;
+          if (r->remaining == 0) win_pop_done(e);
+        }
+      }
+      return TRUE;
+    }
+    if (r->k[j] == 0) { /* no request in this step: skip it at no cost */
+      e->cursor[j]++;
+      pass(e, r);
+      continue;
+    }
+    guint p = pipe_of(e, j, r->step.space);
+    e->pipe[j] = (gint32)p;
+    e->elig[p]++;
+    if (e->ready[j] < e->lb[p]) e->lb[p] = e->ready[j];
+    return TRUE;
+  }
+}
+
+static gboolean drain(Engine *e) {
+  while (e->work->len) {
+    guint64 j = g_array_index(e->work, guint64, e->work->len - 1);
+    g_array_set_size(e->work, e->work->len - 1);
+    if (!advance(e, j)) return FALSE;
+  }
+  return TRUE;
+}
+
+static inline guint64 member(const Engine *e, guint p, guint64 q) {
+  return e->members[p] ? e->members[p][q] : q;
+}
+
+static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
+  StepRec *r = win_get(e, e->cursor[j]);
+  gint64 k = r->k[j];
+  gint64 complete = t + k + e->lat[p] - 2;
+  e->ready[j] = complete + 1;
+  e->free_at[p] = t + k;
+  e->lastpos[p] = q;
+  e->elig[p]--;
+  e->pipe[j] = PIPE_DONE;
+  if (r->res.first_dispatch < 0) r->res.first_dispatch = t;
+  if (complete > r->res.last_complete) r->res.last_complete = complete;
+  if (complete > e->last_complete) e->last_complete = complete;
+  if (e->opt->max_events) {
+    if (e->result->events->len >= e->opt->max_events) {
+      g_set_error(&e->error, MS_ERROR, MS_ERROR_LIMIT,
+                  "%s: more than %" G_GUINT64_FORMAT " dispatches: too large to draw a timeline",
+                  ms_source_name(e->src), e->opt->max_events);
+      return FALSE;
+    }
+    MsEvent ev = {t, p, j, e->cursor[j], (guint32)k, complete};
+    g_array_append_val(e->result->events, ev);
+  }
+  e->cursor[j]++;
+  pass(e, r);
+  return advance(e, j) && drain(e);
+}
+
+/* Serve pipeline p at time t: the first ready warp after the last dispatched one. */
+static gboolean serve(Engine *e, guint p, gint64 t) {
+  guint64 n = e->nmembers[p], q = e->lastpos[p];
+  gint64 minr = NEVER;
+  for (guint64 i = 0; i < n; i++) {
+    if (++q == n) q = 0;
+    guint64 j = member(e, p, q);
+    if (e->pipe[j] != (gint32)p) continue;
+    gint64 r = e->ready[j];
+    if (r <= t) return dispatch(e, p, q, j, t);
+    if (r < minr) minr = r;
+  }
+  e->lb[p] = minr; /* nobody ready: now an exact minimum */
+  return TRUE;
+}
+
+static gboolean run(Engine *e) {
+  for (guint64 j = 0; j < e->W; j++) g_array_append_val(e->work, j);
+  /* advance warps in order 0.. so loading happens once; the work stack pops from the end */
+  for (guint64 a = 0, b = e->W - 1; a < b; a++, b--) {
+    guint64 *v = (guint64 *)(void *)e->work->data;
+    guint64 tmp = v[a];
+    v[a] = v[b];
+    v[b] = tmp;
+  }
+  if (!drain(e)) return FALSE;
+  for (;;) {
+    gint64 t = NEVER;
+    for (guint p = 0; p < e->P; p++)
+      if (e->elig[p]) t = MIN(t, MAX(e->free_at[p], e->lb[p]));
+    if (t == NEVER) break;
+    for (guint p = 0; p < e->P; p++)
+      if (e->elig[p] && MAX(e->free_at[p], e->lb[p]) <= t && !serve(e, p, t)) return FALSE;
+  }
+  if (e->done_warps != e->W) {
+    g_set_error(&e->error, MS_ERROR, MS_ERROR_INVALID,
+                "%s: internal error: %" G_GUINT64_FORMAT " warps never finished",
+                ms_source_name(e->src), e->W - e->done_warps);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* ---- setup -------------------------------------------------------------------------------- */
+
+static gboolean check_shape(Engine *e, GError **error) {
+  const char *fn = ms_source_name(e->src);
+  guint64 p = ms_source_threads(e->src), bt = ms_source_block_threads(e->src);
+  if (p == 0 || p > MS_MAX_THREADS) {
+    g_set_error(error, MS_ERROR, p ? MS_ERROR_LIMIT : MS_ERROR_INVALID,
+                "%s: threads: %" G_GUINT64_FORMAT " is out of range [1, 2^32]", fn, p);
+    return FALSE;
+  }
+  if (bt == 0 || (bt < p && bt % e->w != 0)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "%s: block_threads: %" G_GUINT64_FORMAT " is not a multiple of the width w = %u",
+                fn, bt, e->w);
+    return FALSE;
+  }
+  e->p = p;
+  e->W = (p + e->w - 1) / e->w;
+  if (bt >= p) {
+    e->blocks = 1;
+    e->wpb = e->W;
+  } else {
+    e->wpb = bt / e->w;
+    e->blocks = (p + bt - 1) / bt;
+  }
+  /* per warp ~24 bytes + 2 per window step; refuse what cannot fit comfortably */
+  if (e->W > (G_GUINT64_CONSTANT(1) << 31)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_LIMIT, "%s: %" G_GUINT64_FORMAT " warps is too many", fn, e->W);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static void engine_free(Engine *e) {
+  g_free(e->cursor);
+  g_free(e->ready);
+  g_free(e->pipe);
+  g_free(e->free_at);
+  g_free(e->lb);
+  g_free(e->lat);
+  g_free(e->elig);
+  g_free(e->lastpos);
+  g_free(e->nmembers);
+  if (e->members)
+    for (guint p = 0; p < e->P; p++) g_free(e->members[p]);
+  g_free(e->members);
+  if (e->ring) {
+    for (guint64 s = e->head; s < e->head + e->count; s++) rec_free(e, win_get(e, s));
+  }
+  g_free(e->ring);
+  if (e->kpool) g_ptr_array_free(e->kpool, TRUE);
+  g_free(e->addr);
+  g_free(e->hkeys);
+  g_free(e->hstamp);
+  g_free(e->bankcnt);
+  g_free(e->dmm_stages);
+  if (e->work) g_array_free(e->work, TRUE);
+}
+
+MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *options,
+                      GError **error) {
+  static const MsSimOptions defaults = {0};
+  Engine e = {0};
+  e.model = model;
+  e.src = src;
+  e.opt = options ? options : &defaults;
+  e.w = model->width;
+  e.hmm = ms_model_is_hmm(model);
+  e.P = ms_model_pipelines(model);
+  if (!check_shape(&e, error)) return NULL;
+
+  MsResult *R = g_new0(MsResult, 1);
+  e.result = R;
+  R->threads = e.p;
+  R->warps = e.W;
+  R->blocks = e.blocks;
+  if (e.opt->per_step) R->per_step = g_array_new(FALSE, FALSE, sizeof(MsStepResult));
+  if (e.opt->max_events) R->events = g_array_new(FALSE, FALSE, sizeof(MsEvent));
+
+  e.cursor = g_new0(guint64, e.W);
+  e.ready = g_new0(gint64, e.W);
+  e.pipe = g_new(gint32, e.W);
+  for (guint64 j = 0; j < e.W; j++) e.pipe[j] = PIPE_DONE;
+  e.free_at = g_new0(gint64, e.P);
+  e.lb = g_new(gint64, e.P);
+  e.lat = g_new(gint64, e.P);
+  e.elig = g_new0(guint64, e.P);
+  e.lastpos = g_new(guint64, e.P);
+  e.nmembers = g_new(guint64, e.P);
+  e.members = g_new0(guint64 *, e.P);
+  for (guint p = 0; p < e.P; p++) {
+    e.lb[p] = NEVER;
+    e.nmembers[p] = e.W;
+    e.lat[p] = (gint64)(e.hmm ? (p == e.P - 1 ? model->global_latency : model->shared_latency)
+                              : model->latency);
+  }
+  if (e.hmm) {
+    /* DMM b serves the warps of blocks b, b + d, b + 2d, ... in warp order */
+    guint d = model->dmms;
+    for (guint b = 0; b < d; b++) e.nmembers[b] = 0;
+    for (guint64 j = 0; j < e.W; j++) e.nmembers[(j / e.wpb) % d]++;
+    for (guint b = 0; b < d; b++) e.members[b] = g_new(guint64, MAX(e.nmembers[b], 1));
+    guint64 *fill = g_new0(guint64, d);
+    for (guint64 j = 0; j < e.W; j++) {
+      guint b = (guint)((j / e.wpb) % d);
+      e.members[b][fill[b]++] = j;
+    }
+    g_free(fill);
+  }
+  for (guint p = 0; p < e.P; p++) e.lastpos[p] = e.nmembers[p] ? e.nmembers[p] - 1 : 0;
+
+  e.cap = 64;
+  e.ring = g_new0(StepRec *, e.cap);
+  e.kpool = g_ptr_array_new_with_free_func(g_free);
+  e.chunk = (guint64)e.w * MAX(1u, 16384u / e.w);
+  e.addr = g_new(gint64, e.chunk);
+  guint32 hs = 64;
+  while (hs < 4 * e.w) hs <<= 1;
+  e.hmask = hs - 1;
+  e.hkeys = g_new(guint64, hs);
+  e.hstamp = g_new0(guint32, hs);
+  e.stamp = 0;
+  e.bankcnt = g_new0(guint32, e.w);
+  e.dmm_stages = g_new0(guint64, model->dmms);
+  e.work = g_array_sized_new(FALSE, FALSE, sizeof(guint64), (guint)MIN(e.W, 1u << 20));
+  e.last_complete = -1;
+
+  gboolean ok = run(&e);
+  engine_free(&e);
+  if (!ok) {
+    g_propagate_error(error, e.error);
+    ms_result_free(R);
+    return NULL;
+  }
+  R->time_units = e.last_complete >= 0 ? (guint64)e.last_complete + 1 : 0;
+  R->stages = R->shared.stages + R->global.stages;
+  R->dispatches = R->shared.dispatches + R->global.dispatches;
+  R->requests = R->shared.requests + R->global.requests;
+  R->extra_stages = R->stages - R->dispatches;
+  return R;
+}
+
+void ms_result_free(MsResult *r) {
+  if (!r) return;
+  if (r->per_step) g_array_free(r->per_step, TRUE);
+  if (r->events) g_array_free(r->events, TRUE);
+  g_free(r);
+}

@@ -1,0 +1,199 @@
+/* ms-model.c: model files (docs/models.md).  Unknown keys are errors: a typo must not
+ * silently change a prediction. */
+#include "ms-private.h"
+#include <string.h>
+
+#define MODEL_MAX_BYTES (1u << 20)
+
+const char *ms_model_kind_name(MsModelKind kind) {
+  switch (kind) {
+  case MS_MODEL_UMM: return "umm";
+  case MS_MODEL_DMM: return "dmm";
+  case MS_MODEL_HMM: return "hmm";
+  case MS_MODEL_ASYNC_HMM: return "async-hmm";
+  }
+  return "?";
+}
+
+gboolean ms_model_is_hmm(const MsModel *m) {
+  return m->kind == MS_MODEL_HMM || m->kind == MS_MODEL_ASYNC_HMM;
+}
+
+guint ms_model_pipelines(const MsModel *m) { return ms_model_is_hmm(m) ? m->dmms + 1 : 1; }
+
+MsModel *ms_model_new(MsModelKind kind, guint32 width, guint64 latency, guint32 dmms,
+                      guint64 shared_latency, guint64 global_latency) {
+  MsModel *m = g_new0(MsModel, 1);
+  m->name = g_strdup("");
+  m->kind = kind;
+  m->width = width;
+  m->latency = latency;
+  m->dmms = dmms ? dmms : 1;
+  m->shared_latency = shared_latency ? shared_latency : 1;
+  m->global_latency = global_latency;
+  m->group_words = width;
+  if (!ms_model_is_hmm(m)) {
+    m->dmms = 1;
+    m->shared_latency = m->global_latency = latency;
+  }
+  return m;
+}
+
+MsModel *ms_model_copy(const MsModel *m) {
+  MsModel *c = g_new(MsModel, 1);
+  *c = *m;
+  c->name = g_strdup(m->name);
+  return c;
+}
+
+void ms_model_free(MsModel *m) {
+  if (!m) return;
+  g_free(m->name);
+  g_free(m);
+}
+
+char *ms_model_describe(const MsModel *m) {
+  GString *s = g_string_new(ms_model_kind_name(m->kind));
+  g_string_append_printf(s, " w=%u", m->width);
+  if (ms_model_is_hmm(m))
+    g_string_append_printf(s, " d=%u shared_latency=%" G_GUINT64_FORMAT
+                              " global_latency=%" G_GUINT64_FORMAT,
+                           m->dmms, m->shared_latency, m->global_latency);
+  else
+    g_string_append_printf(s, " l=%" G_GUINT64_FORMAT, m->latency);
+  if (m->kind != MS_MODEL_DMM && m->group_words != m->width)
+    g_string_append_printf(s, " group_words=%" G_GUINT64_FORMAT, m->group_words);
+  return g_string_free(s, FALSE);
+}
+
+static const char *const model_keys[] = {"name",        "model",          "width",
+                                         "latency",     "dmms",           "shared_latency",
+                                         "global_latency", "group_words", "time_unit_ns",
+                                         "launch_ns",   "description",    "calibration",
+                                         NULL};
+
+static gboolean fail(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+static gboolean fail(GError **error, int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  g_set_error_literal(error, MS_ERROR, code, msg);
+  g_free(msg);
+  return FALSE;
+}
+
+static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GError **error) {
+  if (!cJSON_IsObject(root))
+    return fail(error, MS_ERROR_INVALID, "%s: a model file holds a JSON object, got %s", fn,
+                ms_json_type_name(root));
+  if (!ms_json_check_keys(root, model_keys, fn, "model", error)) return FALSE;
+
+  const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, "name");
+  if (it) {
+    const char *s = ms_json_get_string(it, fn, "name", error);
+    if (!s) return FALSE;
+    g_free(m->name);
+    m->name = g_strdup(s);
+  }
+  it = cJSON_GetObjectItemCaseSensitive(root, "description");
+  if (it && !ms_json_get_string(it, fn, "description", error)) return FALSE;
+  it = cJSON_GetObjectItemCaseSensitive(root, "calibration");
+  if (it && !cJSON_IsObject(it))
+    return fail(error, MS_ERROR_INVALID, "%s: calibration: expected an object, got %s", fn,
+                ms_json_type_name(it));
+
+  it = cJSON_GetObjectItemCaseSensitive(root, "model");
+  if (!it) return fail(error, MS_ERROR_INVALID, "%s: missing key \"model\" (umm, dmm, hmm or async-hmm)", fn);
+  const char *kind = ms_json_get_string(it, fn, "model", error);
+  if (!kind) return FALSE;
+  if (strcmp(kind, "umm") == 0) m->kind = MS_MODEL_UMM;
+  else if (strcmp(kind, "dmm") == 0) m->kind = MS_MODEL_DMM;
+  else if (strcmp(kind, "hmm") == 0) m->kind = MS_MODEL_HMM;
+  else if (strcmp(kind, "async-hmm") == 0) m->kind = MS_MODEL_ASYNC_HMM;
+  else
+    return fail(error, MS_ERROR_INVALID,
+                "%s: model: unknown model \"%s\" (expected umm, dmm, hmm or async-hmm)", fn, kind);
+  gboolean hmm = ms_model_is_hmm(m);
+
+  guint64 v;
+  it = cJSON_GetObjectItemCaseSensitive(root, "width");
+  if (!it) return fail(error, MS_ERROR_INVALID, "%s: missing key \"width\"", fn);
+  if (!ms_json_get_uint(it, 1, MS_MAX_WIDTH, fn, "width", &v, error)) return FALSE;
+  m->width = (guint32)v;
+  m->group_words = m->width;
+
+  if (hmm) {
+    if (cJSON_GetObjectItemCaseSensitive(root, "latency"))
+      return fail(error, MS_ERROR_INVALID,
+                  "%s: latency: an %s model has shared_latency and global_latency, not latency",
+                  fn, kind);
+    it = cJSON_GetObjectItemCaseSensitive(root, "dmms");
+    if (!it) return fail(error, MS_ERROR_INVALID, "%s: missing key \"dmms\" (d, the number of DMMs)", fn);
+    if (!ms_json_get_uint(it, 1, MS_MAX_DMMS, fn, "dmms", &v, error)) return FALSE;
+    m->dmms = (guint32)v;
+    it = cJSON_GetObjectItemCaseSensitive(root, "shared_latency");
+    m->shared_latency = 1;
+    if (it && !ms_json_get_uint(it, 1, MS_MAX_LATENCY, fn, "shared_latency", &m->shared_latency, error))
+      return FALSE;
+    it = cJSON_GetObjectItemCaseSensitive(root, "global_latency");
+    if (!it) return fail(error, MS_ERROR_INVALID, "%s: missing key \"global_latency\"", fn);
+    if (!ms_json_get_uint(it, 1, MS_MAX_LATENCY, fn, "global_latency", &m->global_latency, error))
+      return FALSE;
+  } else {
+    static const char *const hmm_only[] = {"dmms", "shared_latency", "global_latency", NULL};
+    for (const char *const *k = hmm_only; *k; k++)
+      if (cJSON_GetObjectItemCaseSensitive(root, *k))
+        return fail(error, MS_ERROR_INVALID, "%s: %s: only hmm and async-hmm models have this key (a %s has latency)",
+                    fn, *k, kind);
+    it = cJSON_GetObjectItemCaseSensitive(root, "latency");
+    if (!it) return fail(error, MS_ERROR_INVALID, "%s: missing key \"latency\"", fn);
+    if (!ms_json_get_uint(it, 1, MS_MAX_LATENCY, fn, "latency", &m->latency, error)) return FALSE;
+    m->dmms = 1;
+    m->shared_latency = m->global_latency = m->latency;
+  }
+
+  it = cJSON_GetObjectItemCaseSensitive(root, "group_words");
+  if (it) {
+    if (m->kind == MS_MODEL_DMM)
+      return fail(error, MS_ERROR_INVALID,
+                  "%s: group_words: a dmm has banks, not address groups; group_words applies to umm and hmm kinds", fn);
+    if (!ms_json_get_uint(it, 1, MS_MAX_LATENCY, fn, "group_words", &m->group_words, error))
+      return FALSE;
+  }
+  it = cJSON_GetObjectItemCaseSensitive(root, "time_unit_ns");
+  if (it) {
+    if (!ms_json_get_double(it, fn, "time_unit_ns", &m->time_unit_ns, error)) return FALSE;
+    if (m->time_unit_ns <= 0)
+      return fail(error, MS_ERROR_INVALID, "%s: time_unit_ns: must be positive, got %g", fn, m->time_unit_ns);
+  }
+  it = cJSON_GetObjectItemCaseSensitive(root, "launch_ns");
+  if (it) {
+    if (!ms_json_get_double(it, fn, "launch_ns", &m->launch_ns, error)) return FALSE;
+    if (m->launch_ns < 0)
+      return fail(error, MS_ERROR_INVALID, "%s: launch_ns: must not be negative, got %g", fn, m->launch_ns);
+  }
+  return TRUE;
+}
+
+MsModel *ms_model_parse(const char *text, gsize length, const char *filename, GError **error) {
+  cJSON *root = ms_json_parse(text, length, filename, error);
+  if (!root) return NULL;
+  MsModel *m = ms_model_new(MS_MODEL_UMM, 1, 1, 1, 1, 1);
+  gboolean ok = parse_model(root, filename, m, error);
+  cJSON_Delete(root);
+  if (!ok) {
+    ms_model_free(m);
+    return NULL;
+  }
+  return m;
+}
+
+MsModel *ms_model_load(const char *path, GError **error) {
+  gsize len;
+  char *text = ms_json_read_file(path, MODEL_MAX_BYTES, &len, error);
+  if (!text) return NULL;
+  MsModel *m = ms_model_parse(text, len, path, error);
+  g_free(text);
+  return m;
+}

@@ -1,0 +1,37 @@
+/* ms-private.h: internals shared by the library's files; not installed. */
+#ifndef MS_PRIVATE_H
+#define MS_PRIVATE_H
+
+#include "memsim.h"
+#include <cjson/cJSON.h>
+
+/* ---- ms-json.c: cJSON with positions and typed, path-named checks ---- */
+
+/* Read a whole file ("-" = stdin).  Refuses files over `max_bytes`. */
+char *ms_json_read_file(const char *path, gsize max_bytes, gsize *length, GError **error);
+/* Parse text; syntax errors read "FILE:LINE:COL: ...". */
+cJSON *ms_json_parse(const char *text, gsize length, const char *filename, GError **error);
+/* Fail if `obj` has a key not in the NULL-terminated `allowed`, or a duplicate key. */
+gboolean ms_json_check_keys(const cJSON *obj, const char *const *allowed, const char *filename,
+                            const char *where, GError **error);
+/* An integer in [min, max]; `where` names the value in messages ("width"). */
+gboolean ms_json_get_int(const cJSON *item, gint64 min, gint64 max, const char *filename,
+                         const char *where, gint64 *out, GError **error);
+gboolean ms_json_get_uint(const cJSON *item, guint64 min, guint64 max, const char *filename,
+                          const char *where, guint64 *out, GError **error);
+const char *ms_json_get_string(const cJSON *item, const char *filename, const char *where,
+                               GError **error);
+const char *ms_json_type_name(const cJSON *item);
+/* Parse a number, returning FALSE on non-finite or non-number. */
+gboolean ms_json_get_double(const cJSON *item, const char *filename, const char *where,
+                            double *out, GError **error);
+
+/* ---- ms-source.c ---- */
+struct _MsSource {
+  char *name;
+  guint64 threads, block_threads;
+  MsSourceFuncs funcs;
+  gpointer self;
+};
+
+#endif

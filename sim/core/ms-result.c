@@ -1,0 +1,130 @@
+/* ms-result.c: results as JSON (the keys of docs/cli.md) and as the human summary. */
+#include "ms-private.h"
+
+static cJSON *counts_json(const MsMemoryCounts *c) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "stages", (double)c->stages);
+  cJSON_AddNumberToObject(o, "dispatches", (double)c->dispatches);
+  cJSON_AddNumberToObject(o, "requests", (double)c->requests);
+  cJSON_AddNumberToObject(o, "extra_stages", (double)(c->stages - c->dispatches));
+  return o;
+}
+
+static cJSON *model_json(const MsModel *m) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "name", m->name);
+  cJSON_AddStringToObject(o, "model", ms_model_kind_name(m->kind));
+  cJSON_AddNumberToObject(o, "width", m->width);
+  if (ms_model_is_hmm(m)) {
+    cJSON_AddNumberToObject(o, "dmms", m->dmms);
+    cJSON_AddNumberToObject(o, "shared_latency", (double)m->shared_latency);
+    cJSON_AddNumberToObject(o, "global_latency", (double)m->global_latency);
+  } else {
+    cJSON_AddNumberToObject(o, "latency", (double)m->latency);
+  }
+  if (m->kind != MS_MODEL_DMM) cJSON_AddNumberToObject(o, "group_words", (double)m->group_words);
+  if (m->time_unit_ns > 0) cJSON_AddNumberToObject(o, "time_unit_ns", m->time_unit_ns);
+  if (m->launch_ns > 0) cJSON_AddNumberToObject(o, "launch_ns", m->launch_ns);
+  return o;
+}
+
+/* Calibrated prediction in ns: time units at time_unit_ns plus one launch per kernel. */
+static double predicted_ns(const MsResult *r, const MsModel *m) {
+  return (double)r->time_units * m->time_unit_ns + (double)(r->grid_barriers + 1) * m->launch_ns;
+}
+
+char *ms_result_to_json(const MsResult *r, const MsModel *m, const MsSource *src, gboolean pretty) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "time_units", (double)r->time_units);
+  cJSON_AddNumberToObject(o, "stages", (double)r->stages);
+  cJSON_AddNumberToObject(o, "dispatches", (double)r->dispatches);
+  cJSON_AddNumberToObject(o, "requests", (double)r->requests);
+  cJSON_AddNumberToObject(o, "extra_stages", (double)r->extra_stages);
+  cJSON_AddNumberToObject(o, "round_sum", (double)r->round_sum);
+  cJSON_AddItemToObject(o, "shared", counts_json(&r->shared));
+  cJSON_AddItemToObject(o, "global", counts_json(&r->global));
+  cJSON_AddNumberToObject(o, "steps", (double)r->steps);
+  cJSON_AddNumberToObject(o, "memory_steps", (double)r->memory_steps);
+  cJSON_AddNumberToObject(o, "grid_barriers", (double)r->grid_barriers);
+  cJSON_AddNumberToObject(o, "block_barriers", (double)r->block_barriers);
+  cJSON_AddNumberToObject(o, "kernel_calls", (double)(r->grid_barriers + 1));
+  cJSON_AddNumberToObject(o, "threads", (double)r->threads);
+  cJSON_AddNumberToObject(o, "warps", (double)r->warps);
+  cJSON_AddNumberToObject(o, "blocks", (double)r->blocks);
+  if (m->time_unit_ns > 0) cJSON_AddNumberToObject(o, "predicted_ns", predicted_ns(r, m));
+  cJSON_AddItemToObject(o, "model", model_json(m));
+  cJSON_AddStringToObject(o, "trace", ms_source_name(src));
+  if (r->per_step) {
+    cJSON *a = cJSON_AddArrayToObject(o, "per_step");
+    for (guint i = 0; i < r->per_step->len; i++) {
+      const MsStepResult *s = &g_array_index(r->per_step, MsStepResult, i);
+      cJSON *e = cJSON_CreateObject();
+      cJSON_AddNumberToObject(e, "step", (double)s->index);
+      cJSON_AddStringToObject(e, "op", ms_op_name(s->step.op));
+      if (s->step.op == MS_OP_SYNC) {
+        cJSON_AddStringToObject(e, "scope", ms_scope_name(s->step.scope));
+      } else {
+        cJSON_AddStringToObject(e, "space", ms_space_name(s->step.space));
+        cJSON_AddNumberToObject(e, "requests", (double)s->requests);
+        cJSON_AddNumberToObject(e, "stages", (double)s->stages);
+        cJSON_AddNumberToObject(e, "dispatches", (double)s->dispatches);
+        cJSON_AddNumberToObject(e, "extra_stages", (double)(s->stages - s->dispatches));
+        cJSON_AddNumberToObject(e, "first_dispatch", (double)s->first_dispatch);
+        cJSON_AddNumberToObject(e, "last_complete", (double)s->last_complete);
+      }
+      cJSON_AddItemToArray(a, e);
+    }
+  }
+  char *s = pretty ? cJSON_Print(o) : cJSON_PrintUnformatted(o);
+  cJSON_Delete(o);
+  char *g = g_strdup(s);
+  cJSON_free(s);
+  return g;
+}
+
+void ms_result_print_text(const MsResult *r, const MsModel *m, const MsSource *src, FILE *out) {
+  char *md = ms_model_describe(m);
+  fprintf(out, "model   %s%s%s%s\n", md, *m->name ? " (" : "", m->name, *m->name ? ")" : "");
+  g_free(md);
+  fprintf(out, "trace   %s: %" G_GUINT64_FORMAT " threads, %" G_GUINT64_FORMAT " warps, %" G_GUINT64_FORMAT
+               " blocks, %" G_GUINT64_FORMAT " steps (%" G_GUINT64_FORMAT " with requests, %" G_GUINT64_FORMAT
+               " grid and %" G_GUINT64_FORMAT " block barriers)\n",
+          ms_source_name(src), r->threads, r->warps, r->blocks, r->steps, r->memory_steps,
+          r->grid_barriers, r->block_barriers);
+  fprintf(out, "---\n");
+  fprintf(out, "time units     %" G_GUINT64_FORMAT "\n", r->time_units);
+  fprintf(out, "round sum      %" G_GUINT64_FORMAT "   (papers' per-round bound)\n", r->round_sum);
+  fprintf(out, "requests       %" G_GUINT64_FORMAT "\n", r->requests);
+  fprintf(out, "dispatches     %" G_GUINT64_FORMAT "   (warp-steps)\n", r->dispatches);
+  fprintf(out, "stages         %" G_GUINT64_FORMAT "\n", r->stages);
+  fprintf(out, "extra stages   %" G_GUINT64_FORMAT "   (%s)\n", r->extra_stages,
+          m->kind == MS_MODEL_DMM ? "bank conflicts"
+          : m->kind == MS_MODEL_UMM ? "uncoalesced groups"
+                                    : "bank conflicts + uncoalesced groups");
+  fprintf(out, "  shared       stages %" G_GUINT64_FORMAT ", dispatches %" G_GUINT64_FORMAT ", extra %" G_GUINT64_FORMAT "\n",
+          r->shared.stages, r->shared.dispatches, r->shared.stages - r->shared.dispatches);
+  fprintf(out, "  global       stages %" G_GUINT64_FORMAT ", dispatches %" G_GUINT64_FORMAT ", extra %" G_GUINT64_FORMAT "\n",
+          r->global.stages, r->global.dispatches, r->global.stages - r->global.dispatches);
+  if (m->kind == MS_MODEL_ASYNC_HMM)
+    fprintf(out, "kernel calls   %" G_GUINT64_FORMAT "   (B = %" G_GUINT64_FORMAT " barrier steps)\n",
+            r->grid_barriers + 1, r->grid_barriers);
+  if (m->time_unit_ns > 0)
+    fprintf(out, "predicted      %.1f ns   (time_unit_ns %g, launch_ns %g)\n", predicted_ns(r, m),
+            m->time_unit_ns, m->launch_ns);
+  if (r->per_step) {
+    fprintf(out, "---\n%6s %-5s %-6s %10s %10s %10s %10s %12s %12s\n", "step", "op", "space",
+            "requests", "dispatch", "stages", "extra", "first", "complete");
+    for (guint i = 0; i < r->per_step->len; i++) {
+      const MsStepResult *s = &g_array_index(r->per_step, MsStepResult, i);
+      if (s->step.op == MS_OP_SYNC) {
+        fprintf(out, "%6" G_GUINT64_FORMAT " %-5s %-6s\n", s->index, "sync", ms_scope_name(s->step.scope));
+        continue;
+      }
+      fprintf(out, "%6" G_GUINT64_FORMAT " %-5s %-6s %10" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT
+                   " %10" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT " %12" G_GINT64_FORMAT " %12" G_GINT64_FORMAT "\n",
+              s->index, ms_op_name(s->step.op), ms_space_name(s->step.space), s->requests,
+              s->dispatches, s->stages, s->stages - s->dispatches, s->first_dispatch,
+              s->last_complete);
+    }
+  }
+}

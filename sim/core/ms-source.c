@@ -1,0 +1,33 @@
+/* ms-source.c: the step-stream interface every trace form and generator implements. */
+#include "ms-private.h"
+
+MsSource *ms_source_new(const char *name, guint64 threads, guint64 block_threads,
+                        const MsSourceFuncs *funcs, gpointer self) {
+  MsSource *s = g_new0(MsSource, 1);
+  s->name = g_strdup(name ? name : "");
+  s->threads = threads;
+  s->block_threads = block_threads ? block_threads : threads;
+  s->funcs = *funcs;
+  s->self = self;
+  return s;
+}
+
+void ms_source_free(MsSource *s) {
+  if (!s) return;
+  if (s->funcs.destroy) s->funcs.destroy(s->self);
+  g_free(s->name);
+  g_free(s);
+}
+
+const char *ms_source_name(const MsSource *s) { return s->name; }
+guint64 ms_source_threads(const MsSource *s) { return s->threads; }
+guint64 ms_source_block_threads(const MsSource *s) { return s->block_threads; }
+
+MsNext ms_source_next(MsSource *s, MsStep *step, GError **error) {
+  return s->funcs.next(s->self, step, error);
+}
+
+gboolean ms_source_fill(MsSource *s, guint64 first, guint64 count, gint64 *addr,
+                        GError **error) {
+  return s->funcs.fill(s->self, first, count, addr, error);
+}

@@ -1,0 +1,193 @@
+/* memsim.h: the public interface of libmemsim.
+ *
+ * memsim simulates the parallel memory machine models of Nakano et al. (UMM, DMM, HMM,
+ * asynchronous HMM) with the timing semantics of docs/models.md.  A simulation reads a
+ * MsModel and a stream of SIMD steps (an MsSource) and returns an MsResult.
+ *
+ * Ownership: every *_new / *_load / *_open function returns a new object that the caller
+ * frees with the matching *_free.  Functions that can fail take a GError ** (domain
+ * MS_ERROR) and return NULL / FALSE on failure; messages start with the file name.
+ */
+#ifndef MEMSIM_H
+#define MEMSIM_H
+
+#include <glib.h>
+#include <stdio.h>
+
+G_BEGIN_DECLS
+
+#define MEMSIM_VERSION "0.1.0"
+
+/* ---- errors ------------------------------------------------------------------------ */
+#define MS_ERROR (ms_error_quark())
+GQuark ms_error_quark(void);
+
+typedef enum {
+  MS_ERROR_IO,      /* a file could not be opened, read or written */
+  MS_ERROR_SYNTAX,  /* JSON or expression syntax */
+  MS_ERROR_INVALID, /* well-formed but wrong: types, keys, values */
+  MS_ERROR_LIMIT,   /* a size beyond what memsim will attempt */
+  MS_ERROR_VERIFY,  /* an algorithm description failed to verify its own output */
+  MS_ERROR_GPU,     /* no GPU, or a GPU-side failure */
+} MsErrorCode;
+
+/* Hard limits: inputs beyond them are refused with MS_ERROR_LIMIT, never attempted. */
+#define MS_MAX_WIDTH 4096u
+#define MS_MAX_THREADS (G_GUINT64_CONSTANT(1) << 32)
+#define MS_MAX_LATENCY (G_GUINT64_CONSTANT(1) << 32)
+#define MS_MAX_DMMS 65536u
+#define MS_MAX_JSON_INT (G_GINT64_CONSTANT(1) << 53) /* largest exact double integer */
+
+/* ---- models ------------------------------------------------------------------------ */
+typedef enum { MS_MODEL_UMM, MS_MODEL_DMM, MS_MODEL_HMM, MS_MODEL_ASYNC_HMM } MsModelKind;
+
+/* A machine configuration.  Plain data: fields may be read directly. */
+typedef struct {
+  char *name;           /* free-form, "" if absent */
+  MsModelKind kind;
+  guint32 width;        /* w: warp size, banks, address-group size */
+  guint64 latency;      /* l for umm/dmm */
+  guint32 dmms;         /* d for hmm kinds (1 for umm/dmm) */
+  guint64 shared_latency; /* hmm kinds: latency of each DMM pipeline (default 1) */
+  guint64 global_latency; /* hmm kinds: latency of the global (UMM) pipeline */
+  guint64 group_words;  /* extension: UMM address-group size in words (default w) */
+  double time_unit_ns;  /* calibration: ns per time unit, 0 if not calibrated */
+  double launch_ns;     /* calibration: ns per kernel launch (grid barrier + 1), 0 if none */
+} MsModel;
+
+/* Parse a model file.  Returns a new model or NULL with error set. */
+MsModel *ms_model_load(const char *path, GError **error);
+/* Parse model JSON text; `filename` is used in messages only. */
+MsModel *ms_model_parse(const char *text, gsize length, const char *filename, GError **error);
+/* A model built in code (tests, generators).  Latency fields not used by `kind` are ignored. */
+MsModel *ms_model_new(MsModelKind kind, guint32 width, guint64 latency, guint32 dmms,
+                      guint64 shared_latency, guint64 global_latency);
+MsModel *ms_model_copy(const MsModel *model);
+void ms_model_free(MsModel *model);
+const char *ms_model_kind_name(MsModelKind kind);
+gboolean ms_model_is_hmm(const MsModel *model);
+/* Pipelines of the model: 1 for umm/dmm, dmms + 1 for the hmm kinds. */
+guint ms_model_pipelines(const MsModel *model);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(MsModel, ms_model_free)
+
+/* ---- steps and sources --------------------------------------------------------------- */
+typedef enum { MS_OP_READ, MS_OP_WRITE, MS_OP_SYNC } MsOp;
+typedef enum { MS_SPACE_GLOBAL, MS_SPACE_SHARED } MsSpace;
+typedef enum { MS_SCOPE_GRID, MS_SCOPE_BLOCK } MsScope;
+
+/* An inactive thread's address. */
+#define MS_ADDR_NONE ((gint64)-1)
+
+typedef struct {
+  MsOp op;
+  MsSpace space; /* memory steps */
+  MsScope scope; /* sync steps */
+} MsStep;
+
+const char *ms_op_name(MsOp op);
+const char *ms_space_name(MsSpace space);
+const char *ms_scope_name(MsScope scope);
+
+typedef enum { MS_NEXT_STEP = 1, MS_NEXT_END = 0, MS_NEXT_ERROR = -1 } MsNext;
+
+/* What a trace reader or a workload generator implements.  The engine calls next() to
+ * advance to the following step, then (for memory steps) fill() on consecutive, disjoint
+ * ranges of threads covering [0, threads) in increasing order; fill() writes one address
+ * per thread, MS_ADDR_NONE for an inactive thread. */
+typedef struct {
+  MsNext (*next)(gpointer self, MsStep *step, GError **error);
+  gboolean (*fill)(gpointer self, guint64 first, guint64 count, gint64 *addr, GError **error);
+  void (*destroy)(gpointer self);
+} MsSourceFuncs;
+
+typedef struct _MsSource MsSource;
+
+/* Wrap an implementation.  The source owns `self` and calls funcs->destroy on free. */
+MsSource *ms_source_new(const char *name, guint64 threads, guint64 block_threads,
+                        const MsSourceFuncs *funcs, gpointer self);
+void ms_source_free(MsSource *source);
+const char *ms_source_name(const MsSource *source);
+guint64 ms_source_threads(const MsSource *source);
+guint64 ms_source_block_threads(const MsSource *source);
+MsNext ms_source_next(MsSource *source, MsStep *step, GError **error);
+gboolean ms_source_fill(MsSource *source, guint64 first, guint64 count, gint64 *addr,
+                        GError **error);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(MsSource, ms_source_free)
+
+/* Open a trace file of any form (explicit JSON, compact JSON, binary), detected from its
+ * content.  "-" reads standard input. */
+MsSource *ms_trace_open(const char *path, GError **error);
+
+typedef enum { MS_FORMAT_EXPLICIT, MS_FORMAT_BINARY } MsFormat;
+/* Drain `source` and write it in `format` to `out`; `name` labels the file in errors. */
+gboolean ms_trace_write(MsSource *source, MsFormat format, FILE *out, const char *name,
+                        GError **error);
+
+/* ---- simulation ---------------------------------------------------------------------- */
+typedef struct {
+  guint64 stages;
+  guint64 dispatches;
+  guint64 requests;
+} MsMemoryCounts;
+
+typedef struct {
+  guint64 index;      /* position of the step in the trace, from 0 */
+  MsStep step;
+  guint64 requests;
+  guint64 stages;
+  guint64 dispatches; /* warps with at least one request */
+  gint64 first_dispatch; /* time unit of the first stage, -1 if no request */
+  gint64 last_complete;  /* time unit its last request completed, -1 if none */
+} MsStepResult;
+
+typedef struct {
+  gint64 time; /* time unit the stage entered */
+  guint32 pipeline;
+  guint64 warp;
+  guint64 step;
+  guint32 stages;   /* stages of this dispatch: entries time .. time+stages-1 */
+  gint64 complete;  /* time unit the last of them completes */
+} MsEvent;
+
+typedef struct {
+  guint64 time_units;
+  guint64 stages, dispatches, requests, extra_stages;
+  guint64 round_sum;
+  MsMemoryCounts shared, global;
+  guint64 steps;          /* all steps, syncs included */
+  guint64 memory_steps;   /* steps with at least one request */
+  guint64 grid_barriers;  /* B of the asynchronous HMM: kernel boundaries */
+  guint64 block_barriers;
+  guint64 threads, warps, blocks;
+  GArray *per_step;       /* of MsStepResult, only when asked for */
+  GArray *events;         /* of MsEvent, only when asked for */
+} MsResult;
+
+typedef void (*MsProgressFunc)(guint64 steps_done, gpointer user_data);
+
+typedef struct {
+  gboolean per_step;       /* fill MsResult.per_step */
+  guint64 max_events;      /* >0: record dispatch events, fail with MS_ERROR_LIMIT past this */
+  MsProgressFunc progress; /* called every progress_every steps loaded, may be NULL */
+  guint64 progress_every;
+  gpointer progress_data;
+} MsSimOptions;
+
+/* Run `source` on `model`.  Returns a new result or NULL with error set (a reader error, a
+ * trace that does not fit the model, a size beyond the limits). */
+MsResult *ms_simulate(const MsModel *model, MsSource *source, const MsSimOptions *options,
+                      GError **error);
+void ms_result_free(MsResult *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(MsResult, ms_result_free)
+
+/* Output.  The JSON keys are those of docs/cli.md; print_text writes the human summary. */
+char *ms_result_to_json(const MsResult *result, const MsModel *model, const MsSource *source,
+                        gboolean pretty);
+void ms_result_print_text(const MsResult *result, const MsModel *model, const MsSource *source,
+                          FILE *out);
+/* The human description of a model, one line ("dmm w=32 l=1"). */
+char *ms_model_describe(const MsModel *model);
+
+G_END_DECLS
+
+#endif /* MEMSIM_H */
