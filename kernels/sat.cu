@@ -1,0 +1,450 @@
+/* Summed area table kernels (seed 001, chapter 6), 32-bit unsigned elements
+ * (sums wrap modulo 2^32 on the GPU and in the CPU reference alike).
+ *
+ *   copy          the matrix copied (the bandwidth limit: SAT reads and
+ *                 writes every element once)
+ *   2r2w          column-wise prefix sums (coalesced), then row-wise prefix
+ *                 sums by one thread per row (stride access), as in 6.2
+ *   4r4w          column prefix, transpose, column prefix, transpose
+ *   4r1w          b[i][j] = a[i][j] + b[i-1][j] + b[i][j-1] - b[i-1][j-1] in
+ *                 2n-1 anti-diagonal stages, one kernel call per stage
+ *   2r1w          w x w block sums (columns, rows, block), their prefix sums,
+ *                 then each block's SAT with the offsets added (6.3). The SAT
+ *                 of the block-sum matrix U is computed by two small prefix
+ *                 kernels instead of the paper's recursion.
+ *   1r1w          w x w blocks in 2n/w - 1 anti-diagonal stages, one kernel
+ *                 call per stage; each block reads the SAT values bordering it
+ *                 (2w + 1 of them) and its own input once (6.4)
+ *   1+r           the top-left triangle of blocks holding a fraction r of the
+ *                 elements by 2r1w, the rest by 1r1w stages (6.5; the paper
+ *                 also does the bottom-right triangle by 2r1w, this harness
+ *                 does it by 1r1w stages: reads (1 + r) n, as the name says)
+ *   1r1w-lookback one kernel call: strips of 32 rows walk left to right in
+ *                 chunks of 128 columns; a chunk's column prefix from the
+ *                 strips above comes by decoupled look-back on per-column
+ *                 status words, so each element is read once and written once
+ *                 with no barrier between stages (not in the paper).
+ */
+#include "measure.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace {
+
+typedef uint32_t u32;
+constexpr int W = 32;
+
+__global__ void sat_copy(const uint4 *__restrict__ a, uint4 *__restrict__ b, size_t n4) {
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4;
+       i += (size_t)gridDim.x * blockDim.x)
+    b[i] = a[i];
+}
+
+/* Column-wise inclusive prefix sums, one thread per column. */
+__global__ void sat_col_prefix(const u32 *__restrict__ a, u32 *b, int n) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= n) return;
+  u32 s = 0;
+#pragma unroll 8
+  for (int r = 0; r < n; r++) {
+    s += a[(size_t)r * n + c];
+    b[(size_t)r * n + c] = s;
+  }
+}
+
+/* Row-wise inclusive prefix sums in place, one thread per row (stride). */
+__global__ void sat_row_prefix(u32 *b, int n) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  u32 s = 0;
+  u32 *row = b + (size_t)r * n;
+#pragma unroll 8
+  for (int c = 0; c < n; c++) {
+    s += row[c];
+    row[c] = s;
+  }
+}
+
+/* Transpose through a w x w tile with the diagonal arrangement. */
+__global__ void sat_transpose(const u32 *__restrict__ a, u32 *__restrict__ b, int n) {
+  __shared__ u32 t[W * W];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const size_t r0 = (size_t)blockIdx.y * W, c0 = (size_t)blockIdx.x * W;
+  for (int k = 0; k < W; k += 8) {
+    int r = ty + k;
+    t[r * W + ((r + tx) & (W - 1))] = a[(r0 + r) * n + c0 + tx];
+  }
+  __syncthreads();
+  for (int k = 0; k < W; k += 8) {
+    int c = ty + k;
+    b[(c0 + c) * n + r0 + tx] = t[tx * W + ((tx + c) & (W - 1))];
+  }
+}
+
+/* 4R1W stage k: cells (i, j) with i + j = k. */
+__global__ void sat_4r1w_stage(const u32 *__restrict__ a, u32 *b, int n, int k) {
+  int i0 = k < n ? 0 : k - n + 1;
+  int i = i0 + blockIdx.x * blockDim.x + threadIdx.x;
+  int j = k - i;
+  if (i >= n || j < 0) return;
+  u32 v = a[(size_t)i * n + j];
+  if (i > 0) v += b[(size_t)(i - 1) * n + j];
+  if (j > 0) v += b[(size_t)i * n + j - 1];
+  if (i > 0 && j > 0) v -= b[(size_t)(i - 1) * n + j - 1];
+  b[(size_t)i * n + j] = v;
+}
+
+/* In-shared SAT of a 32 x 33-padded tile, by 128 threads: column prefix by
+ * threads 0..31 then row prefix by threads 0..31 (padding: conflict-free). */
+__device__ void tile_sat(u32 (*t)[W + 1]) {
+  const int tid = threadIdx.x;
+  if (tid < W) {
+    u32 s = 0;
+    for (int r = 0; r < W; r++) { s += t[r][tid]; t[r][tid] = s; }
+  }
+  __syncthreads();
+  if (tid < W) {
+    u32 s = 0;
+    for (int c = 0; c < W; c++) { s += t[tid][c]; t[tid][c] = s; }
+  }
+  __syncthreads();
+}
+
+__device__ void tile_load(u32 (*t)[W + 1], const u32 *a, int n, int I, int J) {
+  for (int k = threadIdx.x; k < W * W; k += blockDim.x) {
+    int r = k / W, c = k % W;
+    t[r][c] = a[(size_t)(I * W + r) * n + J * W + c];
+  }
+}
+
+/* Tiles of diagonal range [k0, k1] in row-major order of a T x T tile grid:
+ * maps a linear block index to (I, J); returns false past the end. */
+__device__ bool tile_of(int T, int k0, int k1, int idx, int &I, int &J) {
+  /* Enumerate diagonals k0..k1; the diagonal k has min(k, 2T-2-k) + 1 tiles. */
+  for (int k = k0; k <= k1; k++) {
+    int lo = k < T ? 0 : k - T + 1;
+    int cnt = (k < T ? k : 2 * T - 2 - k) + 1;
+    if (idx < cnt) { I = lo + idx; J = k - I; return true; }
+    idx -= cnt;
+  }
+  return false;
+}
+
+/* 2R1W step 1: column sums colsum[I][x], row sums rowsumT[J][y], block sums
+ * U[I][J] of the tiles on diagonals k0..k1. */
+__global__ void sat_2r1w_sums(const u32 *__restrict__ a, u32 *colsum, u32 *rowsumT, u32 *U, int n,
+                              int k0, int k1) {
+  __shared__ u32 t[W][W + 1];
+  const int T = n / W;
+  int I, J;
+  if (!tile_of(T, k0, k1, blockIdx.x, I, J)) return;
+  tile_load(t, a, n, I, J);
+  __syncthreads();
+  const int tid = threadIdx.x;
+  if (tid < W) {
+    u32 s = 0;
+    for (int r = 0; r < W; r++) s += t[r][tid];
+    colsum[(size_t)I * n + J * W + tid] = s;
+  } else if (tid < 2 * W) {
+    int r = tid - W;
+    u32 s = 0;
+    for (int c = 0; c < W; c++) s += t[r][c];
+    rowsumT[(size_t)J * n + I * W + r] = s;
+    /* warp 1 reduces the block sum */
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+    if (r == 0) U[I * T + J] = s;
+  }
+}
+
+/* 2R1W step 2: exclusive prefix over tiles of colsum (down) and rowsumT
+ * (right); threads 0..n-1 columns, n..2n-1 rows. */
+__global__ void sat_2r1w_prefix(const u32 *colsum, const u32 *rowsumT, u32 *colpre, u32 *rowpre,
+                                int n) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int T = n / W;
+  const u32 *src = x < n ? colsum : rowsumT;
+  u32 *dst = x < n ? colpre : rowpre;
+  if (x >= n) x -= n;
+  if (x >= n) return;
+  u32 s = 0;
+  for (int I = 0; I < T; I++) {
+    dst[(size_t)I * n + x] = s;
+    s += src[(size_t)I * n + x];
+  }
+}
+
+/* Exclusive 2-D prefix of U (T x T): pass 0 down the columns into V,
+ * pass 1 along the rows of V into Upre. */
+__global__ void sat_2r1w_corner(const u32 *src, u32 *dst, int T, int pass) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= T) return;
+  u32 s = 0;
+  for (int k = 0; k < T; k++) {
+    size_t idx = pass == 0 ? (size_t)k * T + x : (size_t)x * T + k;
+    dst[idx] = s;
+    s += src[idx];
+  }
+}
+
+/* 2R1W step 3: each tile's SAT with its offsets. */
+__global__ void sat_2r1w_final(const u32 *__restrict__ a, u32 *b, const u32 *colpre,
+                               const u32 *rowpre, const u32 *Upre, int n, int k0, int k1) {
+  __shared__ u32 t[W][W + 1];
+  const int T = n / W;
+  int I, J;
+  if (!tile_of(T, k0, k1, blockIdx.x, I, J)) return;
+  tile_load(t, a, n, I, J);
+  __syncthreads();
+  const int tid = threadIdx.x;
+  if (tid < W) t[0][tid] += colpre[(size_t)I * n + J * W + tid];
+  __syncthreads();
+  if (tid < W) t[tid][0] += rowpre[(size_t)J * n + I * W + tid];
+  if (tid == 0) t[0][0] += Upre[I * T + J];
+  __syncthreads();
+  tile_sat(t);
+  for (int k = tid; k < W * W; k += blockDim.x) {
+    int r = k / W, c = k % W;
+    b[(size_t)(I * W + r) * n + J * W + c] = t[r][c];
+  }
+}
+
+/* 1R1W stage: tiles on diagonal k; SAT = local SAT + border values. */
+__global__ void sat_1r1w_stage(const u32 *__restrict__ a, u32 *b, int n, int k) {
+  __shared__ u32 t[W][W + 1];
+  __shared__ u32 top[W], left[W], corner;
+  const int T = n / W;
+  int I, J;
+  if (!tile_of(T, k, k, blockIdx.x, I, J)) return;
+  tile_load(t, a, n, I, J);
+  const int tid = threadIdx.x;
+  if (tid < W) top[tid] = I > 0 ? b[(size_t)(I * W - 1) * n + J * W + tid] : 0u;
+  else if (tid < 2 * W) left[tid - W] = J > 0 ? b[(size_t)(I * W + tid - W) * n + J * W - 1] : 0u;
+  else if (tid == 2 * W) corner = (I > 0 && J > 0) ? b[(size_t)(I * W - 1) * n + J * W - 1] : 0u;
+  __syncthreads();
+  tile_sat(t);
+  for (int q = tid; q < W * W; q += blockDim.x) {
+    int r = q / W, c = q % W;
+    b[(size_t)(I * W + r) * n + J * W + c] = t[r][c] + top[c] + left[r] - corner;
+  }
+}
+
+/* Single-pass SAT with per-column decoupled look-back (see the file head).
+ * status[s * n + x]: high 32 bits epoch << 2 | state (1 aggregate, 2 inclusive
+ * prefix), low 32 bits the value; strip s's column sums over its 32 rows. */
+constexpr int LB_H = 32, LB_C = 128;
+__global__ void __launch_bounds__(LB_C)
+sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b,
+                  unsigned long long *status, u32 *ticket, int n, u32 epoch) {
+  __shared__ int s_strip;
+  __shared__ u32 wtot[LB_C / 32][LB_H];
+  __shared__ u32 carry[LB_H];
+  const int j = threadIdx.x, lane = j & 31, warp = j >> 5;
+  if (j == 0) s_strip = (int)atomicAdd(ticket, 1u);
+  if (j < LB_H) carry[j] = 0;
+  __syncthreads();
+  const int s = s_strip;
+  const unsigned long long tag_agg = (unsigned long long)((epoch << 2) | 1u) << 32;
+  const unsigned long long tag_inc = (unsigned long long)((epoch << 2) | 2u) << 32;
+  for (int c0 = 0; c0 < n; c0 += LB_C) {
+    const int col = c0 + j;
+    u32 v[LB_H];
+#pragma unroll
+    for (int r = 0; r < LB_H; r++) v[r] = __ldcs(&a[(size_t)(s * LB_H + r) * n + col]);
+#pragma unroll
+    for (int r = 1; r < LB_H; r++) v[r] += v[r - 1];
+    const u32 agg = v[LB_H - 1];
+    volatile unsigned long long *st = status + (size_t)s * n + col;
+    u32 excl = 0;
+    if (s == 0) {
+      *st = tag_inc | agg;
+    } else {
+      *st = tag_agg | agg;
+      for (int k = s - 1; k >= 0; k--) {
+        volatile unsigned long long *q = status + (size_t)k * n + col;
+        unsigned long long w;
+        do { w = *q; } while ((u32)(w >> 34) != epoch);
+        excl += (u32)w;
+        if (((w >> 32) & 3u) == 2u) break;
+      }
+      *st = tag_inc | (excl + agg);
+    }
+    /* Row-wise scan across the 128 columns of the chunk, per row. */
+#pragma unroll
+    for (int r = 0; r < LB_H; r++) {
+      u32 x = v[r] + excl;
+#pragma unroll
+      for (int o = 1; o < 32; o <<= 1) {
+        u32 y = __shfl_up_sync(0xffffffffu, x, o);
+        if (lane >= o) x += y;
+      }
+      v[r] = x;
+    }
+    if (lane == 31) {
+#pragma unroll
+      for (int r = 0; r < LB_H; r++) wtot[warp][r] = v[r];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < LB_H; r++) {
+      u32 off = carry[r];
+      for (int w2 = 0; w2 < warp; w2++) off += wtot[w2][r];
+      __stcs(&b[(size_t)(s * LB_H + r) * n + col], v[r] + off);
+    }
+    __syncthreads();
+    if (j < LB_H) {
+      u32 sum = carry[j];
+      for (int w2 = 0; w2 < LB_C / 32; w2++) sum += wtot[w2][j];
+      carry[j] = sum;
+    }
+    __syncthreads();
+  }
+}
+
+struct SatBufs {
+  int n = 0;
+  u32 *a = nullptr, *b = nullptr, *t = nullptr;
+  u32 *colsum, *rowsumT, *colpre, *rowpre, *U, *V, *Upre;
+  unsigned long long *status = nullptr;
+  u32 *ticket = nullptr;
+  u32 epoch = 0;
+};
+
+int stage_tiles(int T, int k0, int k1) {
+  int c = 0;
+  for (int k = k0; k <= k1; k++) c += (k < T ? k : 2 * T - 2 - k) + 1;
+  return c;
+}
+
+void launch_2r1w(SatBufs &B, int k0, int k1) {
+  const int n = B.n, T = n / W;
+  int tiles = stage_tiles(T, k0, k1);
+  sat_2r1w_sums<<<tiles, 128>>>(B.a, B.colsum, B.rowsumT, B.U, n, k0, k1);
+  sat_2r1w_prefix<<<(2 * n + 127) / 128, 128>>>(B.colsum, B.rowsumT, B.colpre, B.rowpre, n);
+  sat_2r1w_corner<<<(T + 63) / 64, 64>>>(B.U, B.V, T, 0);
+  sat_2r1w_corner<<<(T + 63) / 64, 64>>>(B.V, B.Upre, T, 1);
+  sat_2r1w_final<<<tiles, 128>>>(B.a, B.b, B.colpre, B.rowpre, B.Upre, n, k0, k1);
+}
+
+void launch_sat(SatBufs &B, const std::string &alg, double r) {
+  const int n = B.n, T = n / W;
+  if (alg == "copy") {
+    size_t n4 = (size_t)n * n / 4;
+    sat_copy<<<(unsigned)std::min<size_t>((n4 + 255) / 256, 132 * 64), 256>>>(
+        (const uint4 *)B.a, (uint4 *)B.b, n4);
+  } else if (alg == "2r2w") {
+    sat_col_prefix<<<(n + 63) / 64, 64>>>(B.a, B.b, n);
+    sat_row_prefix<<<(n + 63) / 64, 64>>>(B.b, n);
+  } else if (alg == "4r4w") {
+    dim3 g(n / W, n / W), blk(W, 8);
+    sat_col_prefix<<<(n + 63) / 64, 64>>>(B.a, B.b, n);
+    sat_transpose<<<g, blk>>>(B.b, B.t, n);
+    sat_col_prefix<<<(n + 63) / 64, 64>>>(B.t, B.t, n);
+    sat_transpose<<<g, blk>>>(B.t, B.b, n);
+  } else if (alg == "4r1w") {
+    for (int k = 0; k <= 2 * n - 2; k++) {
+      int cnt = (k < n ? k : 2 * n - 2 - k) + 1;
+      sat_4r1w_stage<<<(cnt + 63) / 64, 64>>>(B.a, B.b, n, k);
+    }
+  } else if (alg == "2r1w") {
+    launch_2r1w(B, 0, 2 * T - 2);
+  } else if (alg == "1r1w" || alg == "1+r") {
+    int m = 0; /* diagonals of the top-left triangle done by 2R1W */
+    if (alg == "1+r") {
+      /* m(m+1)/2 tiles = r T^2 */
+      m = (int)std::lround((std::sqrt(1.0 + 8.0 * r * T * T) - 1.0) / 2.0);
+      if (m > T) m = T;
+      if (m > 0) launch_2r1w(B, 0, m - 1);
+    }
+    for (int k = m; k <= 2 * T - 2; k++)
+      sat_1r1w_stage<<<stage_tiles(T, k, k), 128>>>(B.a, B.b, n, k);
+  } else if (alg == "1r1w-lookback") {
+    B.epoch++;
+    MS_CUDA(cudaMemsetAsync(B.ticket, 0, sizeof(u32)));
+    sat_1r1w_lookback<<<n / LB_H, LB_C>>>(B.a, B.b, B.status, B.ticket, n, B.epoch);
+  }
+}
+
+void run_size(const MsOptions &o, int n, const std::vector<std::string> &algs,
+              const std::vector<double> &rs) {
+  const size_t N = (size_t)n * n;
+  const int T = n / W;
+  SatBufs B;
+  B.n = n;
+  std::vector<u32> h_a(N), h_ref(N), h_out(N);
+  MsRng rng(o.seed * 31 + (uint64_t)n);
+  for (size_t i = 0; i < N; i++) h_a[i] = 1 + (rng.u32() & 0xffffu);
+  /* CPU reference: 4R1W in raster order (wrapping arithmetic). */
+  for (int i = 0; i < n; i++) {
+    u32 rowsum = 0;
+    for (int j = 0; j < n; j++) {
+      rowsum += h_a[(size_t)i * n + j];
+      h_ref[(size_t)i * n + j] = rowsum + (i > 0 ? h_ref[(size_t)(i - 1) * n + j] : 0u);
+    }
+  }
+  MS_CUDA(cudaMalloc(&B.a, N * 4));
+  MS_CUDA(cudaMalloc(&B.b, N * 4));
+  MS_CUDA(cudaMalloc(&B.t, N * 4));
+  const size_t tn = (size_t)T * n;
+  MS_CUDA(cudaMalloc(&B.colsum, tn * 4));
+  MS_CUDA(cudaMalloc(&B.rowsumT, tn * 4));
+  MS_CUDA(cudaMalloc(&B.colpre, tn * 4));
+  MS_CUDA(cudaMalloc(&B.rowpre, tn * 4));
+  MS_CUDA(cudaMalloc(&B.U, (size_t)T * T * 4));
+  MS_CUDA(cudaMalloc(&B.V, (size_t)T * T * 4));
+  MS_CUDA(cudaMalloc(&B.Upre, (size_t)T * T * 4));
+  MS_CUDA(cudaMalloc(&B.status, (size_t)(n / LB_H) * n * 8));
+  MS_CUDA(cudaMemset(B.status, 0, (size_t)(n / LB_H) * n * 8));
+  MS_CUDA(cudaMalloc(&B.ticket, 4));
+  MS_CUDA(cudaMemcpy(B.a, h_a.data(), N * 4, cudaMemcpyHostToDevice));
+
+  for (const std::string &alg : algs) {
+    std::vector<double> rlist = alg == "1+r" ? rs : std::vector<double>{0.0};
+    for (double r : rlist) {
+      MsRecord rec;
+      rec.workload = "sat";
+      rec.algorithm = alg;
+      rec.p("n", (long long)n);
+      if (alg == "1+r") rec.p("r", r);
+      rec.p("block", (long long)W);
+      rec.x("elem_bytes", 4LL);
+      auto poison = [&] { MS_CUDA(cudaMemset(B.b, 0xff, N * 4)); };
+      auto launch = [&] { launch_sat(B, alg, r); };
+      const std::vector<u32> &want = alg == "copy" ? h_a : h_ref;
+      auto verify = [&]() -> std::string {
+        MS_CUDA(cudaMemcpy(h_out.data(), B.b, N * 4, cudaMemcpyDeviceToHost));
+        for (size_t i = 0; i < N; i++)
+          if (h_out[i] != want[i])
+            return ms_fmt("element (%zu, %zu): got %u want %u", i / n, i % n, h_out[i], want[i]);
+        return "";
+      };
+      int reps = alg == "4r1w" ? std::min(3, o.reps) : -1;
+      ms_measure(rec, poison, launch, verify, reps);
+    }
+  }
+  for (void *p : {(void *)B.a, (void *)B.b, (void *)B.t, (void *)B.colsum, (void *)B.rowsumT,
+                  (void *)B.colpre, (void *)B.rowpre, (void *)B.U, (void *)B.V, (void *)B.Upre,
+                  (void *)B.status, (void *)B.ticket})
+    MS_CUDA(cudaFree(p));
+}
+
+} // namespace
+
+void ms_run_sat(const MsOptions &o) {
+  std::vector<std::string> all = {"copy", "2r2w", "4r4w", "4r1w", "2r1w",
+                                  "1r1w", "1+r",  "1r1w-lookback"};
+  std::vector<double> rs = {0.0625, 0.125, 0.25, 0.5};
+  std::printf("sat\n");
+  if (o.counters) {
+    std::vector<std::string> few = {"copy", "2r2w", "4r4w", "2r1w", "1r1w", "1r1w-lookback"};
+    run_size(o, 512, few, {});
+    return;
+  }
+  std::vector<int> sizes = o.quick ? std::vector<int>{1024, 2048}
+                                   : std::vector<int>{1024, 2048, 4096, 8192, 16384};
+  for (int n : sizes) {
+    std::vector<std::string> algs = all;
+    if (n > 8192) algs.erase(std::find(algs.begin(), algs.end(), "4r1w")); /* 32767 launches */
+    run_size(o, n, algs, rs);
+  }
+}
