@@ -1,8 +1,608 @@
-/* ms-trace-compact.c: placeholder until the compact form lands (issue 3). */
+/* ms-trace-compact.c: the compact JSON trace form (docs/trace-format.md): constants, arrays
+ * with base addresses and element sizes, data arrays for indirection (inline, generated or
+ * from a binary file), address expressions with predicates, and loops.  Steps are produced
+ * one at a time and addresses computed per chunk of threads, so a trace of millions of
+ * threads and steps runs in memory for one chunk. */
 #include "ms-formats.h"
+#include "ms-expr.h"
+#include "../workloads/ms-perm.h"
+#include <errno.h>
+#include <string.h>
+
+#define MAX_NESTING 32
+#define MAX_DATA_ELEMS (G_GUINT64_CONSTANT(1) << 32)
+#define MAX_STEPS (G_GUINT64_CONSTANT(1) << 40)
+
+enum { I_MEM, I_SYNC, I_LOOP };
+
+typedef struct Item {
+  int kind;
+  MsStep step;
+  MsExpr *addr, *when, *count;
+  guint64 elem_words;
+  guint var_slot;
+  GPtrArray *body; /* of Item */
+  char *where;
+} Item;
+
+typedef struct {
+  GPtrArray *items;
+  guint idx;
+  gint64 iter, count;
+  guint var_slot;
+} Frame;
+
+typedef struct {
+  char *fn;
+  guint64 threads, block_threads;
+  /* symbols */
+  GHashTable *names;  /* name -> MsSym* */
+  GArray *scalars;    /* gint64 */
+  GArray *arrays;     /* MsExprArray */
+  GPtrArray *data;    /* owned gint64* of data arrays */
+  GPtrArray *root;    /* of Item */
+  /* loop-variable bookkeeping while parsing */
+  gboolean saw_loopvar;
+  guint n_loopvars_base;
+  /* execution */
+  Frame stack[MAX_NESTING + 1];
+  int depth;
+  Item *cur;
+  guint64 word;
+  guint64 emitted;
+  gint64 *active;
+  MsExprEnv env;
+} Compact;
+
+static void item_free(gpointer p) {
+  Item *it = p;
+  ms_expr_free(it->addr);
+  ms_expr_free(it->when);
+  ms_expr_free(it->count);
+  if (it->body) g_ptr_array_free(it->body, TRUE);
+  g_free(it->where);
+  g_free(it);
+}
+
+static void compact_free(gpointer self) {
+  Compact *c = self;
+  g_free(c->fn);
+  g_hash_table_destroy(c->names);
+  g_array_free(c->scalars, TRUE);
+  g_array_free(c->arrays, TRUE);
+  g_ptr_array_free(c->data, TRUE);
+  if (c->root) g_ptr_array_free(c->root, TRUE);
+  g_free(c->active);
+  g_free(c);
+}
+
+static gboolean resolve(gpointer data, const char *name, MsSym *sym) {
+  Compact *c = data;
+  MsSym *s = g_hash_table_lookup(c->names, name);
+  if (!s) return FALSE;
+  *sym = *s;
+  if (s->kind == MS_SYM_SCALAR && s->slot >= c->n_loopvars_base) c->saw_loopvar = TRUE;
+  return TRUE;
+}
+
+static const char *const reserved[] = {"tid", "i", "ltid", "bid", "threads", "block_threads",
+                                       "blocks", "min", "max", "abs", NULL};
+
+static gboolean add_name(Compact *c, const char *name, MsSymKind kind, guint slot,
+                         const char *where, GError **error) {
+  gboolean ok = g_ascii_isalpha(name[0]) || name[0] == '_';
+  for (const char *p = name; *p && ok; p++) ok = g_ascii_isalnum(*p) || *p == '_';
+  if (!ok || !*name) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s: \"%s\" is not a name (letters, digits, _)",
+                c->fn, where, name);
+    return FALSE;
+  }
+  if (g_hash_table_contains(c->names, name) || g_strv_contains(reserved, name)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s: the name \"%s\" is already taken", c->fn,
+                where, name);
+    return FALSE;
+  }
+  MsSym *s = g_new(MsSym, 1);
+  s->kind = kind;
+  s->slot = slot;
+  g_hash_table_insert(c->names, g_strdup(name), s);
+  return TRUE;
+}
+
+static guint add_scalar(Compact *c, gint64 v) {
+  g_array_append_val(c->scalars, v);
+  c->env.scalars = (const gint64 *)(void *)c->scalars->data;
+  return c->scalars->len - 1;
+}
+
+static MsExpr *parse_expr_item(Compact *c, const cJSON *it, const char *where, guint64 *ew,
+                               GError **error) {
+  char buf[32];
+  const char *text;
+  if (cJSON_IsNumber(it)) {
+    gint64 v;
+    if (!ms_json_get_int(it, G_MININT64 / 2, MS_MAX_JSON_INT, c->fn, where, &v, error)) return NULL;
+    g_snprintf(buf, sizeof buf, "%" G_GINT64_FORMAT, v);
+    text = buf;
+    if (v < 0) {
+      g_snprintf(buf, sizeof buf, "(0 - %" G_GINT64_FORMAT ")", -v);
+    }
+  } else if (cJSON_IsString(it)) {
+    text = it->valuestring;
+  } else {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s: expected an integer or an expression string, got %s",
+                c->fn, where, ms_json_type_name(it));
+    return NULL;
+  }
+  return ms_expr_parse(text, resolve, c, (const MsExprArray *)(void *)c->arrays->data, c->fn, where, ew,
+                       error);
+}
+
+/* A uniform value known at open time (constants, array bases, sizes). */
+static gboolean static_value(Compact *c, const cJSON *it, const char *where, gint64 *out,
+                             GError **error) {
+  MsExpr *e = parse_expr_item(c, it, where, NULL, error);
+  if (!e) return FALSE;
+  gboolean ok = TRUE;
+  if (!ms_expr_is_uniform(e)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "%s: %s: must not depend on the thread (tid, ltid, bid)", c->fn, where);
+    ok = FALSE;
+  }
+  c->env.arrays = (const MsExprArray *)(void *)c->arrays->data;
+  if (ok) ok = ms_expr_eval_scalar(e, &c->env, out, error);
+  ms_expr_free(e);
+  return ok;
+}
+
+static gint64 *read_data_file(Compact *c, const cJSON *spec, const char *where, guint64 *len,
+                              GError **error) {
+  static const char *const keys[] = {"file", "type", NULL};
+  if (!ms_json_check_keys(spec, keys, c->fn, where, error)) return NULL;
+  const char *file = ms_json_get_string(cJSON_GetObjectItemCaseSensitive(spec, "file"), c->fn, where, error);
+  if (!file) return NULL;
+  const cJSON *ty = cJSON_GetObjectItemCaseSensitive(spec, "type");
+  const char *type = ty ? ms_json_get_string(ty, c->fn, where, error) : "u32";
+  if (!type) return NULL;
+  int size = strcmp(type, "u32") == 0 || strcmp(type, "i32") == 0 ? 4
+             : strcmp(type, "u64") == 0 || strcmp(type, "i64") == 0 ? 8 : 0;
+  if (!size) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s.type: unknown type \"%s\" (u32, i32, u64, i64)",
+                c->fn, where, type);
+    return NULL;
+  }
+  char *dir = g_path_get_dirname(c->fn);
+  char *path = g_path_is_absolute(file) ? g_strdup(file) : g_build_filename(dir, file, NULL);
+  g_free(dir);
+  gchar *bytes = NULL;
+  gsize n = 0;
+  GError *e2 = NULL;
+  if (!g_file_get_contents(path, &bytes, &n, &e2)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_IO, "%s: %s: cannot read data file %s: %s", c->fn, where, path,
+                e2->message);
+    g_error_free(e2);
+    g_free(path);
+    return NULL;
+  }
+  if (n % (gsize)size != 0 || n / (gsize)size > MAX_DATA_ELEMS) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "%s: %s: data file %s has %" G_GSIZE_FORMAT " bytes, not a whole number of %d-byte %s values (or too many)",
+                c->fn, where, path, n, size, type);
+    g_free(bytes);
+    g_free(path);
+    return NULL;
+  }
+  g_free(path);
+  *len = n / (gsize)size;
+  gint64 *v = g_new(gint64, MAX(*len, 1));
+  const guint8 *b = (const guint8 *)bytes;
+  for (guint64 i = 0; i < *len; i++) {
+    guint64 x = 0;
+    for (int k = size - 1; k >= 0; k--) x = (x << 8) | b[i * (guint64)size + (guint64)k];
+    if (type[0] == 'i' && size == 4) v[i] = (gint32)(guint32)x;
+    else if (type[0] == 'u' && size == 8 && x > (guint64)G_MAXINT64) {
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s: value %" G_GUINT64_FORMAT " at element %" G_GUINT64_FORMAT " is beyond 2^63 - 1",
+                  c->fn, where, x, i);
+      g_free(v);
+      g_free(bytes);
+      return NULL;
+    } else v[i] = (gint64)x;
+  }
+  g_free(bytes);
+  return v;
+}
+
+static gboolean parse_arrays(Compact *c, const cJSON *arrays, GError **error) {
+  if (!arrays) return TRUE;
+  if (!cJSON_IsObject(arrays)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: arrays: expected an object, got %s", c->fn,
+                ms_json_type_name(arrays));
+    return FALSE;
+  }
+  gint64 next_base = 0;
+  for (const cJSON *a = arrays->child; a; a = a->next) {
+    char *where = g_strdup_printf("arrays.%s", a->string);
+    gboolean ok = FALSE;
+    MsExprArray arr = {0};
+    if (!cJSON_IsObject(a)) {
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s: expected an object, got %s", c->fn, where,
+                  ms_json_type_name(a));
+      goto next;
+    }
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(a, "data");
+    if (data) { /* a data array, for indirection */
+      static const char *const dkeys[] = {"data", NULL};
+      if (!ms_json_check_keys(a, dkeys, c->fn, where, error)) goto next;
+      gint64 *vals = NULL;
+      guint64 len = 0;
+      char *dw = g_strdup_printf("%s.data", where);
+      if (cJSON_IsArray(data)) {
+        len = (guint64)cJSON_GetArraySize(data);
+        vals = g_new(gint64, MAX(len, 1));
+        guint64 k = 0;
+        for (const cJSON *e = data->child; e; e = e->next, k++) {
+          char *ew = g_strdup_printf("%s[%" G_GUINT64_FORMAT "]", dw, k);
+          gboolean good = ms_json_get_int(e, -MS_MAX_JSON_INT, MS_MAX_JSON_INT, c->fn, ew, &vals[k], error);
+          g_free(ew);
+          if (!good) {
+            g_free(vals);
+            vals = NULL;
+            break;
+          }
+        }
+      } else if (cJSON_IsObject(data) && cJSON_GetObjectItemCaseSensitive(data, "file")) {
+        vals = read_data_file(c, data, dw, &len, error);
+      } else if (cJSON_IsObject(data) && cJSON_GetObjectItemCaseSensitive(data, "generate")) {
+        static const char *const gkeys[] = {"generate", "n", "seed", NULL};
+        if (ms_json_check_keys(data, gkeys, c->fn, dw, error)) {
+          const char *kind = ms_json_get_string(cJSON_GetObjectItemCaseSensitive(data, "generate"), c->fn, dw, error);
+          const cJSON *nj = cJSON_GetObjectItemCaseSensitive(data, "n");
+          gint64 n = 0, seed = 0;
+          char *nw = g_strdup_printf("%s.n", dw);
+          if (kind && !nj)
+            g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s: missing key \"n\"", c->fn, dw);
+          else if (kind && static_value(c, nj, nw, &n, error)) {
+            const cJSON *sj = cJSON_GetObjectItemCaseSensitive(data, "seed");
+            if (!sj || ms_json_get_int(sj, 0, MS_MAX_JSON_INT, c->fn, dw, &seed, error)) {
+              GError *ge = NULL;
+              if (n < 1) g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s: n must be positive", c->fn, dw);
+              else if (!(vals = ms_perm_generate(kind, (guint64)n, (guint64)seed, &ge))) {
+                g_set_error(error, MS_ERROR, ge->code, "%s: %s: %s", c->fn, dw, ge->message);
+                g_error_free(ge);
+              }
+              len = (guint64)n;
+            }
+          }
+          g_free(nw);
+        }
+      } else {
+        g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                    "%s: %s: expected an array of integers, {\"generate\": ...} or {\"file\": ...}", c->fn, dw);
+      }
+      g_free(dw);
+      if (!vals) goto next;
+      g_ptr_array_add(c->data, vals);
+      arr.values = vals;
+      arr.length = len;
+      g_array_append_val(c->arrays, arr);
+      ok = add_name(c, a->string, MS_SYM_DATA, c->arrays->len - 1, where, error);
+    } else { /* an address array */
+      static const char *const akeys[] = {"base", "elem_words", "length", NULL};
+      if (!ms_json_check_keys(a, akeys, c->fn, where, error)) goto next;
+      gint64 base = next_base, ew = 1, len = -1;
+      const cJSON *b = cJSON_GetObjectItemCaseSensitive(a, "base");
+      const cJSON *e = cJSON_GetObjectItemCaseSensitive(a, "elem_words");
+      const cJSON *l = cJSON_GetObjectItemCaseSensitive(a, "length");
+      char *bw = g_strdup_printf("%s.base", where), *ewh = g_strdup_printf("%s.elem_words", where),
+           *lw = g_strdup_printf("%s.length", where);
+      gboolean good = (!b || static_value(c, b, bw, &base, error)) &&
+                      (!e || ms_json_get_int(e, 1, 64, c->fn, ewh, &ew, error)) &&
+                      (!l || static_value(c, l, lw, &len, error));
+      if (good && !b && next_base < 0) {
+        g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                    "%s: %s: no base, and the array before it has no length to place it after", c->fn, where);
+        good = FALSE;
+      }
+      if (good && (base < 0 || (l && len < 0))) {
+        g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s: base and length must not be negative", c->fn,
+                    where);
+        good = FALSE;
+      }
+      g_free(bw);
+      g_free(ewh);
+      g_free(lw);
+      if (!good) goto next;
+      arr.base = base;
+      arr.elem_words = (guint64)ew;
+      arr.bounded = l != NULL;
+      arr.length = l ? (guint64)len : 0;
+      gint64 end;
+      if (l && !__builtin_mul_overflow(len, ew, &end) && !__builtin_add_overflow(end, base, &end))
+        next_base = end;
+      else
+        next_base = -1;
+      g_array_append_val(c->arrays, arr);
+      ok = add_name(c, a->string, MS_SYM_ADDR, c->arrays->len - 1, where, error);
+    }
+  next:
+    g_free(where);
+    c->env.arrays = (const MsExprArray *)(void *)c->arrays->data;
+    if (!ok) return FALSE;
+  }
+  return TRUE;
+}
+
+static GPtrArray *parse_steps(Compact *c, const cJSON *steps, const char *where, int depth,
+                              guint64 *static_steps, GError **error);
+
+static Item *parse_item(Compact *c, const cJSON *st, const char *where, int depth,
+                        guint64 *static_steps, GError **error) {
+  static const char *const mem_keys[] = {"op", "space", "addr", "when", NULL};
+  static const char *const sync_keys[] = {"op", "scope", NULL};
+  static const char *const loop_keys[] = {"repeat", "var", "steps", NULL};
+  if (!cJSON_IsObject(st)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s: expected an object, got %s", c->fn, where,
+                ms_json_type_name(st));
+    return NULL;
+  }
+  Item *it = g_new0(Item, 1);
+  it->where = g_strdup(where);
+  if (cJSON_GetObjectItemCaseSensitive(st, "repeat")) {
+    it->kind = I_LOOP;
+    if (depth >= MAX_NESTING) {
+      g_set_error(error, MS_ERROR, MS_ERROR_LIMIT, "%s: %s: loops nested deeper than %d", c->fn, where, MAX_NESTING);
+      goto fail;
+    }
+    if (!ms_json_check_keys(st, loop_keys, c->fn, where, error)) goto fail;
+    char *rw = g_strdup_printf("%s.repeat", where);
+    c->saw_loopvar = FALSE;
+    it->count = parse_expr_item(c, cJSON_GetObjectItemCaseSensitive(st, "repeat"), rw, NULL, error);
+    gboolean dynamic = c->saw_loopvar;
+    if (it->count && !ms_expr_is_uniform(it->count)) {
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s: a loop count must not depend on the thread", c->fn, rw);
+      g_free(rw);
+      goto fail;
+    }
+    g_free(rw);
+    if (!it->count) goto fail;
+    guint64 count_bound = 0;
+    if (!dynamic) {
+      gint64 cnt;
+      if (!ms_expr_eval_scalar(it->count, &c->env, &cnt, error)) goto fail;
+      count_bound = cnt > 0 ? (guint64)cnt : 0;
+    }
+    const cJSON *var = cJSON_GetObjectItemCaseSensitive(st, "var");
+    if (var) {
+      char *vw = g_strdup_printf("%s.var", where);
+      const char *vn = ms_json_get_string(var, c->fn, vw, error);
+      gboolean ok = vn && add_name(c, vn, MS_SYM_SCALAR, add_scalar(c, 0), vw, error);
+      g_free(vw);
+      if (!ok) goto fail;
+      it->var_slot = c->scalars->len - 1;
+    } else {
+      it->var_slot = add_scalar(c, 0); /* anonymous */
+    }
+    char *sw = g_strdup_printf("%s.steps", where);
+    guint64 inner = 0;
+    it->body = parse_steps(c, cJSON_GetObjectItemCaseSensitive(st, "steps"), sw, depth + 1, &inner, error);
+    g_free(sw);
+    if (var) g_hash_table_remove(c->names, var->valuestring); /* the variable's scope ends */
+    if (!it->body) goto fail;
+    if (dynamic) {
+      *static_steps = G_MAXUINT64; /* unknown until run: checked while running */
+    } else if (*static_steps != G_MAXUINT64) {
+      guint64 add = 0;
+      if (inner == G_MAXUINT64 || (count_bound && inner > MAX_STEPS / count_bound)) add = G_MAXUINT64;
+      else add = inner * count_bound;
+      if (add == G_MAXUINT64 || *static_steps + add > MAX_STEPS) {
+        if (inner != G_MAXUINT64) {
+          g_set_error(error, MS_ERROR, MS_ERROR_LIMIT,
+                      "%s: %s: the loops expand to more than 2^40 steps", c->fn, where);
+          goto fail;
+        }
+        *static_steps = G_MAXUINT64;
+      } else {
+        *static_steps += add;
+      }
+    }
+    return it;
+  }
+  if (!ms_parse_op(st, c->fn, where, &it->step, error)) goto fail;
+  if (it->step.op == MS_OP_SYNC) {
+    it->kind = I_SYNC;
+    if (!ms_json_check_keys(st, sync_keys, c->fn, where, error)) goto fail;
+    if (*static_steps != G_MAXUINT64) ++*static_steps;
+    return it;
+  }
+  it->kind = I_MEM;
+  if (!ms_json_check_keys(st, mem_keys, c->fn, where, error)) goto fail;
+  const cJSON *ad = cJSON_GetObjectItemCaseSensitive(st, "addr");
+  char *aw = g_strdup_printf("%s.addr", where);
+  if (!ad) g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s: missing key \"addr\"", c->fn, where);
+  else it->addr = parse_expr_item(c, ad, aw, &it->elem_words, error);
+  g_free(aw);
+  if (!it->addr) goto fail;
+  const cJSON *wh = cJSON_GetObjectItemCaseSensitive(st, "when");
+  if (wh) {
+    char *ww = g_strdup_printf("%s.when", where);
+    it->when = parse_expr_item(c, wh, ww, NULL, error);
+    g_free(ww);
+    if (!it->when) goto fail;
+  }
+  if (*static_steps != G_MAXUINT64) *static_steps += it->elem_words;
+  return it;
+fail:
+  item_free(it);
+  return NULL;
+}
+
+static GPtrArray *parse_steps(Compact *c, const cJSON *steps, const char *where, int depth,
+                              guint64 *static_steps, GError **error) {
+  if (!steps || !cJSON_IsArray(steps)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s: expected an array, got %s", c->fn, where,
+                ms_json_type_name(steps));
+    return NULL;
+  }
+  GPtrArray *items = g_ptr_array_new_with_free_func(item_free);
+  int k = 0;
+  for (const cJSON *st = steps->child; st; st = st->next, k++) {
+    char *w = g_strdup_printf("%s[%d]", where, k);
+    Item *it = parse_item(c, st, w, depth, static_steps, error);
+    g_free(w);
+    if (!it) {
+      g_ptr_array_free(items, TRUE);
+      return NULL;
+    }
+    g_ptr_array_add(items, it);
+  }
+  return items;
+}
+
+static MsNext compact_next(gpointer self, MsStep *step, GError **error) {
+  Compact *c = self;
+  if (c->cur && c->word + 1 < c->cur->elem_words) { /* next word of a multi-word element */
+    c->word++;
+    c->env.word = (gint64)c->word;
+    *step = c->cur->step;
+    goto emit;
+  }
+  c->cur = NULL;
+  for (;;) {
+    Frame *f = &c->stack[c->depth];
+    if (f->idx >= f->items->len) {
+      if (c->depth == 0) return MS_NEXT_END;
+      if (++f->iter < f->count) {
+        ((gint64 *)(void *)c->scalars->data)[f->var_slot] = f->iter;
+        f->idx = 0;
+      } else {
+        c->depth--;
+      }
+      continue;
+    }
+    Item *it = g_ptr_array_index(f->items, f->idx++);
+    if (it->kind == I_LOOP) {
+      gint64 cnt;
+      if (!ms_expr_eval_scalar(it->count, &c->env, &cnt, error)) return MS_NEXT_ERROR;
+      if (cnt <= 0) continue;
+      if ((guint64)cnt > MAX_STEPS) {
+        g_set_error(error, MS_ERROR, MS_ERROR_LIMIT, "%s: %s.repeat: %" G_GINT64_FORMAT " is beyond the limit 2^40",
+                    c->fn, it->where, cnt);
+        return MS_NEXT_ERROR;
+      }
+      Frame *nf = &c->stack[++c->depth];
+      nf->items = it->body;
+      nf->idx = 0;
+      nf->iter = 0;
+      nf->count = cnt;
+      nf->var_slot = it->var_slot;
+      ((gint64 *)(void *)c->scalars->data)[it->var_slot] = 0;
+      continue;
+    }
+    *step = it->step;
+    if (it->kind == I_MEM) {
+      c->cur = it;
+      c->word = 0;
+      c->env.word = 0;
+    }
+    goto emit;
+  }
+emit:
+  if (++c->emitted > MAX_STEPS) {
+    g_set_error(error, MS_ERROR, MS_ERROR_LIMIT, "%s: the trace expands to more than 2^40 steps", c->fn);
+    return MS_NEXT_ERROR;
+  }
+  return MS_NEXT_STEP;
+}
+
+static gboolean compact_fill(gpointer self, guint64 first, guint64 count, gint64 *addr,
+                             GError **error) {
+  Compact *c = self;
+  Item *it = c->cur;
+  for (guint64 done = 0; done < count;) {
+    guint64 n = MIN(count - done, MS_EXPR_CHUNK);
+    gint64 *out = addr + done;
+    const gint64 *act = NULL;
+    if (it->when) {
+      if (!ms_expr_eval(it->when, &c->env, first + done, n, NULL, c->active, error)) return FALSE;
+      act = c->active;
+    }
+    if (!ms_expr_eval(it->addr, &c->env, first + done, n, act, out, error)) return FALSE;
+    for (guint64 i = 0; i < n; i++) {
+      if (act && !act[i]) out[i] = MS_ADDR_NONE;
+      else if (out[i] < 0) {
+        g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                    "%s: %s.addr: negative address %" G_GINT64_FORMAT " (thread %" G_GUINT64_FORMAT ")",
+                    c->fn, it->where, out[i], first + done + i);
+        return FALSE;
+      }
+    }
+    done += n;
+  }
+  return TRUE;
+}
+
+static const MsSourceFuncs compact_funcs = {compact_next, compact_fill, compact_free};
 
 MsSource *ms_trace_compact_from_json(const cJSON *root, const char *fn, GError **error) {
-  (void)root;
-  g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: form: the compact form is not supported by this build", fn);
+  static const char *const keys[] = {"memsim_trace", "form", "name", "threads", "block_threads",
+                                     "constants", "arrays", "steps", NULL};
+  if (!ms_json_check_keys(root, keys, fn, "trace", error)) return NULL;
+  char *name;
+  guint64 threads, bt;
+  if (!ms_parse_header(root, fn, &name, &threads, &bt, error)) return NULL;
+  g_free(name);
+  Compact *c = g_new0(Compact, 1);
+  c->fn = g_strdup(fn);
+  c->threads = threads;
+  c->block_threads = bt;
+  c->names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+  c->scalars = g_array_new(FALSE, FALSE, sizeof(gint64));
+  c->arrays = g_array_new(FALSE, FALSE, sizeof(MsExprArray));
+  c->data = g_ptr_array_new_with_free_func(g_free);
+  c->active = g_new(gint64, MS_EXPR_CHUNK);
+  c->env.block_threads = bt;
+  c->env.arrays = (const MsExprArray *)(void *)c->arrays->data;
+  MsSym s = {MS_SYM_TID, 0};
+  g_hash_table_insert(c->names, g_strdup("tid"), g_memdup2(&s, sizeof s));
+  g_hash_table_insert(c->names, g_strdup("i"), g_memdup2(&s, sizeof s));
+  s.kind = MS_SYM_LTID;
+  g_hash_table_insert(c->names, g_strdup("ltid"), g_memdup2(&s, sizeof s));
+  s.kind = MS_SYM_BID;
+  g_hash_table_insert(c->names, g_strdup("bid"), g_memdup2(&s, sizeof s));
+  s.kind = MS_SYM_SCALAR;
+  s.slot = add_scalar(c, (gint64)threads);
+  g_hash_table_insert(c->names, g_strdup("threads"), g_memdup2(&s, sizeof s));
+  s.slot = add_scalar(c, (gint64)bt);
+  g_hash_table_insert(c->names, g_strdup("block_threads"), g_memdup2(&s, sizeof s));
+  s.slot = add_scalar(c, (gint64)((threads + bt - 1) / bt));
+  g_hash_table_insert(c->names, g_strdup("blocks"), g_memdup2(&s, sizeof s));
+
+  const cJSON *consts = cJSON_GetObjectItemCaseSensitive(root, "constants");
+  if (consts && !cJSON_IsObject(consts)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: constants: expected an object, got %s", fn,
+                ms_json_type_name(consts));
+    goto fail;
+  }
+  if (consts) {
+    for (const cJSON *k = consts->child; k; k = k->next) {
+      char *w = g_strdup_printf("constants.%s", k->string);
+      gint64 v;
+      gboolean ok = static_value(c, k, w, &v, error) &&
+                    add_name(c, k->string, MS_SYM_SCALAR, add_scalar(c, v), w, error);
+      g_free(w);
+      if (!ok) goto fail;
+    }
+  }
+  if (!parse_arrays(c, cJSON_GetObjectItemCaseSensitive(root, "arrays"), error)) goto fail;
+  c->n_loopvars_base = c->scalars->len;
+  guint64 static_steps = 0;
+  c->root = parse_steps(c, cJSON_GetObjectItemCaseSensitive(root, "steps"), "steps", 0, &static_steps, error);
+  if (!c->root) goto fail;
+  c->stack[0].items = c->root;
+  c->env.scalars = (const gint64 *)(void *)c->scalars->data;
+  c->env.arrays = (const MsExprArray *)(void *)c->arrays->data;
+  return ms_source_new(fn, threads, bt, &compact_funcs, c);
+fail:
+  compact_free(c);
   return NULL;
 }

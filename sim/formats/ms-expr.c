@@ -1,0 +1,521 @@
+/* ms-expr.c: parser (precedence climbing, C operators) and vectorized evaluator. */
+#include "ms-expr.h"
+#include "memsim.h"
+#include <string.h>
+
+typedef enum {
+  N_CONST, N_SYM, N_NEG, N_NOT, N_BNOT, N_BIN, N_COND, N_INDEX, N_MIN, N_MAX, N_ABS
+} NodeKind;
+
+typedef enum {
+  B_ADD, B_SUB, B_MUL, B_DIV, B_MOD, B_SHL, B_SHR, B_AND, B_OR, B_XOR,
+  B_LT, B_LE, B_GT, B_GE, B_EQ, B_NE, B_LAND, B_LOR
+} BinOp;
+
+enum { E_NONE = 0, E_DIV0, E_OVERFLOW, E_SHIFT, E_INDEX, E_NEGINDEX };
+static const char *const err_text[] = {"", "division by zero", "64-bit overflow",
+                                       "shift count outside 0..63", "index outside the array",
+                                       "negative index"};
+
+typedef struct Node Node;
+struct Node {
+  NodeKind kind;
+  BinOp op;
+  gint64 value;  /* CONST */
+  MsSym sym;     /* SYM, INDEX (array) */
+  Node *a, *b, *c;
+  int col;       /* 1-based column in the expression text */
+  gboolean uniform;
+  gint64 *val;   /* lane values (1 lane if uniform) */
+  guint32 *err;  /* lane errors: (node id << 4) | code, 0 for none */
+  guint id;
+};
+
+struct _MsExpr {
+  Node *root;
+  GPtrArray *nodes;
+  char *text, *fn, *where;
+};
+
+typedef struct {
+  const char *text, *p;
+  MsExprResolve resolve;
+  gpointer rdata;
+  const MsExprArray *arrays;
+  const char *fn, *where;
+  GError **error;
+  MsExpr *ex;
+  guint64 elem_words;
+  int depth;
+} Parser;
+
+static Node *node_new(Parser *ps, NodeKind k, int col) {
+  Node *n = g_new0(Node, 1);
+  n->kind = k;
+  n->col = col;
+  n->id = ps->ex->nodes->len;
+  g_ptr_array_add(ps->ex->nodes, n);
+  return n;
+}
+
+static int col_of(Parser *ps, const char *at) { return (int)(at - ps->text) + 1; }
+
+static gboolean perr(Parser *ps, const char *at, const char *msg) {
+  if (ps->error && !*ps->error)
+    g_set_error(ps->error, MS_ERROR, MS_ERROR_SYNTAX, "%s: %s, column %d: %s in \"%s\"", ps->fn,
+                ps->where, col_of(ps, at), msg, ps->text);
+  return FALSE;
+}
+
+static void skip_ws(Parser *ps) {
+  while (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r') ps->p++;
+}
+
+static Node *parse_expr(Parser *ps);
+
+static Node *parse_primary(Parser *ps) {
+  skip_ws(ps);
+  const char *at = ps->p;
+  if (++ps->depth > 200) {
+    perr(ps, at, "expression nested too deeply");
+    return NULL;
+  }
+  Node *n = NULL;
+  char c = *ps->p;
+  if (c == '(') {
+    ps->p++;
+    n = parse_expr(ps);
+    if (!n) return NULL;
+    skip_ws(ps);
+    if (*ps->p != ')') {
+      perr(ps, ps->p, "expected ')'");
+      return NULL;
+    }
+    ps->p++;
+  } else if (c == '-' || c == '!' || c == '~' || c == '+') {
+    ps->p++;
+    Node *x = parse_primary(ps);
+    if (!x) return NULL;
+    if (c == '+') n = x;
+    else {
+      n = node_new(ps, c == '-' ? N_NEG : c == '!' ? N_NOT : N_BNOT, col_of(ps, at));
+      n->a = x;
+    }
+  } else if (g_ascii_isdigit(c)) {
+    guint64 v = 0;
+    gboolean hex = c == '0' && (ps->p[1] == 'x' || ps->p[1] == 'X');
+    if (hex) ps->p += 2;
+    const char *d0 = ps->p;
+    while (hex ? g_ascii_isxdigit(*ps->p) : g_ascii_isdigit(*ps->p)) {
+      guint64 dv = (guint64)(hex ? g_ascii_xdigit_value(*ps->p) : g_ascii_digit_value(*ps->p));
+      if (v > (G_MAXUINT64 - dv) / (hex ? 16 : 10) || v * (hex ? 16 : 10) + dv > (guint64)G_MAXINT64) {
+        perr(ps, at, "integer constant beyond 2^63 - 1");
+        return NULL;
+      }
+      v = v * (hex ? 16 : 10) + dv;
+      ps->p++;
+    }
+    if (ps->p == d0 || g_ascii_isalpha(*ps->p) || *ps->p == '_') {
+      perr(ps, at, "malformed number");
+      return NULL;
+    }
+    n = node_new(ps, N_CONST, col_of(ps, at));
+    n->value = (gint64)v;
+    n->uniform = TRUE;
+  } else if (g_ascii_isalpha(c) || c == '_') {
+    while (g_ascii_isalnum(*ps->p) || *ps->p == '_') ps->p++;
+    char *name = g_strndup(at, (gsize)(ps->p - at));
+    skip_ws(ps);
+    if (*ps->p == '(') { /* function call */
+      NodeKind k;
+      int nargs;
+      if (strcmp(name, "min") == 0) k = N_MIN, nargs = 2;
+      else if (strcmp(name, "max") == 0) k = N_MAX, nargs = 2;
+      else if (strcmp(name, "abs") == 0) k = N_ABS, nargs = 1;
+      else {
+        char *m = g_strdup_printf("unknown function '%s' (known: min, max, abs)", name);
+        perr(ps, at, m);
+        g_free(m);
+        g_free(name);
+        return NULL;
+      }
+      g_free(name);
+      ps->p++;
+      n = node_new(ps, k, col_of(ps, at));
+      n->a = parse_expr(ps);
+      if (!n->a) return NULL;
+      skip_ws(ps);
+      if (nargs == 2) {
+        if (*ps->p != ',') {
+          perr(ps, ps->p, "expected ',' (min and max take two arguments)");
+          return NULL;
+        }
+        ps->p++;
+        n->b = parse_expr(ps);
+        if (!n->b) return NULL;
+        skip_ws(ps);
+      }
+      if (*ps->p != ')') {
+        perr(ps, ps->p, "expected ')'");
+        return NULL;
+      }
+      ps->p++;
+    } else {
+      MsSym sym;
+      if (!ps->resolve(ps->rdata, name, &sym)) {
+        char *m = g_strdup_printf("unknown name '%s'", name);
+        perr(ps, at, m);
+        g_free(m);
+        g_free(name);
+        return NULL;
+      }
+      if (sym.kind == MS_SYM_DATA || sym.kind == MS_SYM_ADDR) {
+        if (*ps->p != '[') {
+          char *m = g_strdup_printf("array '%s' needs an index: %s[...]", name, name);
+          perr(ps, at, m);
+          g_free(m);
+          g_free(name);
+          return NULL;
+        }
+        ps->p++;
+        n = node_new(ps, N_INDEX, col_of(ps, at));
+        n->sym = sym;
+        n->a = parse_expr(ps);
+        if (!n->a) {
+          g_free(name);
+          return NULL;
+        }
+        skip_ws(ps);
+        if (*ps->p != ']') {
+          g_free(name);
+          perr(ps, ps->p, "expected ']'");
+          return NULL;
+        }
+        ps->p++;
+        if (sym.kind == MS_SYM_ADDR) {
+          guint64 ew = ps->arrays[sym.slot].elem_words;
+          if (ps->elem_words != 0 && ps->elem_words != ew) {
+            g_free(name);
+            perr(ps, at, "address arrays of different element sizes in one expression");
+            return NULL;
+          }
+          ps->elem_words = ew;
+        }
+      } else {
+        n = node_new(ps, N_SYM, col_of(ps, at));
+        n->sym = sym;
+        n->uniform = sym.kind == MS_SYM_SCALAR;
+      }
+      g_free(name);
+    }
+  } else {
+    perr(ps, at, *at ? "unexpected character" : "unexpected end of expression");
+    return NULL;
+  }
+  ps->depth--;
+  return n;
+}
+
+typedef struct {
+  const char *tok;
+  BinOp op;
+  int prec;
+} OpInfo;
+
+/* longest tokens first */
+static const OpInfo ops[] = {
+    {"||", B_LOR, 1}, {"&&", B_LAND, 2}, {"==", B_EQ, 6}, {"!=", B_NE, 6}, {"<=", B_LE, 7},
+    {">=", B_GE, 7},  {"<<", B_SHL, 8},  {">>", B_SHR, 8}, {"|", B_OR, 3},  {"^", B_XOR, 4},
+    {"&", B_AND, 5},  {"<", B_LT, 7},    {">", B_GT, 7},   {"+", B_ADD, 9}, {"-", B_SUB, 9},
+    {"*", B_MUL, 10}, {"/", B_DIV, 10},  {"%", B_MOD, 10},
+};
+
+static const OpInfo *peek_op(Parser *ps) {
+  skip_ws(ps);
+  for (gsize i = 0; i < G_N_ELEMENTS(ops); i++)
+    if (strncmp(ps->p, ops[i].tok, strlen(ops[i].tok)) == 0) return &ops[i];
+  return NULL;
+}
+
+static Node *parse_bin(Parser *ps, int minprec) {
+  Node *lhs = parse_primary(ps);
+  if (!lhs) return NULL;
+  for (;;) {
+    const OpInfo *op = peek_op(ps);
+    if (!op || op->prec < minprec) return lhs;
+    const char *at = ps->p;
+    ps->p += strlen(op->tok);
+    Node *rhs = parse_bin(ps, op->prec + 1);
+    if (!rhs) return NULL;
+    Node *n = node_new(ps, N_BIN, col_of(ps, at));
+    n->op = op->op;
+    n->a = lhs;
+    n->b = rhs;
+    lhs = n;
+  }
+}
+
+static Node *parse_expr(Parser *ps) {
+  Node *c = parse_bin(ps, 1);
+  if (!c) return NULL;
+  skip_ws(ps);
+  if (*ps->p != '?') return c;
+  const char *at = ps->p++;
+  Node *n = node_new(ps, N_COND, col_of(ps, at));
+  n->a = c;
+  n->b = parse_expr(ps);
+  if (!n->b) return NULL;
+  skip_ws(ps);
+  if (*ps->p != ':') {
+    perr(ps, ps->p, "expected ':' of '?:'");
+    return NULL;
+  }
+  ps->p++;
+  n->c = parse_expr(ps);
+  return n->c ? n : NULL;
+}
+
+static void set_uniform(Node *n) {
+  if (!n) return;
+  set_uniform(n->a);
+  set_uniform(n->b);
+  set_uniform(n->c);
+  if (n->kind == N_CONST || n->kind == N_SYM) return;
+  n->uniform = (!n->a || n->a->uniform) && (!n->b || n->b->uniform) && (!n->c || n->c->uniform);
+}
+
+void ms_expr_free(MsExpr *e) {
+  if (!e) return;
+  for (guint i = 0; i < e->nodes->len; i++) {
+    Node *n = g_ptr_array_index(e->nodes, i);
+    g_free(n->val);
+    g_free(n->err);
+    g_free(n);
+  }
+  g_ptr_array_free(e->nodes, TRUE);
+  g_free(e->text);
+  g_free(e->fn);
+  g_free(e->where);
+  g_free(e);
+}
+
+MsExpr *ms_expr_parse(const char *text, MsExprResolve resolve, gpointer rdata,
+                      const MsExprArray *arrays, const char *fn, const char *where,
+                      guint64 *elem_words, GError **error) {
+  MsExpr *ex = g_new0(MsExpr, 1);
+  ex->nodes = g_ptr_array_new();
+  ex->text = g_strdup(text);
+  ex->fn = g_strdup(fn);
+  ex->where = g_strdup(where);
+  Parser ps = {ex->text, ex->text, resolve, rdata, arrays, fn, where, error, ex, 0, 0};
+  if (strlen(text) > 4096) {
+    g_set_error(error, MS_ERROR, MS_ERROR_LIMIT, "%s: %s: expression longer than 4096 characters", fn, where);
+    ms_expr_free(ex);
+    return NULL;
+  }
+  ex->root = parse_expr(&ps);
+  if (ex->root) {
+    skip_ws(&ps);
+    if (*ps.p) {
+      perr(&ps, ps.p, "unexpected text after the expression");
+      ex->root = NULL;
+    }
+  }
+  if (!ex->root) {
+    ms_expr_free(ex);
+    return NULL;
+  }
+  set_uniform(ex->root);
+  for (guint i = 0; i < ex->nodes->len; i++) {
+    Node *n = g_ptr_array_index(ex->nodes, i);
+    gsize lanes = n->uniform ? 1 : MS_EXPR_CHUNK;
+    n->val = g_new(gint64, lanes);
+    n->err = g_new(guint32, lanes);
+  }
+  if (elem_words) *elem_words = ps.elem_words ? ps.elem_words : 1;
+  return ex;
+}
+
+gboolean ms_expr_is_uniform(const MsExpr *e) { return e->root->uniform; }
+
+#define ERR(n, code) (((n)->id + 1) << 4 | (code))
+
+static void eval(Node *n, const MsExprEnv *env, guint64 first, guint64 count) {
+  guint64 cnt = n->uniform ? 1 : count;
+  gint64 *v = n->val;
+  guint32 *er = n->err;
+  if (n->a) eval(n->a, env, first, count);
+  if (n->b) eval(n->b, env, first, count);
+  if (n->c) eval(n->c, env, first, count);
+  const gint64 *av = n->a ? n->a->val : NULL, *bv = n->b ? n->b->val : NULL;
+  const guint32 *ae = n->a ? n->a->err : NULL, *be = n->b ? n->b->err : NULL;
+  guint64 as = n->a && !n->a->uniform, bs = n->b && !n->b->uniform; /* strides 0 or 1 */
+  switch (n->kind) {
+  case N_CONST:
+    v[0] = n->value;
+    er[0] = 0;
+    return;
+  case N_SYM:
+    switch (n->sym.kind) {
+    case MS_SYM_SCALAR:
+      v[0] = env->scalars[n->sym.slot];
+      er[0] = 0;
+      return;
+    case MS_SYM_TID:
+      for (guint64 i = 0; i < cnt; i++) v[i] = (gint64)(first + i);
+      break;
+    case MS_SYM_LTID:
+      for (guint64 i = 0; i < cnt; i++) v[i] = (gint64)((first + i) % env->block_threads);
+      break;
+    case MS_SYM_BID:
+      for (guint64 i = 0; i < cnt; i++) v[i] = (gint64)((first + i) / env->block_threads);
+      break;
+    default:
+      break;
+    }
+    memset(er, 0, cnt * sizeof *er);
+    return;
+  case N_NEG:
+  case N_NOT:
+  case N_BNOT:
+  case N_ABS:
+    for (guint64 i = 0; i < cnt; i++) {
+      gint64 x = av[i * as];
+      er[i] = ae[i * as];
+      if (n->kind == N_NOT) v[i] = !x;
+      else if (n->kind == N_BNOT) v[i] = ~x;
+      else if (x == G_MININT64) {
+        v[i] = 0;
+        if (!er[i]) er[i] = ERR(n, E_OVERFLOW);
+      } else v[i] = n->kind == N_NEG ? -x : (x < 0 ? -x : x);
+    }
+    return;
+  case N_MIN:
+  case N_MAX:
+    for (guint64 i = 0; i < cnt; i++) {
+      gint64 x = av[i * as], y = bv[i * bs];
+      v[i] = n->kind == N_MIN ? MIN(x, y) : MAX(x, y);
+      er[i] = ae[i * as] ? ae[i * as] : be[i * bs];
+    }
+    return;
+  case N_COND: {
+    guint64 cs = !n->c->uniform;
+    for (guint64 i = 0; i < cnt; i++) {
+      if (ae[i * as]) {
+        er[i] = ae[i * as];
+        v[i] = 0;
+      } else if (av[i * as]) {
+        v[i] = bv[i * bs];
+        er[i] = be[i * bs];
+      } else {
+        v[i] = n->c->val[i * cs];
+        er[i] = n->c->err[i * cs];
+      }
+    }
+    return;
+  }
+  case N_INDEX: {
+    const MsExprArray *arr = &env->arrays[n->sym.slot];
+    for (guint64 i = 0; i < cnt; i++) {
+      gint64 x = av[i * as];
+      er[i] = ae[i * as];
+      v[i] = 0;
+      if (er[i]) continue;
+      if (x < 0) {
+        er[i] = ERR(n, E_NEGINDEX);
+      } else if (n->sym.kind == MS_SYM_DATA) {
+        if ((guint64)x >= arr->length) er[i] = ERR(n, E_INDEX);
+        else v[i] = arr->values[x];
+      } else {
+        gint64 r;
+        if (arr->bounded && (guint64)x >= arr->length) er[i] = ERR(n, E_INDEX);
+        else if (__builtin_mul_overflow(x, (gint64)arr->elem_words, &r) ||
+                 __builtin_add_overflow(r, arr->base + env->word, &r))
+          er[i] = ERR(n, E_OVERFLOW);
+        else v[i] = r;
+      }
+    }
+    return;
+  }
+  case N_BIN:
+    break;
+  }
+  for (guint64 i = 0; i < cnt; i++) {
+    gint64 x = av[i * as], y = bv[i * bs], r = 0;
+    guint32 e = ae[i * as] ? ae[i * as] : be[i * bs];
+    if (n->op == B_LAND && !ae[i * as] && !x) e = 0; /* short circuit: the right side is unused */
+    if (n->op == B_LOR && !ae[i * as] && x) e = 0;
+    if (!e) {
+      switch (n->op) {
+      case B_ADD: if (__builtin_add_overflow(x, y, &r)) e = ERR(n, E_OVERFLOW); break;
+      case B_SUB: if (__builtin_sub_overflow(x, y, &r)) e = ERR(n, E_OVERFLOW); break;
+      case B_MUL: if (__builtin_mul_overflow(x, y, &r)) e = ERR(n, E_OVERFLOW); break;
+      case B_DIV:
+      case B_MOD:
+        if (y == 0) e = ERR(n, E_DIV0);
+        else if (x == G_MININT64 && y == -1) e = ERR(n, E_OVERFLOW);
+        else r = n->op == B_DIV ? x / y : x % y;
+        break;
+      case B_SHL:
+        if (y < 0 || y > 63) e = ERR(n, E_SHIFT);
+        else if (x < 0 || (y > 0 && (x >> (63 - y)) != 0)) e = ERR(n, E_OVERFLOW);
+        else r = x << y;
+        break;
+      case B_SHR:
+        if (y < 0 || y > 63) e = ERR(n, E_SHIFT);
+        else r = x >> y;
+        break;
+      case B_AND: r = x & y; break;
+      case B_OR: r = x | y; break;
+      case B_XOR: r = x ^ y; break;
+      case B_LT: r = x < y; break;
+      case B_LE: r = x <= y; break;
+      case B_GT: r = x > y; break;
+      case B_GE: r = x >= y; break;
+      case B_EQ: r = x == y; break;
+      case B_NE: r = x != y; break;
+      case B_LAND: r = x && y; break;
+      case B_LOR: r = x || y; break;
+      }
+    }
+    v[i] = e ? 0 : r;
+    er[i] = e;
+  }
+}
+
+static gboolean report(MsExpr *ex, guint32 e, guint64 thread, gboolean uniform, GError **error) {
+  Node *n = g_ptr_array_index(ex->nodes, (e >> 4) - 1);
+  if (uniform)
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s, column %d: %s in \"%s\"", ex->fn,
+                ex->where, n->col, err_text[e & 15], ex->text);
+  else
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "%s: %s, column %d: %s in \"%s\" (thread %" G_GUINT64_FORMAT ")", ex->fn,
+                ex->where, n->col, err_text[e & 15], ex->text, thread);
+  return FALSE;
+}
+
+gboolean ms_expr_eval(MsExpr *ex, const MsExprEnv *env, guint64 first, guint64 count,
+                      const gint64 *active, gint64 *out, GError **error) {
+  Node *r = ex->root;
+  eval(r, env, first, count);
+  if (r->uniform) {
+    if (r->err[0]) {
+      for (guint64 i = 0; i < count; i++)
+        if (!active || active[i]) return report(ex, r->err[0], first + i, TRUE, error);
+    }
+    for (guint64 i = 0; i < count; i++) out[i] = r->val[0];
+    return TRUE;
+  }
+  for (guint64 i = 0; i < count; i++)
+    if (r->err[i] && (!active || active[i])) return report(ex, r->err[i], first + i, FALSE, error);
+  memcpy(out, r->val, count * sizeof *out);
+  return TRUE;
+}
+
+gboolean ms_expr_eval_scalar(MsExpr *ex, const MsExprEnv *env, gint64 *out, GError **error) {
+  eval(ex->root, env, 0, 1);
+  if (ex->root->err[0]) return report(ex, ex->root->err[0], 0, TRUE, error);
+  *out = ex->root->val[0];
+  return TRUE;
+}

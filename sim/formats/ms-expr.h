@@ -1,0 +1,57 @@
+/* ms-expr.h: address expressions of the compact trace form (docs/trace-format.md).
+ * Expressions are parsed once and evaluated over ranges of threads at a time (one pass per
+ * operator over an array of lanes), so the per-thread cost is a few instructions.  Errors
+ * (division by zero, overflow, index out of range) travel with the lane that caused them,
+ * like NaN, and are reported only for lanes whose value is used. */
+#ifndef MS_EXPR_H
+#define MS_EXPR_H
+
+#include <glib.h>
+
+#define MS_EXPR_CHUNK 16384u
+
+typedef struct _MsExpr MsExpr;
+
+typedef enum { MS_SYM_TID, MS_SYM_LTID, MS_SYM_BID, MS_SYM_SCALAR, MS_SYM_DATA, MS_SYM_ADDR } MsSymKind;
+
+typedef struct {
+  MsSymKind kind;
+  guint slot; /* SCALAR: index into the scalar table; DATA/ADDR: index into the array table */
+} MsSym;
+
+/* Resolves a name to a symbol; returns FALSE if unknown. */
+typedef gboolean (*MsExprResolve)(gpointer data, const char *name, MsSym *sym);
+
+typedef struct {
+  const gint64 *values; /* DATA */
+  guint64 length;
+  gint64 base;          /* ADDR */
+  guint64 elem_words;
+  gboolean bounded;     /* ADDR: length is a bound */
+} MsExprArray;
+
+typedef struct {
+  const gint64 *scalars;
+  const MsExprArray *arrays;
+  guint64 block_threads;
+  gint64 word; /* word offset within a multi-word element, added to ADDR accesses */
+} MsExprEnv;
+
+/* Parse `text`.  `where` names the expression in messages ("steps[2].addr").  Also returns in
+ * *elem_words the element size of the address arrays it indexes (1 if none; an error if
+ * they differ). */
+MsExpr *ms_expr_parse(const char *text, MsExprResolve resolve, gpointer rdata,
+                      const MsExprArray *arrays, const char *fn, const char *where,
+                      guint64 *elem_words, GError **error);
+void ms_expr_free(MsExpr *e);
+/* TRUE if the value does not depend on the thread (no tid/ltid/bid). */
+gboolean ms_expr_is_uniform(const MsExpr *e);
+
+/* Evaluate for threads [first, first+count), count <= MS_EXPR_CHUNK.  `active` (may be NULL)
+ * marks the lanes whose errors count.  Values land in out[]. */
+gboolean ms_expr_eval(MsExpr *e, const MsExprEnv *env, guint64 first, guint64 count,
+                      const gint64 *active, gint64 *out, GError **error);
+/* Evaluate a uniform expression. */
+gboolean ms_expr_eval_scalar(MsExpr *e, const MsExprEnv *env, gint64 *out, GError **error);
+
+#endif
