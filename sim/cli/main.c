@@ -13,6 +13,11 @@ static int cmd_version(int argc, char **argv) {
 static const MsVerb verbs[] = {
     {"run", ms_cmd_run, "simulate a trace on a model and print time units, stages, conflicts"},
     {"convert", ms_cmd_convert, "convert a trace between forms (explicit JSON, binary)"},
+    {"gen", ms_cmd_gen, "generate the trace of a verified workload algorithm"},
+    {"perm-info", ms_cmd_perm_info, "print the distribution D_w(P) and per-warp stages of a permutation"},
+    {"sat-best", ms_cmd_sat_best, "search (1+r)R1W's r for the lowest predicted SAT time"},
+    {"measure", ms_cmd_measure, "run the CUDA kernels and record their times (needs a GPU)"},
+    {"compare", ms_cmd_compare, "set predicted beside measured time, calibrate, report"},
     {"version", cmd_version, "print the version"},
 };
 

@@ -30,4 +30,23 @@ gboolean ms_cli_parse(GOptionContext *ctx, const char *verb, int *argc, char ***
  * for it. */
 int ms_cli_fail(const char *verb, GError *error);
 
+
+
+int ms_cmd_gen(int argc, char **argv);
+int ms_cmd_gen_permutation(int argc, char **argv);
+int ms_cmd_gen_sat(int argc, char **argv);
+int ms_cmd_gen_gcd(int argc, char **argv);
+int ms_cmd_gen_bpbc(int argc, char **argv);
+int ms_cmd_perm_info(int argc, char **argv);
+int ms_cmd_sat_best(int argc, char **argv);
+int ms_cmd_measure(int argc, char **argv);
+int ms_cmd_compare(int argc, char **argv);
+
+/* The end of every `gen` verb: with `run_model`, simulate `src` on it and print the result
+ * (JSON if `json`); otherwise write the trace to `output` (NULL: stdout) in `format`
+ * ("explicit" or "binary").  Takes ownership of src.  Returns the exit code. */
+int ms_cli_gen_finish(const char *verb, MsSource *src, const char *output, const char *format,
+                      const char *run_model, gboolean json);
+/* Write text (e.g. a compact trace) to `output` (NULL: stdout).  Returns the exit code. */
+int ms_cli_write_text(const char *verb, const char *text, const char *output);
 #endif
