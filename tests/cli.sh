@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# cli.sh MEMSIM SRCDIR: the memsim command's contract: exit status 2 and a message on stderr
+# naming the file for bad input, nothing on stdout; --help, --version; run --json keys.
+set -u
+memsim=$(realpath "$1")
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+n=0
+
+fail() { echo "not ok - $*"; fails=$((fails + 1)); }
+
+# expect NAME STATUS STDERR_SUBSTRING -- ARGS...: stdout must be empty when STATUS != 0
+expect() {
+  local name=$1 want=$2 msg=$3
+  shift 4
+  n=$((n + 1))
+  "$memsim" "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ "$rc" != "$want" ]; then fail "$name: exit $rc, expected $want ($(head -c 300 "$tmp/err"))"; return; fi
+  if [ "$want" != 0 ] && [ -s "$tmp/out" ]; then fail "$name: stdout not empty: $(head -c 200 "$tmp/out")"; return; fi
+  if ! grep -qF -- "$msg" "$tmp/err"; then fail "$name: stderr lacks '$msg': $(head -c 300 "$tmp/err")"; return; fi
+  echo "ok - $name"
+}
+
+cd "$tmp" || exit 1
+dmm=$src/models/textbook-dmm.json
+fig=$src/traces/fig3-3.json
+printf '' >empty.json
+printf '{"model": "dmm",\n "width": 4 "latency": 5}' >syntax.json
+printf '{"model":"dmm","width":0,"latency":5}' >zero.json
+printf '{"memsim_trace":1,"threads":4,"steps":[{"op":"read","addr":[0,1]}]}' >short.json
+printf '{"memsim_trace":1,"threads":8,"block_threads":6,"steps":[]}' >bt.json
+printf 'MEMSIMBT\001\000\000\000' >trunc.bin
+
+expect missing_model 2 "nope.json: cannot open: No such file or directory" -- run nope.json "$fig"
+expect missing_trace 2 "nope.json: cannot open: No such file or directory" -- run "$dmm" nope.json
+expect empty_model 2 "memsim run: empty.json: file is empty" -- run empty.json "$fig"
+expect empty_trace 2 "memsim run: empty.json: file is empty" -- run "$dmm" empty.json
+expect syntax 2 "memsim run: syntax.json:2:13: invalid JSON" -- run syntax.json "$fig"
+expect zero_width 2 "memsim run: zero.json: width: 0 is out of range [1, 4096]" -- run zero.json "$fig"
+expect short_addr 2 "short.json: steps[0].addr: has 2 entries, expected one per thread (4)" -- run "$dmm" short.json
+expect block_threads 2 "bt.json: block_threads: 6 is not a multiple of the width w = 4" -- run "$dmm" bt.json
+expect truncated_binary 2 "trunc.bin: byte 12, step 0: truncated file" -- run "$dmm" trunc.bin
+expect json_flag_bad_input 2 "zero.json" -- run zero.json "$fig" --json
+expect no_args 2 "" --
+expect run_no_args 2 "memsim run: expected MODEL and TRACE, got 0 arguments" -- run
+expect run_three_args 2 "memsim run: expected MODEL and TRACE" -- run "$dmm" "$fig" extra
+expect unknown_option 2 "Try 'memsim run --help'" -- run --bogus "$dmm" "$fig"
+expect unknown_verb 2 "memsim: unknown verb 'frob'" -- frob
+
+# --help, run --help, --version: status 0, text on stdout
+n=$((n + 1))
+if out=$("$memsim" --help 2>/dev/null) && grep -q "Usage: memsim VERB" <<<"$out" && grep -q "run" <<<"$out"; then
+  echo "ok - help"; else fail "help"; fi
+n=$((n + 1))
+if out=$("$memsim" run --help 2>/dev/null) && grep -q "MODEL TRACE" <<<"$out" && grep -q -- "--json" <<<"$out"; then
+  echo "ok - run_help"; else fail "run_help"; fi
+n=$((n + 1))
+if out=$("$memsim" --version 2>/dev/null) && [[ "$out" =~ ^memsim\ [0-9]+\.[0-9]+\.[0-9]+$ ]]; then
+  echo "ok - version"; else fail "version: '$out'"; fi
+
+# run --json on the shipped Figure 3.3: the keys and values of MODELS.md "Output"
+n=$((n + 1))
+if "$memsim" run "$dmm" "$fig" --json >json.out 2>json.err && [ ! -s json.err ]; then
+  if python3 - json.out <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+want = {"time_units": 7, "stages": 3, "dispatches": 2, "requests": 8, "extra_stages": 1,
+        "round_sum": 7}
+for k, v in want.items():
+    assert r[k] == v, (k, r[k], v)
+assert r["shared"]["stages"] == 3 and r["shared"]["dispatches"] == 2, r["shared"]
+assert r["global"]["stages"] == 0 and r["global"]["dispatches"] == 0, r["global"]
+PY
+  then echo "ok - run_json"; else fail "run_json: $(cat json.out)"; fi
+else
+  fail "run_json: exit or stderr: $(cat json.err)"
+fi
+
+# the human summary states the model and trace before the results
+n=$((n + 1))
+if out=$("$memsim" run "$dmm" "$fig" 2>/dev/null) && grep -q "dmm" <<<"$out" && grep -q "7" <<<"$out"; then
+  echo "ok - run_text"; else fail "run_text: $out"; fi
+
+echo "1..$n"
+[ "$fails" = 0 ]

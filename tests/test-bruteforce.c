@@ -1,0 +1,412 @@
+/* test-bruteforce.c: the engine against an independent, deliberately naive evaluator.
+ *
+ * The evaluator below is written from MODELS.md alone.  It walks time one unit at a time
+ * and keeps, per warp, the index of its current step and the time it is ready; per
+ * pipeline, the time its entry is free and the last warp it dispatched.  Nothing is clever:
+ * stage counts are O(w^2) loops, every time unit rescans every warp.
+ *
+ * Random traces: MEMSIM_SEED overrides the seed (printed on failure with the trace). */
+#include "ms-test-util.h"
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+  guint64 time_units, stages, dispatches, requests, extra_stages, round_sum;
+  guint64 shared_stages, shared_dispatches, global_stages, global_dispatches;
+  guint64 grid_barriers, block_barriers;
+  guint64 nsteps;
+  guint64 step_stages[16], step_disp[16], step_req[16];
+  gint64 first[16], last[16];
+} Naive;
+
+/* ---- stage rules ---- */
+
+/* DMM: the most distinct addresses in one bank (bank = addr mod w). */
+static guint64 naive_dmm(const gint64 *a, guint n, guint w) {
+  guint64 best = 0;
+  for (guint bank = 0; bank < w; bank++) {
+    guint64 distinct = 0;
+    for (guint i = 0; i < n; i++) {
+      if (a[i] < 0 || (guint64)a[i] % w != bank) continue;
+      gboolean seen = FALSE;
+      for (guint j = 0; j < i; j++)
+        if (a[j] == a[i]) seen = TRUE;
+      if (!seen) distinct++;
+    }
+    if (distinct > best) best = distinct;
+  }
+  return best;
+}
+
+/* UMM: distinct floor(addr / group_words). */
+static guint64 naive_umm(const gint64 *a, guint n, guint64 gw) {
+  guint64 distinct = 0;
+  for (guint i = 0; i < n; i++) {
+    if (a[i] < 0) continue;
+    gboolean seen = FALSE;
+    for (guint j = 0; j < i; j++)
+      if (a[j] >= 0 && (guint64)a[j] / gw == (guint64)a[i] / gw) seen = TRUE;
+    if (!seen) distinct++;
+  }
+  return distinct;
+}
+
+/* ---- the evaluator ---- */
+
+static gboolean is_hmm(const MsModel *m) {
+  return m->kind == MS_MODEL_HMM || m->kind == MS_MODEL_ASYNC_HMM;
+}
+
+static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
+  memset(out, 0, sizeof *out);
+  guint w = m->width;
+  guint64 p = t->threads, nsteps = t->steps->len;
+  guint64 W = (p + w - 1) / w;
+  gboolean hmm = is_hmm(m);
+  guint d = hmm ? m->dmms : 1;
+  guint npipes = hmm ? d + 1 : 1;
+  guint64 wpb = t->block_threads >= p ? W : t->block_threads / w; /* warps per block */
+  out->nsteps = nsteps;
+
+  /* k[s][j]: stages of warp j in step s; and the counters */
+  guint64 *k = g_new0(guint64, nsteps * W);
+  for (guint64 s = 0; s < nsteps; s++) {
+    MsStep st = g_array_index(t->steps, MsStep, s);
+    out->first[s] = out->last[s] = -1;
+    if (st.op == MS_OP_SYNC) {
+      if (st.scope == MS_SCOPE_GRID) out->grid_barriers++;
+      else out->block_barriers++;
+      continue;
+    }
+    const gint64 *a = g_ptr_array_index(t->addr, s);
+    gboolean shared_rule = m->kind == MS_MODEL_DMM || (hmm && st.space == MS_SPACE_SHARED);
+    guint64 per_dmm[8] = {0};
+    guint64 sum = 0;
+    for (guint64 j = 0; j < W; j++) {
+      guint n = (guint)MIN((guint64)w, p - j * w);
+      guint64 kk = shared_rule ? naive_dmm(a + j * w, n, w) : naive_umm(a + j * w, n, m->group_words);
+      k[s * W + j] = kk;
+      for (guint i = 0; i < n; i++) out->step_req[s] += a[j * w + i] >= 0;
+      if (kk) {
+        out->step_disp[s]++;
+        out->step_stages[s] += kk;
+        sum += kk;
+        if (hmm) per_dmm[(j / wpb) % d] += kk;
+      }
+    }
+    if (shared_rule) {
+      out->shared_stages += out->step_stages[s];
+      out->shared_dispatches += out->step_disp[s];
+    } else {
+      out->global_stages += out->step_stages[s];
+      out->global_dispatches += out->step_disp[s];
+    }
+    out->requests += out->step_req[s];
+    if (out->step_req[s]) {
+      if (hmm && st.space == MS_SPACE_SHARED) {
+        guint64 mx = 0;
+        for (guint b = 0; b < d; b++) mx = MAX(mx, per_dmm[b]);
+        out->round_sum += mx + m->shared_latency - 1;
+      } else if (hmm) {
+        out->round_sum += sum + m->global_latency - 1;
+      } else {
+        out->round_sum += sum + m->latency - 1;
+      }
+    }
+  }
+  out->stages = out->shared_stages + out->global_stages;
+  out->dispatches = out->shared_dispatches + out->global_dispatches;
+  out->extra_stages = out->stages - out->dispatches;
+
+  /* the schedule */
+  guint64 *pos = g_new0(guint64, W);     /* current step of each warp */
+  gint64 *ready = g_new0(gint64, W);     /* when it may be dispatched (or leave a barrier) */
+  gint64 *free_at = g_new0(gint64, npipes);
+  gint64 *last_warp = g_new(gint64, npipes);
+  for (guint q = 0; q < npipes; q++) last_warp[q] = -1;
+  gint64 last_complete = -1;
+  for (gint64 now = 0;; now++) {
+    cr_assert(now < 1000000, "naive evaluator ran away");
+    /* 1. move warps past steps they have no request in, and through released barriers */
+    gboolean changed = TRUE;
+    while (changed) {
+      changed = FALSE;
+      for (guint64 j = 0; j < W; j++) {
+        while (pos[j] < nsteps) {
+          MsStep st = g_array_index(t->steps, MsStep, pos[j]);
+          if (st.op == MS_OP_SYNC || k[pos[j] * W + j] > 0) break;
+          pos[j]++;
+          changed = TRUE;
+        }
+      }
+      for (guint64 j = 0; j < W; j++) {
+        if (pos[j] >= nsteps) continue;
+        guint64 s = pos[j];
+        MsStep st = g_array_index(t->steps, MsStep, s);
+        if (st.op != MS_OP_SYNC) continue;
+        guint64 lo = 0, hi = W;
+        if (st.scope == MS_SCOPE_BLOCK) {
+          lo = (j / wpb) * wpb;
+          hi = MIN(W, lo + wpb);
+        }
+        gboolean all = TRUE;
+        gint64 rel = 0;
+        for (guint64 i = lo; i < hi; i++) {
+          if (pos[i] != s) all = FALSE;
+          rel = MAX(rel, ready[i]);
+        }
+        if (!all) continue;
+        for (guint64 i = lo; i < hi; i++) {
+          ready[i] = rel;
+          pos[i]++;
+        }
+        changed = TRUE;
+      }
+    }
+    gboolean done = TRUE;
+    for (guint64 j = 0; j < W; j++)
+      if (pos[j] < nsteps) done = FALSE;
+    if (done) break;
+    /* 2. each free pipeline takes the first ready warp after the last one it took */
+    for (guint q = 0; q < npipes; q++) {
+      if (free_at[q] > now) continue;
+      for (guint64 c = 1; c <= W; c++) {
+        guint64 j = (guint64)((last_warp[q] + (gint64)c) % (gint64)W);
+        if (pos[j] >= nsteps || ready[j] > now) continue;
+        MsStep st = g_array_index(t->steps, MsStep, pos[j]);
+        if (st.op == MS_OP_SYNC) continue;
+        guint pipe = !hmm ? 0 : st.space == MS_SPACE_GLOBAL ? d : (guint)((j / wpb) % d);
+        if (pipe != q) continue;
+        guint64 kk = k[pos[j] * W + j];
+        guint64 l = !hmm ? m->latency : q == d ? m->global_latency : m->shared_latency;
+        gint64 complete = now + (gint64)kk + (gint64)l - 2;
+        free_at[q] = now + (gint64)kk;
+        ready[j] = complete + 1;
+        last_warp[q] = (gint64)j;
+        if (out->first[pos[j]] < 0) out->first[pos[j]] = now;
+        out->last[pos[j]] = MAX(out->last[pos[j]], complete);
+        last_complete = MAX(last_complete, complete);
+        pos[j]++;
+        break;
+      }
+    }
+  }
+  out->time_units = (guint64)(last_complete + 1);
+  g_free(k);
+  g_free(pos);
+  g_free(ready);
+  g_free(free_at);
+  g_free(last_warp);
+}
+
+/* ---- random traces ---- */
+
+static const guint widths[] = {1, 2, 3, 4, 8};
+
+static MsModel *random_model(GRand *g) {
+  MsModelKind kind = (MsModelKind)g_rand_int_range(g, 0, 4);
+  guint w = widths[g_rand_int_range(g, 0, G_N_ELEMENTS(widths))];
+  MsModel *m;
+  if (kind == MS_MODEL_HMM || kind == MS_MODEL_ASYNC_HMM)
+    m = ms_model_new(kind, w, 0, (guint32)g_rand_int_range(g, 1, 5),
+                     (guint64)g_rand_int_range(g, 1, 13), (guint64)g_rand_int_range(g, 1, 13));
+  else
+    m = ms_model_new(kind, w, (guint64)g_rand_int_range(g, 1, 13), 1, 0, 0);
+  if (kind != MS_MODEL_DMM && g_rand_int_range(g, 0, 4) == 0)
+    m->group_words = (guint64)g_rand_int_range(g, 1, 17);
+  return m;
+}
+
+static MtTrace *random_trace(GRand *g, guint w) {
+  guint64 threads = (guint64)g_rand_int_range(g, 1, 41);
+  guint64 bt = threads;
+  if (g_rand_boolean(g)) bt = (guint64)w * (guint64)g_rand_int_range(g, 1, (gint32)(threads / w + 3));
+  MtTrace *t = mt_trace_new(threads, bt);
+  guint nsteps = (guint)g_rand_int_range(g, 1, 9);
+  gint64 range = g_rand_int_range(g, 1, 3 * (gint32)w + 6);
+  guint64 W = (threads + w - 1) / w;
+  for (guint s = 0; s < nsteps; s++) {
+    int r = g_rand_int_range(g, 0, 10);
+    if (r < 2) {
+      mt_sync(t, g_rand_boolean(g) ? MS_SCOPE_BLOCK : MS_SCOPE_GRID);
+      continue;
+    }
+    gint64 *a = mt_mem(t, g_rand_boolean(g) ? MS_OP_READ : MS_OP_WRITE,
+                       g_rand_boolean(g) ? MS_SPACE_SHARED : MS_SPACE_GLOBAL);
+    gint64 base = g_rand_int_range(g, 0, 3) * 1000;
+    for (guint64 j = 0; j < W; j++) {
+      gboolean idle = g_rand_int_range(g, 0, 7) == 0; /* an all-inactive warp */
+      for (guint64 i = j * w; i < MIN(threads, (j + 1) * w); i++)
+        a[i] = idle || g_rand_int_range(g, 0, 5) == 0 ? MS_ADDR_NONE
+                                                     : base + g_rand_int_range(g, 0, (gint32)range);
+    }
+  }
+  return t;
+}
+
+static char *describe(const MsModel *m, const MtTrace *t, guint32 seed, guint iter) {
+  GString *s = g_string_new(NULL);
+  g_autofree char *md = ms_model_describe(m);
+  g_string_append_printf(s, "seed %u iteration %u: %s; threads %lu block_threads %lu\n", seed,
+                         iter, md, (unsigned long)t->threads, (unsigned long)t->block_threads);
+  for (guint i = 0; i < t->steps->len; i++) {
+    MsStep st = g_array_index(t->steps, MsStep, i);
+    const gint64 *a = g_ptr_array_index(t->addr, i);
+    if (st.op == MS_OP_SYNC) {
+      g_string_append_printf(s, "  sync %s\n", ms_scope_name(st.scope));
+      continue;
+    }
+    g_string_append_printf(s, "  %s %s [", ms_op_name(st.op), ms_space_name(st.space));
+    for (guint64 j = 0; j < t->threads; j++) {
+      if (j) g_string_append(s, j % m->width ? ", " : " | ");
+      if (a[j] < 0) g_string_append(s, "null");
+      else g_string_append_printf(s, "%ld", (long)a[j]);
+    }
+    g_string_append(s, "]\n");
+  }
+  return g_string_free(s, FALSE);
+}
+
+#define CHECK(field, got, want)                                                            \
+  cr_assert_eq((guint64)(got), (guint64)(want), "%s: engine %ld, naive %ld\n%s", field,    \
+               (long)(got), (long)(want), desc)
+
+static void compare(const MsResult *r, const Naive *n, const char *desc) {
+  CHECK("time_units", r->time_units, n->time_units);
+  CHECK("stages", r->stages, n->stages);
+  CHECK("dispatches", r->dispatches, n->dispatches);
+  CHECK("requests", r->requests, n->requests);
+  CHECK("extra_stages", r->extra_stages, n->extra_stages);
+  CHECK("round_sum", r->round_sum, n->round_sum);
+  CHECK("shared.stages", r->shared.stages, n->shared_stages);
+  CHECK("shared.dispatches", r->shared.dispatches, n->shared_dispatches);
+  CHECK("global.stages", r->global.stages, n->global_stages);
+  CHECK("global.dispatches", r->global.dispatches, n->global_dispatches);
+  CHECK("grid_barriers", r->grid_barriers, n->grid_barriers);
+  CHECK("block_barriers", r->block_barriers, n->block_barriers);
+  CHECK("steps", r->steps, n->nsteps);
+  if (!r->per_step) return;
+  cr_assert_eq(r->per_step->len, n->nsteps, "per_step length\n%s", desc);
+  for (guint s = 0; s < n->nsteps; s++) {
+    const MsStepResult *ps = &g_array_index(r->per_step, MsStepResult, s);
+    char f[64];
+    g_snprintf(f, sizeof f, "step %u stages", s);
+    CHECK(f, ps->stages, n->step_stages[s]);
+    g_snprintf(f, sizeof f, "step %u dispatches", s);
+    CHECK(f, ps->dispatches, n->step_disp[s]);
+    g_snprintf(f, sizeof f, "step %u requests", s);
+    CHECK(f, ps->requests, n->step_req[s]);
+    g_snprintf(f, sizeof f, "step %u first_dispatch", s);
+    CHECK(f, ps->first_dispatch, n->first[s]);
+    g_snprintf(f, sizeof f, "step %u last_complete", s);
+    CHECK(f, ps->last_complete, n->last[s]);
+  }
+}
+
+static guint32 test_seed(guint32 fallback) {
+  const char *e = g_getenv("MEMSIM_SEED");
+  return e ? (guint32)strtoul(e, NULL, 10) : fallback;
+}
+
+#define RANDOM_TRACES 3000
+
+Test(bruteforce, engine_should_match_naive_evaluator_on_random_traces) {
+  guint32 seed = test_seed(20240601u);
+  GRand *g = g_rand_new_with_seed(seed);
+  guint kinds[4] = {0};
+  for (guint it = 0; it < RANDOM_TRACES; it++) {
+    MsModel *m = random_model(g);
+    MtTrace *t = random_trace(g, m->width);
+    kinds[m->kind]++;
+    g_autofree char *desc = describe(m, t, seed, it);
+    Naive n;
+    naive_eval(m, t, &n);
+    MsSimOptions opt = {.per_step = TRUE};
+    MsResult *r = mt_run(m, t, &opt);
+    compare(r, &n, desc);
+    ms_result_free(r);
+    mt_trace_free(t);
+    ms_model_free(m);
+  }
+  for (int k = 0; k < 4; k++) cr_expect_gt(kinds[k], RANDOM_TRACES / 8, "kind %d under-tested", k);
+  g_rand_free(g);
+}
+
+/* Wide warps and many threads: exercises the engine's chunked loading and hash paths. */
+Test(bruteforce, engine_should_match_naive_evaluator_on_wider_traces) {
+  guint32 seed = test_seed(7u);
+  GRand *g = g_rand_new_with_seed(seed);
+  for (guint it = 0; it < 60; it++) {
+    guint w = g_rand_boolean(g) ? 32 : 80;
+    MsModelKind kind = (MsModelKind)g_rand_int_range(g, 0, 4);
+    MsModel *m = kind >= MS_MODEL_HMM ? ms_model_new(kind, w, 0, 3, 2, 20)
+                                      : ms_model_new(kind, w, 7, 1, 0, 0);
+    MtTrace *t = mt_trace_new((guint64)g_rand_int_range(g, 1, 700), 0);
+    if (g_rand_boolean(g) && t->threads > 2 * w) t->block_threads = 2 * w;
+    for (int s = 0; s < 4; s++) {
+      if (g_rand_int_range(g, 0, 5) == 0) {
+        mt_sync(t, g_rand_boolean(g) ? MS_SCOPE_BLOCK : MS_SCOPE_GRID);
+        continue;
+      }
+      gint64 *a = mt_mem(t, MS_OP_READ, g_rand_boolean(g) ? MS_SPACE_SHARED : MS_SPACE_GLOBAL);
+      gint32 range = g_rand_int_range(g, 1, 4 * (gint32)w);
+      for (guint64 i = 0; i < t->threads; i++)
+        a[i] = g_rand_int_range(g, 0, 6) == 0 ? MS_ADDR_NONE : g_rand_int_range(g, 0, range);
+    }
+    g_autofree char *desc = describe(m, t, seed, it);
+    Naive n;
+    naive_eval(m, t, &n);
+    MsResult *r = mt_run(m, t, NULL);
+    compare(r, &n, desc);
+    ms_result_free(r);
+    mt_trace_free(t);
+    ms_model_free(m);
+  }
+  g_rand_free(g);
+}
+
+/* ---- conversion invariance ---- */
+
+static MsResult *run_via_file(const MsModel *m, const MtTrace *t, MsFormat format) {
+  GError *err = NULL;
+  char *path = NULL;
+  int fd = g_file_open_tmp("memsim-test-XXXXXX", &path, &err);
+  cr_assert(fd >= 0, "tmp file: %s", err ? err->message : "?");
+  FILE *f = fdopen(fd, "wb");
+  MsSource *src = mt_source(t, "random");
+  cr_assert(ms_trace_write(src, format, f, path, &err), "write: %s", err ? err->message : "?");
+  ms_source_free(src);
+  fclose(f);
+  MsSource *back = ms_trace_open(path, &err);
+  cr_assert_not_null(back, "reopen: %s", err ? err->message : "?");
+  cr_expect_eq(ms_source_threads(back), t->threads);
+  cr_expect_eq(ms_source_block_threads(back), t->block_threads);
+  MsSimOptions opt = {.per_step = TRUE};
+  MsResult *r = mt_run_source(m, back, &opt);
+  ms_source_free(back);
+  unlink(path);
+  g_free(path);
+  return r;
+}
+
+Test(convert, written_and_reopened_traces_should_give_the_same_result) {
+  guint32 seed = test_seed(99u);
+  GRand *g = g_rand_new_with_seed(seed);
+  for (guint it = 0; it < 200; it++) {
+    MsModel *m = random_model(g);
+    MtTrace *t = random_trace(g, m->width);
+    g_autofree char *desc = describe(m, t, seed, it);
+    Naive n;
+    naive_eval(m, t, &n);
+    for (int fmt = MS_FORMAT_EXPLICIT; fmt <= MS_FORMAT_BINARY; fmt++) {
+      MsResult *r = run_via_file(m, t, (MsFormat)fmt);
+      compare(r, &n, desc);
+      ms_result_free(r);
+    }
+    mt_trace_free(t);
+    ms_model_free(m);
+  }
+  g_rand_free(g);
+}

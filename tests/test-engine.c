@@ -1,0 +1,589 @@
+/* test-engine.c: the worked examples and consequences of MODELS.md, each built in code
+ * (ms_model_new + an in-memory source) and checked to the time unit.
+ *
+ * Rules used in the hand computations below (MODELS.md "Time"): a warp dispatched at t with
+ * k stages holds the entry t .. t+k-1, completes at t + k + l - 2 and is ready again at
+ * t + k + l - 1; total time = last completion + 1. */
+#include "ms-test-util.h"
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <cjson/cJSON.h>
+
+static const gint64 fig33[8] = {7, 5, 15, 0, 10, 11, 12, 9};
+
+static MtTrace *fig33_trace(void) {
+  MtTrace *t = mt_trace_new(8, 0);
+  mt_mem_arr(t, MS_OP_READ, MS_SPACE_SHARED, fig33);
+  return t;
+}
+
+/* ---- seed 001 Figure 3.3 ---- */
+
+Test(worked, fig3_3_dmm_should_take_7_time_units) {
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_DMM, 4, 5);
+  MtTrace *t = fig33_trace();
+  g_autoptr(MsResult) r = mt_run(m, t, NULL);
+  /* W(0): 7 and 15 share bank 3 -> 2 stages at 0,1; W(1): 1 stage at 2, completes 6. */
+  cr_expect_eq(r->time_units, 7);
+  cr_expect_eq(r->stages, 3);
+  cr_expect_eq(r->dispatches, 2);
+  cr_expect_eq(r->requests, 8);
+  cr_expect_eq(r->extra_stages, 1);
+  cr_expect_eq(r->round_sum, 7);
+  cr_expect_eq(r->shared.stages, 3);
+  cr_expect_eq(r->shared.dispatches, 2);
+  cr_expect_eq(r->shared.requests, 8);
+  cr_expect_eq(r->global.stages, 0);
+  cr_expect_eq(r->global.dispatches, 0);
+  cr_expect_eq(r->steps, 1);
+  cr_expect_eq(r->memory_steps, 1);
+  cr_expect_eq(r->threads, 8);
+  cr_expect_eq(r->warps, 2);
+  cr_expect_eq(r->blocks, 1);
+  mt_trace_free(t);
+}
+
+Test(worked, fig3_3_umm_should_take_9_time_units) {
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 4, 5);
+  MtTrace *t = fig33_trace();
+  g_autoptr(MsResult) r = mt_run(m, t, NULL);
+  /* W(0) groups {1,3,0} -> 3 stages at 0..2; W(1) groups {2,3} -> 2 at 3,4; 4+4 = 8. */
+  cr_expect_eq(r->time_units, 9);
+  cr_expect_eq(r->stages, 5);
+  cr_expect_eq(r->dispatches, 2);
+  cr_expect_eq(r->requests, 8);
+  cr_expect_eq(r->extra_stages, 3);
+  cr_expect_eq(r->round_sum, 9);
+  cr_expect_eq(r->global.stages, 5);
+  cr_expect_eq(r->global.dispatches, 2);
+  cr_expect_eq(r->shared.stages, 0);
+  mt_trace_free(t);
+}
+
+Test(worked, fig3_1_seed000_umm_should_take_8_time_units) {
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 4, 5);
+  MtTrace *t = mt_trace_new(8, 0);
+  /* W(0) touches groups 0, 1, 2 (3 stages at 0..2); W(1) group 3 (1 stage at 3, done 7). */
+  const gint64 a[8] = {0, 5, 9, 1, 12, 13, 14, 15};
+  mt_mem_arr(t, MS_OP_READ, MS_SPACE_GLOBAL, a);
+  g_autoptr(MsResult) r = mt_run(m, t, NULL);
+  cr_expect_eq(r->time_units, 8);
+  cr_expect_eq(r->stages, 4);
+  cr_expect_eq(r->extra_stages, 2);
+  mt_trace_free(t);
+}
+
+/* ---- Lemma 5.1.1 and pipelining ---- */
+
+typedef struct {
+  MsModelKind kind;
+  guint32 w;
+  guint64 l, n, rounds;
+  guint64 expected;
+} RoundCase;
+
+static gint64 identity(guint64 i, gpointer data) {
+  (void)data;
+  return (gint64)i;
+}
+
+ParameterizedTestParameters(lemma, round_should_take_n_over_w_plus_l_minus_1) {
+  static RoundCase cases[] = {
+      {MS_MODEL_UMM, 4, 5, 32, 1, 8 + 4},     {MS_MODEL_DMM, 4, 5, 32, 1, 8 + 4},
+      {MS_MODEL_UMM, 4, 5, 8, 1, 2 + 4},      {MS_MODEL_DMM, 32, 1, 1024, 1, 32},
+      {MS_MODEL_UMM, 32, 400, 4096, 1, 128 + 399}, {MS_MODEL_DMM, 8, 100, 64, 1, 8 + 99},
+      {MS_MODEL_UMM, 3, 2, 12, 1, 4 + 1},     {MS_MODEL_DMM, 1, 7, 5, 1, 5 + 6},
+      {MS_MODEL_UMM, 2, 1, 2, 1, 1},
+  };
+  return cr_make_param_array(RoundCase, cases, G_N_ELEMENTS(cases));
+}
+
+ParameterizedTest(RoundCase *c, lemma, round_should_take_n_over_w_plus_l_minus_1) {
+  g_autoptr(MsModel) m = mt_model(c->kind, c->w, c->l);
+  MtTrace *t = mt_trace_new(c->n, 0);
+  mt_mem_fn(t, MS_OP_READ, MS_SPACE_GLOBAL, identity, NULL);
+  g_autoptr(MsResult) r = mt_run(m, t, NULL);
+  cr_expect_eq(r->time_units, c->expected, "%s w=%u l=%lu n=%lu: got %lu, expected %lu",
+               ms_model_kind_name(c->kind), c->w, (unsigned long)c->l, (unsigned long)c->n,
+               (unsigned long)r->time_units, (unsigned long)c->expected);
+  cr_expect_eq(r->round_sum, c->expected);
+  cr_expect_eq(r->extra_stages, 0);
+  mt_trace_free(t);
+}
+
+ParameterizedTestParameters(lemma, consecutive_rounds_should_pipeline) {
+  /* n/w >= l: the pipeline never idles, r rounds take r*n/w + l - 1 */
+  static RoundCase cases[] = {
+      {MS_MODEL_UMM, 4, 5, 64, 3, 3 * 16 + 4}, {MS_MODEL_DMM, 4, 5, 20, 4, 4 * 5 + 4},
+      {MS_MODEL_DMM, 32, 1, 1024, 5, 5 * 32},  {MS_MODEL_UMM, 2, 3, 6, 7, 7 * 3 + 2},
+      {MS_MODEL_UMM, 8, 10, 160, 2, 2 * 20 + 9},
+  };
+  return cr_make_param_array(RoundCase, cases, G_N_ELEMENTS(cases));
+}
+
+ParameterizedTest(RoundCase *c, lemma, consecutive_rounds_should_pipeline) {
+  g_autoptr(MsModel) m = mt_model(c->kind, c->w, c->l);
+  MtTrace *t = mt_trace_new(c->n, 0);
+  for (guint64 i = 0; i < c->rounds; i++) mt_mem_fn(t, MS_OP_READ, MS_SPACE_GLOBAL, identity, NULL);
+  g_autoptr(MsResult) r = mt_run(m, t, NULL);
+  cr_expect_eq(r->time_units, c->expected, "got %lu, expected %lu", (unsigned long)r->time_units,
+               (unsigned long)c->expected);
+  /* the papers' bound sums the rounds: r * (n/w + l - 1) */
+  cr_expect_eq(r->round_sum, c->rounds * (c->n / c->w + c->l - 1));
+  mt_trace_free(t);
+}
+
+Test(lemma, eight_warps_l100_three_rounds_should_take_307) {
+  /* rounds start at 0, 100, 200 (warp 0 ready at 0+1+100-1); last completes 207+99 = 306 */
+  for (int kind = MS_MODEL_UMM; kind <= MS_MODEL_DMM; kind++) {
+    g_autoptr(MsModel) m = mt_model((MsModelKind)kind, 4, 100);
+    MtTrace *t = mt_trace_new(32, 0);
+    for (int i = 0; i < 3; i++) mt_mem_fn(t, MS_OP_READ, MS_SPACE_GLOBAL, identity, NULL);
+    g_autoptr(MsResult) r = mt_run(m, t, NULL);
+    cr_expect_eq(r->time_units, 307);
+    cr_expect_eq(r->round_sum, 3 * (8 + 99));
+    mt_trace_free(t);
+  }
+}
+
+static gint64 transpose(guint64 i, gpointer data) {
+  (void)data;
+  return 1024 + (gint64)((i % 32) * 32 + i / 32);
+}
+
+Test(worked, d_designated_transpose_should_take_1088) {
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_DMM, 32, 1);
+  MtTrace *t = mt_trace_new(1024, 0);
+  mt_mem_fn(t, MS_OP_READ, MS_SPACE_SHARED, identity, NULL);   /* a[i]: 32 warps x 1 */
+  mt_mem_fn(t, MS_OP_READ, MS_SPACE_SHARED, identity, NULL);   /* conflict-free: 32 */
+  mt_mem_fn(t, MS_OP_WRITE, MS_SPACE_SHARED, transpose, NULL); /* one bank per warp: 32 x 32 */
+  MsSimOptions opt = {.per_step = TRUE};
+  g_autoptr(MsResult) r = mt_run(m, t, &opt);
+  cr_expect_eq(r->time_units, 1088);
+  cr_expect_eq(r->stages, 32 + 32 + 1024);
+  cr_expect_eq(r->extra_stages, 1024 - 32);
+  cr_expect_eq(r->round_sum, 1088);
+  cr_assert_eq(r->per_step->len, 3);
+  MsStepResult *s = (MsStepResult *)(void *)r->per_step->data;
+  cr_expect_eq(s[0].stages, 32);
+  cr_expect_eq(s[2].stages, 1024);
+  cr_expect_eq(s[2].first_dispatch, 64);
+  cr_expect_eq(s[2].last_complete, 1087);
+  mt_trace_free(t);
+}
+
+/* ---- stage rules ---- */
+
+static gint64 const_addr(guint64 i, gpointer data) {
+  (void)i;
+  return GPOINTER_TO_INT(data);
+}
+
+Test(stages, broadcast_should_take_one_stage_per_warp_on_dmm) {
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_DMM, 32, 1);
+  MtTrace *t = mt_trace_new(32, 0);
+  mt_mem_fn(t, MS_OP_READ, MS_SPACE_SHARED, const_addr, GINT_TO_POINTER(77));
+  g_autoptr(MsResult) r = mt_run(m, t, NULL);
+  cr_expect_eq(r->stages, 1);
+  cr_expect_eq(r->extra_stages, 0);
+  cr_expect_eq(r->requests, 32);
+  cr_expect_eq(r->time_units, 1);
+  mt_trace_free(t);
+}
+
+Test(stages, dmm_should_merge_same_address_writes) {
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_DMM, 4, 5);
+  MtTrace *t = mt_trace_new(4, 0);
+  const gint64 a[4] = {0, 4, 0, 4}; /* bank 0, two distinct addresses -> 2 stages */
+  mt_mem_arr(t, MS_OP_WRITE, MS_SPACE_SHARED, a);
+  const gint64 b[4] = {0, 4, 8, 12}; /* bank 0, four addresses -> 4 stages */
+  mt_mem_arr(t, MS_OP_WRITE, MS_SPACE_SHARED, b);
+  MsSimOptions opt = {.per_step = TRUE};
+  g_autoptr(MsResult) r = mt_run(m, t, &opt);
+  MsStepResult *s = (MsStepResult *)(void *)r->per_step->data;
+  cr_expect_eq(s[0].stages, 2);
+  cr_expect_eq(s[1].stages, 4);
+  /* step 0 at 0..1 completes 5, ready 6; step 1 at 6..9 completes 6+4+5-2 = 13 */
+  cr_expect_eq(r->time_units, 14);
+  mt_trace_free(t);
+}
+
+Test(stages, inactive_threads_should_cost_nothing) {
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_DMM, 4, 5);
+  MtTrace *t = mt_trace_new(12, 0);
+  /* W(0) all inactive, W(1) 0 and 4 in bank 0 with inactive threads around, W(2) one thread */
+  const gint64 a[12] = {N_, N_, N_, N_, 0, N_, 4, N_, N_, N_, N_, 9};
+  mt_mem_arr(t, MS_OP_READ, MS_SPACE_SHARED, a);
+  g_autoptr(MsResult) r = mt_run(m, t, NULL);
+  cr_expect_eq(r->requests, 3);
+  cr_expect_eq(r->dispatches, 2);
+  cr_expect_eq(r->stages, 3);
+  /* W(1) at 0..1, W(2) at 2, completes 2 + 1 + 5 - 2 = 6 */
+  cr_expect_eq(r->time_units, 7);
+  mt_trace_free(t);
+}
+
+Test(stages, all_inactive_program_should_take_zero_time) {
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 4, 5);
+  MtTrace *t = mt_trace_new(9, 0);
+  mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+  mt_sync(t, MS_SCOPE_GRID);
+  mt_mem(t, MS_OP_WRITE, MS_SPACE_GLOBAL);
+  MsSimOptions opt = {.per_step = TRUE};
+  g_autoptr(MsResult) r = mt_run(m, t, &opt);
+  cr_expect_eq(r->time_units, 0);
+  cr_expect_eq(r->stages, 0);
+  cr_expect_eq(r->dispatches, 0);
+  cr_expect_eq(r->round_sum, 0);
+  cr_expect_eq(r->memory_steps, 0);
+  cr_expect_eq(r->steps, 3);
+  cr_expect_eq(r->per_step->len, 3);
+  MsStepResult *s = (MsStepResult *)(void *)r->per_step->data;
+  for (int i = 0; i < 3; i++) {
+    cr_expect_eq(s[i].first_dispatch, -1);
+    cr_expect_eq(s[i].last_complete, -1);
+  }
+  mt_trace_free(t);
+}
+
+Test(stages, fully_inactive_warp_should_skip_step_and_not_delay_others) {
+  /* UMM w=2 l=3, 2 warps.  Step 0: only W(1); step 1: only W(0).  W(0) skips step 0 and is
+   * dispatched at 1 (W(1) took 0), done 1+1+3-2 = 3: 4 time units, not 0+..+ a round each. */
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 2, 3);
+  MtTrace *t = mt_trace_new(4, 0);
+  const gint64 a[4] = {N_, N_, 2, 3}, b[4] = {0, 1, N_, N_};
+  mt_mem_arr(t, MS_OP_READ, MS_SPACE_GLOBAL, a);
+  mt_mem_arr(t, MS_OP_READ, MS_SPACE_GLOBAL, b);
+  g_autoptr(MsResult) r = mt_run(m, t, NULL);
+  cr_expect_eq(r->time_units, 4);
+  cr_expect_eq(r->round_sum, 2 * (1 + 2));
+  mt_trace_free(t);
+}
+
+Test(stages, group_words_should_set_umm_group_size) {
+  /* 8 warps of 4 threads reading stride 4: warp j touches 16j, 16j+4, 16j+8, 16j+12.
+   * group 4 words: 4 groups; 8: 2; 32: 1.  One step back to back: S + l - 1. */
+  static const struct { guint64 gw, stages; } cases[] = {{4, 32}, {8, 16}, {32, 8}};
+  for (gsize c = 0; c < G_N_ELEMENTS(cases); c++) {
+    g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 4, 5);
+    m->group_words = cases[c].gw;
+    MtTrace *t = mt_trace_new(32, 0);
+    gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 32; i++) a[i] = 4 * i;
+    g_autoptr(MsResult) r = mt_run(m, t, NULL);
+    cr_expect_eq(r->stages, cases[c].stages, "group_words %lu", (unsigned long)cases[c].gw);
+    cr_expect_eq(r->time_units, cases[c].stages + 4);
+    mt_trace_free(t);
+  }
+}
+
+Test(stages, group_words_should_apply_to_hmm_global_steps) {
+  /* w = 32: a warp reading 32 consecutive words from 0 is 4 sectors of 8 words. */
+  g_autoptr(MsModel) m = mt_hmm(MS_MODEL_HMM, 32, 1, 1, 10);
+  m->group_words = 8;
+  MtTrace *t = mt_trace_new(32, 0);
+  mt_mem_fn(t, MS_OP_READ, MS_SPACE_GLOBAL, identity, NULL);
+  g_autoptr(MsResult) r = mt_run(m, t, NULL);
+  cr_expect_eq(r->global.stages, 4);
+  cr_expect_eq(r->time_units, 4 + 9);
+  mt_trace_free(t);
+}
+
+Test(stages, space_should_be_ignored_on_umm_and_dmm) {
+  for (int kind = MS_MODEL_UMM; kind <= MS_MODEL_DMM; kind++) {
+    g_autoptr(MsModel) m = mt_model((MsModelKind)kind, 4, 5);
+    MtTrace *t1 = mt_trace_new(8, 0), *t2 = mt_trace_new(8, 0);
+    mt_mem_arr(t1, MS_OP_READ, MS_SPACE_SHARED, fig33);
+    mt_mem_arr(t2, MS_OP_READ, MS_SPACE_GLOBAL, fig33);
+    cr_expect_eq(mt_time(m, t1), mt_time(m, t2));
+    mt_trace_free(t1);
+    mt_trace_free(t2);
+  }
+}
+
+/* ---- barriers ----
+ * UMM w=2 l=4, 3 warps (6 threads).
+ *   step 0: read, only W(0) active with [0, 2] -> groups {0, 1}: 2 stages
+ *   step 1: sync (grid, block, or none)
+ *   step 2: read, all warps coalesced: 1 stage each
+ * W(0) is dispatched at 0 (entries 0, 1), completes 0+2+4-2 = 4, ready at 5.
+ * - No barrier: W(1), W(2) skip step 0: W(1) at 2, W(2) at 3 (the entry is busy at 0, 1),
+ *   W(0) at 5, completing 5+1+4-2 = 8: 9 time units.
+ * - Grid barrier: everyone waits for W(0): released at 4+1 = 5.  The scan starts after
+ *   W(0), the last dispatched: W(1) at 5, W(2) at 6, W(0) at 7, done 7+3 = 10: 11.
+ * - Block barrier with block_threads 4 ({W0, W1}, {W2}): W(2) goes at 2 (done 5); W(0) and
+ *   W(1) released at 5; the scan starts after W(2): W(0) at 5, W(1) at 6, done 9: 10.
+ * - Block barrier with block_threads 2 (a block per warp): like no barrier: 9. */
+typedef struct {
+  int sync; /* -1 none, else MsScope */
+  guint64 block_threads;
+  guint64 expected;
+} BarrierCase;
+
+ParameterizedTestParameters(barrier, should_make_members_wait) {
+  static BarrierCase cases[] = {
+      {-1, 6, 9}, {MS_SCOPE_GRID, 6, 11}, {MS_SCOPE_GRID, 2, 11}, {MS_SCOPE_BLOCK, 4, 10},
+      {MS_SCOPE_BLOCK, 2, 9}, {MS_SCOPE_BLOCK, 6, 11},
+  };
+  return cr_make_param_array(BarrierCase, cases, G_N_ELEMENTS(cases));
+}
+
+static MtTrace *barrier_trace(int sync, guint64 block_threads) {
+  MtTrace *t = mt_trace_new(6, block_threads);
+  const gint64 a[6] = {0, 2, N_, N_, N_, N_}, b[6] = {0, 1, 2, 3, 4, 5};
+  mt_mem_arr(t, MS_OP_READ, MS_SPACE_GLOBAL, a);
+  if (sync >= 0) mt_sync(t, (MsScope)sync);
+  mt_mem_arr(t, MS_OP_READ, MS_SPACE_GLOBAL, b);
+  return t;
+}
+
+ParameterizedTest(BarrierCase *c, barrier, should_make_members_wait) {
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 2, 4);
+  MtTrace *t = barrier_trace(c->sync, c->block_threads);
+  g_autoptr(MsResult) r = mt_run(m, t, NULL);
+  cr_expect_eq(r->time_units, c->expected, "sync %d block_threads %lu: got %lu, expected %lu",
+               c->sync, (unsigned long)c->block_threads, (unsigned long)r->time_units,
+               (unsigned long)c->expected);
+  /* barriers add nothing to the per-round bound: (2 + 3) + (3 + 3) */
+  cr_expect_eq(r->round_sum, 11);
+  cr_expect_eq(r->grid_barriers, c->sync == MS_SCOPE_GRID ? 1 : 0);
+  cr_expect_eq(r->block_barriers, c->sync == MS_SCOPE_BLOCK ? 1 : 0);
+  mt_trace_free(t);
+}
+
+Test(barrier, per_step_should_report_first_dispatch_and_last_complete) {
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 2, 4);
+  MtTrace *t = barrier_trace(MS_SCOPE_GRID, 6);
+  MsSimOptions opt = {.per_step = TRUE};
+  g_autoptr(MsResult) r = mt_run(m, t, &opt);
+  cr_assert_eq(r->per_step->len, 3);
+  MsStepResult *s = (MsStepResult *)(void *)r->per_step->data;
+  cr_expect_eq(s[0].index, 0);
+  cr_expect_eq(s[0].stages, 2);
+  cr_expect_eq(s[0].dispatches, 1);
+  cr_expect_eq(s[0].requests, 2);
+  cr_expect_eq(s[0].first_dispatch, 0);
+  cr_expect_eq(s[0].last_complete, 4);
+  cr_expect_eq(s[1].index, 1);
+  cr_expect_eq(s[1].step.op, MS_OP_SYNC);
+  cr_expect_eq(s[1].first_dispatch, -1);
+  cr_expect_eq(s[1].last_complete, -1);
+  cr_expect_eq(s[2].index, 2);
+  cr_expect_eq(s[2].stages, 3);
+  cr_expect_eq(s[2].requests, 6);
+  cr_expect_eq(s[2].first_dispatch, 5);
+  cr_expect_eq(s[2].last_complete, 10);
+  mt_trace_free(t);
+}
+
+Test(barrier, sync_first_and_last_should_cost_nothing) {
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_DMM, 4, 5);
+  MtTrace *t = mt_trace_new(8, 4);
+  mt_sync(t, MS_SCOPE_GRID);
+  mt_sync(t, MS_SCOPE_BLOCK);
+  mt_mem_arr(t, MS_OP_READ, MS_SPACE_SHARED, fig33);
+  mt_sync(t, MS_SCOPE_BLOCK);
+  mt_sync(t, MS_SCOPE_GRID);
+  g_autoptr(MsResult) r = mt_run(m, t, NULL);
+  cr_expect_eq(r->time_units, 7);
+  cr_expect_eq(r->steps, 5);
+  mt_trace_free(t);
+}
+
+/* ---- HMM ----
+ * w = 2, shared_latency 3, global_latency 5, 8 threads in blocks of 4: W(0), W(1) in block 0
+ * on DMM 0; W(2), W(3) in block 1 on DMM 1 (d = 2) or DMM 0 (d = 1).
+ *   step 0: shared read, conflict-free (1 stage per warp)
+ *   step 1: global read, coalesced (1 stage per warp)
+ * d = 2: DMM 0 serves W(0) at 0, W(1) at 1; DMM 1 serves W(2) at 0, W(3) at 1 in parallel:
+ *   shared step done at 1+1+3-2 = 3.  Ready: W(0), W(2) at 3; W(1), W(3) at 4.  The global
+ *   pipeline (shared by all): W(0) at 3; at 4 the scan after W(0) finds W(1) ready; W(2) at
+ *   5; W(3) at 6, done 6+1+5-2 = 10: 11 time units.
+ * d = 1: DMM 0 serves W(0..3) at 0..3 (ready 3, 4, 5, 6); global: 3, 4, 5, 6: also 11, but
+ *   the shared step alone ends at 3+1+1 = 5 instead of 3. */
+static MtTrace *hmm_trace(gboolean with_global) {
+  MtTrace *t = mt_trace_new(8, 4);
+  const gint64 a[8] = {0, 1, 2, 3, 0, 1, 2, 3};
+  mt_mem_arr(t, MS_OP_READ, MS_SPACE_SHARED, a);
+  if (with_global) mt_mem_fn(t, MS_OP_READ, MS_SPACE_GLOBAL, identity, NULL);
+  return t;
+}
+
+Test(hmm, dmms_should_run_shared_steps_in_parallel) {
+  g_autoptr(MsModel) m2 = mt_hmm(MS_MODEL_HMM, 2, 2, 3, 5);
+  g_autoptr(MsModel) m1 = mt_hmm(MS_MODEL_HMM, 2, 1, 3, 5);
+  MtTrace *t = hmm_trace(FALSE);
+  cr_expect_eq(mt_time(m2, t), 4);
+  cr_expect_eq(mt_time(m1, t), 6);
+  mt_trace_free(t);
+}
+
+Test(hmm, global_pipeline_should_be_shared_by_all_dmms) {
+  g_autoptr(MsModel) m = mt_hmm(MS_MODEL_HMM, 2, 2, 3, 5);
+  MtTrace *t = hmm_trace(TRUE);
+  MsSimOptions opt = {.per_step = TRUE, .max_events = 100};
+  g_autoptr(MsResult) r = mt_run(m, t, &opt);
+  cr_expect_eq(r->time_units, 11);
+  cr_expect_eq(r->shared.stages, 4);
+  cr_expect_eq(r->shared.dispatches, 4);
+  cr_expect_eq(r->global.stages, 4);
+  cr_expect_eq(r->global.dispatches, 4);
+  cr_expect_eq(r->stages, 8);
+  /* analogue of round_sum: busiest DMM (2 stages) + 3 - 1, then 4 + 5 - 1 */
+  cr_expect_eq(r->round_sum, 4 + 8);
+  MsStepResult *s = (MsStepResult *)(void *)r->per_step->data;
+  cr_expect_eq(s[0].last_complete, 3);
+  cr_expect_eq(s[1].first_dispatch, 3);
+  cr_expect_eq(s[1].last_complete, 10);
+  /* dispatches in time order: (time, pipeline, warp) */
+  static const gint64 want[8][3] = {{0, 0, 0}, {0, 1, 2}, {1, 0, 1}, {1, 1, 3},
+                                    {3, 2, 0}, {4, 2, 1}, {5, 2, 2}, {6, 2, 3}};
+  cr_assert_eq(r->events->len, 8);
+  GArray *ev = r->events;
+  gboolean seen[8] = {0};
+  for (guint i = 0; i < ev->len; i++) {
+    MsEvent *e = &g_array_index(ev, MsEvent, i);
+    gboolean found = FALSE;
+    for (int k = 0; k < 8; k++)
+      if (!seen[k] && want[k][0] == e->time && want[k][1] == (gint64)e->pipeline &&
+          want[k][2] == (gint64)e->warp) {
+        seen[k] = found = TRUE;
+        break;
+      }
+    cr_expect(found, "unexpected event: time %ld pipeline %u warp %lu", (long)e->time,
+              e->pipeline, (unsigned long)e->warp);
+  }
+  mt_trace_free(t);
+}
+
+Test(hmm, shared_conflicts_should_stay_on_their_own_dmm) {
+  /* d = 2, w = 2, blocks of 2 threads: W(0) on DMM 0 with a 2-way conflict (0, 2), W(1) on
+   * DMM 1 conflict-free, W(2) on DMM 0 conflict-free.  shared_latency 2.
+   * DMM 0: W(0) at 0..1, W(2) at 2, done 2+1+2-2 = 3.  DMM 1: W(1) at 0, done 1.  -> 4.
+   * round_sum: DMM 0 has 3 stages, DMM 1 one: 3 + 2 - 1 = 4. */
+  g_autoptr(MsModel) m = mt_hmm(MS_MODEL_HMM, 2, 2, 2, 9);
+  MtTrace *t = mt_trace_new(6, 2);
+  const gint64 a[6] = {0, 2, 0, 1, 4, 5};
+  mt_mem_arr(t, MS_OP_READ, MS_SPACE_SHARED, a);
+  g_autoptr(MsResult) r = mt_run(m, t, NULL);
+  cr_expect_eq(r->time_units, 4);
+  cr_expect_eq(r->shared.stages, 4);
+  cr_expect_eq(r->extra_stages, 1);
+  cr_expect_eq(r->round_sum, 4);
+  cr_expect_eq(r->blocks, 3);
+  mt_trace_free(t);
+}
+
+Test(hmm, async_hmm_should_count_grid_barriers) {
+  for (int kind = MS_MODEL_HMM; kind <= MS_MODEL_ASYNC_HMM; kind++) {
+    g_autoptr(MsModel) m = mt_hmm((MsModelKind)kind, 2, 2, 3, 5);
+    MtTrace *t = mt_trace_new(8, 4);
+    mt_mem_fn(t, MS_OP_READ, MS_SPACE_GLOBAL, identity, NULL);
+    mt_sync(t, MS_SCOPE_GRID);
+    mt_mem_fn(t, MS_OP_WRITE, MS_SPACE_SHARED, identity, NULL);
+    mt_sync(t, MS_SCOPE_BLOCK);
+    mt_mem_fn(t, MS_OP_READ, MS_SPACE_SHARED, identity, NULL);
+    mt_sync(t, MS_SCOPE_GRID);
+    mt_mem_fn(t, MS_OP_WRITE, MS_SPACE_GLOBAL, identity, NULL);
+    g_autoptr(MsResult) r = mt_run(m, t, NULL);
+    cr_expect_eq(r->grid_barriers, 2);
+    cr_expect_eq(r->block_barriers, 1);
+    /* global: warps at 0..3 (ready 5..8); barrier releases all at 8.  Shared: DMM 0 serves
+     * W(0) at 8, W(1) at 9; DMM 1 W(2) 8, W(3) 9 (ready 11, 12); block barriers release both
+     * blocks at 12; shared again 12, 13 -> ready 15, 16; grid barrier at 16; global at
+     * 16..19, done 19+1+5-2 = 23: 24 time units. */
+    cr_expect_eq(r->time_units, 24, "%s: %lu", ms_model_kind_name((MsModelKind)kind),
+                 (unsigned long)r->time_units);
+    mt_trace_free(t);
+  }
+}
+
+/* ---- events ---- */
+
+Test(events, should_record_each_dispatch) {
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_DMM, 4, 5);
+  MtTrace *t = fig33_trace();
+  MsSimOptions opt = {.max_events = 2};
+  g_autoptr(MsResult) r = mt_run(m, t, &opt);
+  cr_assert_not_null(r->events);
+  cr_assert_eq(r->events->len, 2);
+  MsEvent *e = (MsEvent *)(void *)r->events->data;
+  cr_expect_eq(e[0].time, 0);
+  cr_expect_eq(e[0].pipeline, 0);
+  cr_expect_eq(e[0].warp, 0);
+  cr_expect_eq(e[0].step, 0);
+  cr_expect_eq(e[0].stages, 2);
+  cr_expect_eq(e[0].complete, 5);
+  cr_expect_eq(e[1].time, 2);
+  cr_expect_eq(e[1].warp, 1);
+  cr_expect_eq(e[1].stages, 1);
+  cr_expect_eq(e[1].complete, 6);
+  cr_expect_null(r->per_step);
+  mt_trace_free(t);
+}
+
+Test(events, should_not_be_recorded_by_default) {
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_DMM, 4, 5);
+  MtTrace *t = fig33_trace();
+  g_autoptr(MsResult) r = mt_run(m, t, NULL);
+  cr_expect_null(r->events);
+  cr_expect_null(r->per_step);
+  mt_trace_free(t);
+}
+
+Test(events, should_fail_past_max_events) {
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_DMM, 4, 5);
+  MtTrace *t = fig33_trace();
+  MsSource *src = mt_source(t, "fig33");
+  MsSimOptions opt = {.max_events = 1};
+  GError *err = NULL;
+  MsResult *r = ms_simulate(m, src, &opt, &err);
+  cr_expect_null(r);
+  cr_assert_not_null(err);
+  cr_expect(g_error_matches(err, MS_ERROR, MS_ERROR_LIMIT));
+  cr_expect_str_eq(err->message, "fig33: more than 1 dispatches: too large to draw a timeline");
+  g_error_free(err);
+  ms_source_free(src);
+  mt_trace_free(t);
+}
+
+/* ---- sources and results ---- */
+
+Test(source, from_arrays_should_match_builder) {
+  static const MsStep steps[] = {{MS_OP_READ, MS_SPACE_SHARED, MS_SCOPE_GRID},
+                                 {MS_OP_SYNC, MS_SPACE_GLOBAL, MS_SCOPE_GRID},
+                                 {MS_OP_WRITE, MS_SPACE_SHARED, MS_SCOPE_GRID}};
+  static const gint64 addr[16] = {7, 5, 15, 0, 10, 11, 12, 9, 0, 1, 2, 3, 4, 5, 6, 7};
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_DMM, 4, 5);
+  MsSource *src = mt_source_from_arrays("arrays", 8, 8, steps, 3, addr);
+  g_autoptr(MsResult) r = mt_run_source(m, src, NULL);
+  /* step 0 done at 6; both warps ready at 6 (W0) and 7 (W1): barrier releases at 7;
+   * step 2: W(0) at 7?  The scan starts after W(1): W(0) at 7, W(1) at 8, done 8+4 = 12 */
+  cr_expect_eq(r->time_units, 13);
+  cr_expect_eq(r->round_sum, 7 + 6);
+  ms_source_free(src);
+}
+
+Test(result, json_should_hold_the_spec_keys) {
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_DMM, 4, 5);
+  MtTrace *t = fig33_trace();
+  MsSource *src = mt_source(t, "fig33");
+  g_autoptr(MsResult) r = mt_run_source(m, src, NULL);
+  g_autofree char *js = ms_result_to_json(r, m, src, FALSE);
+  cJSON *root = cJSON_Parse(js);
+  cr_assert_not_null(root, "not JSON: %s", js);
+  static const struct { const char *obj, *key; double value; } want[] = {
+      {NULL, "time_units", 7}, {NULL, "stages", 3},   {NULL, "dispatches", 2},
+      {NULL, "requests", 8},   {NULL, "extra_stages", 1}, {NULL, "round_sum", 7},
+      {"shared", "stages", 3}, {"shared", "dispatches", 2}, {"global", "stages", 0},
+      {"global", "dispatches", 0}};
+  for (gsize i = 0; i < G_N_ELEMENTS(want); i++) {
+    const cJSON *o = want[i].obj ? cJSON_GetObjectItemCaseSensitive(root, want[i].obj) : root;
+    const cJSON *v = o ? cJSON_GetObjectItemCaseSensitive(o, want[i].key) : NULL;
+    cr_expect(cJSON_IsNumber(v) && v->valuedouble == want[i].value, "%s.%s in %s",
+              want[i].obj ? want[i].obj : "", want[i].key, js);
+  }
+  cJSON_Delete(root);
+  ms_source_free(src);
+  mt_trace_free(t);
+}

@@ -1,0 +1,415 @@
+/* test-errors.c: bad models and traces, each with the exact message memsim gives.
+ *
+ * Each case writes its text to m.json or t.json in a fresh temporary working directory (so
+ * messages name a stable path), loads it through the public API and compares the GError
+ * message.  Trace cases that open cleanly are simulated on a DMM w = 4, l = 5 (block_threads
+ * is checked against w there). */
+#include "ms-test-util.h"
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+  const char *name;
+  const char *text; /* NULL: generated (deep nesting) */
+  const char *expected;
+  gsize length;     /* 0: strlen(text) */
+} BadInput;
+
+static char *tmp_dir;
+
+static void enter_tmp(void) {
+  GError *err = NULL;
+  tmp_dir = g_dir_make_tmp("memsim-errors-XXXXXX", &err);
+  cr_assert_not_null(tmp_dir, "%s", err ? err->message : "?");
+  cr_assert_eq(chdir(tmp_dir), 0);
+}
+
+static void leave_tmp(void) {
+  unlink("m.json");
+  unlink("t.json");
+  unlink("t.bin");
+  if (chdir("/") == 0 && tmp_dir) rmdir(tmp_dir);
+  g_free(tmp_dir);
+}
+
+static char *nested(const char *prefix, int open, int close, const char *suffix) {
+  GString *s = g_string_new(prefix);
+  for (int i = 0; i < open; i++) g_string_append_c(s, '[');
+  for (int i = 0; i < close; i++) g_string_append_c(s, ']');
+  g_string_append(s, suffix);
+  return g_string_free(s, FALSE);
+}
+
+static void write_case(const char *path, const BadInput *c) {
+  g_autofree char *gen = NULL;
+  const char *text = c->text;
+  if (!text) {
+    if (strcmp(path, "t.json") == 0)
+      text = gen = nested("{\"memsim_trace\":1,\"threads\":4,\"steps\":", 5000, 5000, "}");
+    else
+      text = gen = nested("", 5000, strcmp(c->name, "nesting_closed") == 0 ? 5000 : 0, "");
+  }
+  GError *err = NULL;
+  cr_assert(g_file_set_contents(path, text, c->length ? (gssize)c->length : -1, &err), "%s",
+            err ? err->message : "?");
+}
+
+static void expect_message(const BadInput *c, GError *err) {
+  cr_assert_not_null(err, "%s: accepted", c->name);
+  cr_expect_eq(err->domain, MS_ERROR, "%s: wrong domain", c->name);
+  cr_expect_str_eq(err->message, c->expected, "%s:\n  got      %s\n  expected %s", c->name,
+                   err->message, c->expected);
+  g_error_free(err);
+}
+
+/* ---- models ---- */
+
+static const BadInput model_cases[] = {
+      {"empty", "",
+       "m.json: file is empty"},
+      {"invalid_json", "{\"model\": \"dmm\",\n \"width\": 4,,\n}",
+       "m.json:2:14: invalid JSON near '' (or nesting deeper than 1000)"},
+      {"not_object", "[1]",
+       "m.json: a model file holds a JSON object, got an array"},
+      {"missing_model", "{\"width\":4,\"latency\":5}",
+       "m.json: missing key \"model\" (umm, dmm, hmm or async-hmm)"},
+      {"unknown_key", "{\"model\":\"dmm\",\"width\":4,\"latency\":5,\"latnecy\":3}",
+       "m.json: model: unknown key \"latnecy\" (known: name, model, width, latency, dmms, shared_latency, global_latency, group_words, time_unit_ns, launch_ns, description, calibration)"},
+      {"duplicate", "{\"model\":\"dmm\",\"width\":4,\"width\":8,\"latency\":5}",
+       "m.json: model: duplicate key \"width\""},
+      {"zero_width", "{\"model\":\"dmm\",\"width\":0,\"latency\":5}",
+       "m.json: width: 0 is out of range [1, 4096]"},
+      {"neg_width", "{\"model\":\"dmm\",\"width\":-4,\"latency\":5}",
+       "m.json: width: -4 is out of range [1, 4096]"},
+      {"frac_width", "{\"model\":\"dmm\",\"width\":4.5,\"latency\":5}",
+       "m.json: width: expected an integer, got 4.5"},
+      {"str_width", "{\"model\":\"dmm\",\"width\":\"4\",\"latency\":5}",
+       "m.json: width: expected an integer, got a string"},
+      {"big_width", "{\"model\":\"dmm\",\"width\":5000,\"latency\":5}",
+       "m.json: width: 5000 is out of range [1, 4096]"},
+      {"huge_latency", "{\"model\":\"umm\",\"width\":4,\"latency\":1e300}",
+       "m.json: latency: 1.0000000000000001e+300 is 2^53 or beyond, where JSON numbers stop being exact"},
+      {"2p53", "{\"model\":\"umm\",\"width\":4,\"latency\":9007199254740993}",
+       "m.json: latency: 9007199254740992 is 2^53 or beyond, where JSON numbers stop being exact"},
+      {"latency_2p40", "{\"model\":\"umm\",\"width\":4,\"latency\":1099511627776}",
+       "m.json: latency: 1099511627776 is out of range [1, 4294967296]"},
+      {"zero_latency", "{\"model\":\"umm\",\"width\":4,\"latency\":0}",
+       "m.json: latency: 0 is out of range [1, 4294967296]"},
+      {"missing_width", "{\"model\":\"dmm\",\"latency\":5}",
+       "m.json: missing key \"width\""},
+      {"missing_latency", "{\"model\":\"dmm\",\"width\":4}",
+       "m.json: missing key \"latency\""},
+      {"unknown_model", "{\"model\":\"xmm\",\"width\":4,\"latency\":5}",
+       "m.json: model: unknown model \"xmm\" (expected umm, dmm, hmm or async-hmm)"},
+      {"model_number", "{\"model\":3,\"width\":4,\"latency\":5}",
+       "m.json: model: expected a string, got a number"},
+      {"hmm_missing_dmms", "{\"model\":\"hmm\",\"width\":4,\"global_latency\":5}",
+       "m.json: missing key \"dmms\" (d, the number of DMMs)"},
+      {"hmm_latency", "{\"model\":\"hmm\",\"width\":4,\"dmms\":2,\"latency\":5,\"global_latency\":5}",
+       "m.json: latency: an hmm model has shared_latency and global_latency, not latency"},
+      {"dmm_dmms", "{\"model\":\"dmm\",\"width\":4,\"latency\":5,\"dmms\":2}",
+       "m.json: dmms: only hmm and async-hmm models have this key (a dmm has latency)"},
+      {"hmm_no_global", "{\"model\":\"hmm\",\"width\":4,\"dmms\":2}",
+       "m.json: missing key \"global_latency\""},
+      {"dmm_group_words", "{\"model\":\"dmm\",\"width\":4,\"latency\":5,\"group_words\":8}",
+       "m.json: group_words: a dmm has banks, not address groups; group_words applies to umm and hmm kinds"},
+      {"zero_dmms", "{\"model\":\"async-hmm\",\"width\":4,\"dmms\":0,\"global_latency\":5}",
+       "m.json: dmms: 0 is out of range [1, 65536]"},
+      {"nesting", NULL, "m.json:1:1001: invalid JSON near '[[[[[[[[[[[[[[[[' (or nesting deeper than 1000)"},
+      {"nesting_closed", NULL, "m.json:1:1001: invalid JSON near '[[[[[[[[[[[[[[[[' (or nesting deeper than 1000)"},
+      {"name_number", "{\"name\":1,\"model\":\"dmm\",\"width\":4,\"latency\":5}",
+       "m.json: name: expected a string, got a number"},
+      {"trailing", "{\"model\":\"dmm\",\"width\":4,\"latency\":5} x",
+       "m.json:1:39: invalid JSON: unexpected text after the top-level value"},
+      {"bool_width", "{\"model\":\"dmm\",\"width\":true,\"latency\":5}",
+       "m.json: width: expected an integer, got a boolean"},
+      {"nan", "{\"model\":\"dmm\",\"width\":NaN,\"latency\":5}",
+       "m.json:1:24: invalid JSON near 'NaN,\"latency\":5}' (or nesting deeper than 1000)"},
+      {"time_unit_neg", "{\"model\":\"dmm\",\"width\":4,\"latency\":5,\"time_unit_ns\":-1}",
+       "m.json: time_unit_ns: must be positive, got -1"},
+      {"null_width", "{\"model\":\"dmm\",\"width\":null,\"latency\":5}",
+       "m.json: width: expected an integer, got null"},
+};
+
+/* Criterion re-executes tests in a new process: pass indices, not pointers. */
+ParameterizedTestParameters(model, should_reject_bad_input) {
+  static int idx[G_N_ELEMENTS(model_cases)];
+  for (gsize i = 0; i < G_N_ELEMENTS(idx); i++) idx[i] = (int)i;
+  return cr_make_param_array(int, idx, G_N_ELEMENTS(idx));
+}
+
+ParameterizedTest(int *i, model, should_reject_bad_input, .init = enter_tmp, .fini = leave_tmp) {
+  const BadInput *c = &model_cases[*i];
+  write_case("m.json", c);
+  GError *err = NULL;
+  MsModel *m = ms_model_load("m.json", &err);
+  cr_expect_null(m, "%s: accepted", c->name);
+  ms_model_free(m);
+  expect_message(c, err);
+}
+
+Test(model, should_reject_missing_file, .init = enter_tmp, .fini = leave_tmp) {
+  GError *err = NULL;
+  cr_assert_null(ms_model_load("nope.json", &err));
+  cr_assert(g_error_matches(err, MS_ERROR, MS_ERROR_IO));
+  cr_expect_str_eq(err->message, "nope.json: cannot open: No such file or directory");
+  g_error_free(err);
+}
+
+Test(model, should_reject_directory, .init = enter_tmp, .fini = leave_tmp) {
+  GError *err = NULL;
+  cr_assert_null(ms_model_load(".", &err));
+  cr_assert_not_null(err);
+  cr_expect(g_str_has_prefix(err->message, ".: "), "%s", err->message);
+  g_error_free(err);
+}
+
+Test(model, should_load_shipped_models) {
+  const char *src = g_getenv("MEMSIM_SRCDIR");
+  cr_assert_not_null(src, "MEMSIM_SRCDIR is not set");
+  static const char *const files[] = {"models/textbook-dmm.json", "models/textbook-umm.json"};
+  for (gsize i = 0; i < G_N_ELEMENTS(files); i++) {
+    g_autofree char *p = g_build_filename(src, files[i], NULL);
+    GError *err = NULL;
+    MsModel *m = ms_model_load(p, &err);
+    cr_expect_not_null(m, "%s: %s", p, err ? err->message : "");
+    if (m) {
+      cr_expect_eq(m->width, 4);
+      cr_expect_eq(m->latency, 5);
+    }
+    ms_model_free(m);
+    g_clear_error(&err);
+  }
+}
+
+/* ---- explicit traces ---- */
+
+static const BadInput trace_cases[] = {
+      {"empty", "",
+       "t.json: file is empty"},
+      {"invalid_json", "{\"memsim_trace\": 1,\n \"threads\": 4\n \"steps\": []}",
+       "t.json:3:2: invalid JSON near '\"steps\": []}' (or nesting deeper than 1000)"},
+      {"not_object", "\"x\"",
+       "t.json: a trace file holds a JSON object, got a string"},
+      {"missing_version", "{\"threads\":4,\"steps\":[]}",
+       "t.json: missing key \"memsim_trace\" (the trace format version, 1)"},
+      {"version2", "{\"memsim_trace\":2,\"threads\":4,\"steps\":[]}",
+       "t.json: memsim_trace: unsupported trace version 2 (this memsim reads 1)"},
+      {"version_str", "{\"memsim_trace\":\"1\",\"threads\":4,\"steps\":[]}",
+       "t.json: memsim_trace: expected an integer, got a string"},
+      {"missing_threads", "{\"memsim_trace\":1,\"steps\":[]}",
+       "t.json: missing key \"threads\""},
+      {"zero_threads", "{\"memsim_trace\":1,\"threads\":0,\"steps\":[]}",
+       "t.json: threads: 0 is out of range [1, 4294967296]"},
+      {"neg_threads", "{\"memsim_trace\":1,\"threads\":-3,\"steps\":[]}",
+       "t.json: threads: -3 is out of range [1, 4294967296]"},
+      {"big_threads", "{\"memsim_trace\":1,\"threads\":4294967297,\"steps\":[]}",
+       "t.json: threads: 4294967297 is out of range [1, 4294967296]"},
+      {"threads_2p53", "{\"memsim_trace\":1,\"threads\":1e16,\"steps\":[]}",
+       "t.json: threads: 10000000000000000 is 2^53 or beyond, where JSON numbers stop being exact"},
+      {"missing_steps", "{\"memsim_trace\":1,\"threads\":4}",
+       "t.json: steps: expected an array, got nothing"},
+      {"steps_object", "{\"memsim_trace\":1,\"threads\":4,\"steps\":{}}",
+       "t.json: steps: expected an array, got an object"},
+      {"unknown_key", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[],\"thread\":4}",
+       "t.json: trace: unknown key \"thread\" (known: memsim_trace, form, name, threads, block_threads, steps)"},
+      {"dup_key", "{\"memsim_trace\":1,\"threads\":4,\"threads\":4,\"steps\":[]}",
+       "t.json: trace: duplicate key \"threads\""},
+      {"step_not_object", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[3]}",
+       "t.json: steps[0]: expected an object, got a number"},
+      {"missing_op", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"addr\":[0,1,2,3]}]}",
+       "t.json: steps[0]: missing key \"op\""},
+      {"unknown_op", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"load\",\"addr\":[0,1,2,3]}]}",
+       "t.json: steps[0].op: unknown op \"load\" (expected read, write or sync)"},
+      {"unknown_space", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"read\",\"space\":\"local\",\"addr\":[0,1,2,3]}]}",
+       "t.json: steps[0].space: unknown space \"local\" (expected global or shared)"},
+      {"unknown_scope", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"sync\",\"scope\":\"warp\"}]}",
+       "t.json: steps[0].scope: unknown scope \"warp\" (expected grid or block)"},
+      {"short_addr", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"read\",\"addr\":[0,1,2]}]}",
+       "t.json: steps[0].addr: has 3 entries, expected one per thread (4)"},
+      {"long_addr", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"write\",\"addr\":[0,1,2,3,4]}]}",
+       "t.json: steps[0].addr: has 5 entries, expected one per thread (4)"},
+      {"missing_addr", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"read\"}]}",
+       "t.json: steps[0].addr: expected an array, got nothing"},
+      {"neg_addr", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"read\",\"addr\":[0,-1,2,3]}]}",
+       "t.json: steps[0].addr[1]: -1 is out of range [0, 9007199254740992]"},
+      {"frac_addr", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"read\",\"addr\":[0,1.5,2,3]}]}",
+       "t.json: steps[0].addr[1]: expected an integer, got 1.5"},
+      {"str_addr", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"read\",\"addr\":[0,\"1\",2,3]}]}",
+       "t.json: steps[0].addr[1]: expected an integer, got a string"},
+      {"big_addr", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"read\",\"addr\":[0,1,2,18014398509481984]}]}",
+       "t.json: steps[0].addr[3]: 18014398509481984 is 2^53 or beyond, where JSON numbers stop being exact"},
+      /* 2^53 + 1 reads as the double 2^53: it must not silently alias another address */
+      {"addr_2p53_plus_1", "{\"memsim_trace\":1,\"threads\":2,\"steps\":[{\"op\":\"read\",\"addr\":[0,9007199254740993]}]}",
+       "t.json: steps[0].addr[1]: 9007199254740992 is 2^53 or beyond, where JSON numbers stop being exact"},
+      {"sync_addr", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"sync\",\"addr\":[0,1,2,3]}]}",
+       "t.json: steps[0]: unknown key \"addr\" (known: op, scope)"},
+      {"sync_space", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"sync\",\"space\":\"shared\"}]}",
+       "t.json: steps[0]: a sync step has a scope, not a space"},
+      {"read_scope", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"read\",\"scope\":\"grid\",\"addr\":[0,1,2,3]}]}",
+       "t.json: steps[0]: a read step has a space, not a scope"},
+      {"step_unknown_key", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"read\",\"adr\":[0,1,2,3],\"addr\":[0,1,2,3]}]}",
+       "t.json: steps[0]: unknown key \"adr\" (known: op, space, addr)"},
+      {"step_dup_key", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"read\",\"addr\":[0,1,2,3],\"addr\":[0,1,2,3]}]}",
+       "t.json: steps[0]: duplicate key \"addr\""},
+      {"bt_not_multiple", "{\"memsim_trace\":1,\"threads\":8,\"block_threads\":6,\"steps\":[{\"op\":\"read\",\"addr\":[0,1,2,3,4,5,6,7]}]}",
+       "t.json: block_threads: 6 is not a multiple of the width w = 4"},
+      {"bt_zero", "{\"memsim_trace\":1,\"threads\":8,\"block_threads\":0,\"steps\":[]}",
+       "t.json: block_threads: 0 is out of range [1, 4294967296]"},
+      {"nesting", NULL, "t.json:1:1038: invalid JSON near '[[[[[[[[[[[[[[[[' (or nesting deeper than 1000)"},
+      {"unknown_form", "{\"memsim_trace\":1,\"form\":\"zip\",\"threads\":4,\"steps\":[]}",
+       "t.json: form: unknown trace form \"zip\" (expected explicit or compact)"},
+      {"nul", "{\"memsim_trace\":1,\0}",
+       "t.json:1:19: NUL byte in JSON text", 20},
+};
+
+/* Criterion re-executes tests in a new process: pass indices, not pointers. */
+ParameterizedTestParameters(trace, should_reject_bad_input) {
+  static int idx[G_N_ELEMENTS(trace_cases)];
+  for (gsize i = 0; i < G_N_ELEMENTS(idx); i++) idx[i] = (int)i;
+  return cr_make_param_array(int, idx, G_N_ELEMENTS(idx));
+}
+
+/* Open `path`; if that works, simulate it on a DMM w = 4, l = 5.  Returns the error. */
+static GError *open_and_run(const char *path) {
+  GError *err = NULL;
+  MsSource *src = ms_trace_open(path, &err);
+  if (!src) return err;
+  MsModel *m = ms_model_new(MS_MODEL_DMM, 4, 5, 1, 0, 0);
+  MsResult *r = ms_simulate(m, src, NULL, &err);
+  cr_expect_null(r, "simulated a bad trace: %lu time units", r ? (unsigned long)r->time_units : 0);
+  ms_result_free(r);
+  ms_model_free(m);
+  ms_source_free(src);
+  return err;
+}
+
+ParameterizedTest(int *i, trace, should_reject_bad_input, .init = enter_tmp, .fini = leave_tmp) {
+  const BadInput *c = &trace_cases[*i];
+  write_case("t.json", c);
+  expect_message(c, open_and_run("t.json"));
+}
+
+Test(trace, should_reject_missing_file, .init = enter_tmp, .fini = leave_tmp) {
+  GError *err = NULL;
+  cr_assert_null(ms_trace_open("nope.json", &err));
+  cr_assert(g_error_matches(err, MS_ERROR, MS_ERROR_IO));
+  cr_expect_str_eq(err->message, "nope.json: cannot open: No such file or directory");
+  g_error_free(err);
+}
+
+Test(trace, should_accept_block_threads_multiple_of_w, .init = enter_tmp, .fini = leave_tmp) {
+  BadInput c = {"ok", "{\"memsim_trace\":1,\"threads\":8,\"block_threads\":4,\"steps\":"
+                      "[{\"op\":\"read\",\"addr\":[0,1,2,3,4,5,6,null]},{\"op\":\"sync\"}]}",
+                "", 0};
+  write_case("t.json", &c);
+  GError *err = NULL;
+  MsSource *src = ms_trace_open("t.json", &err);
+  cr_assert_not_null(src, "%s", err ? err->message : "");
+  g_autoptr(MsModel) m = ms_model_new(MS_MODEL_DMM, 4, 5, 1, 0, 0);
+  g_autoptr(MsResult) r = mt_run_source(m, src, NULL);
+  cr_expect_eq(r->time_units, 6);
+  cr_expect_eq(r->blocks, 2);
+  ms_source_free(src);
+}
+
+/* ---- binary traces ----
+ * The binary form of a 4-thread, 3-step trace named "g" written by ms_trace_write, then cut
+ * or shifted.  Its layout: 32-byte header, the name length (4 bytes) and name (1 byte),
+ * then per step a 4-byte header and, for memory steps, the addresses; a 4-byte end marker. */
+static GByteArray *good_binary(void) {
+  MtTrace *t = mt_trace_new(4, 0);
+  const gint64 a[4] = {0, 1, N_, 3}, b[4] = {0, 100000, 2, 3};
+  mt_mem_arr(t, MS_OP_READ, MS_SPACE_GLOBAL, a);
+  mt_sync(t, MS_SCOPE_GRID);
+  mt_mem_arr(t, MS_OP_WRITE, MS_SPACE_SHARED, b);
+  MsSource *src = mt_source(t, "g");
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  GError *err = NULL;
+  cr_assert(ms_trace_write(src, MS_FORMAT_BINARY, f, "g", &err), "%s", err ? err->message : "");
+  fclose(f);
+  ms_source_free(src);
+  mt_trace_free(t);
+  GByteArray *g = g_byte_array_new();
+  g_byte_array_append(g, (const guint8 *)buf, (guint)len);
+  free(buf);
+  return g;
+}
+
+typedef struct {
+  const char *name;
+  int cut;    /* >= 0: keep this many bytes; < 0: drop -cut bytes from the end */
+  int insert; /* >= 0: insert one junk byte at this offset */
+  const char *expected;
+} BadBinary;
+
+static const BadBinary binary_cases[] = {
+      {"truncated_header", 4, -1, 
+       "t.bin: byte 4, step 0: truncated file: the header needs 32 bytes, 4 left"},
+      {"truncated_header_31", 31, -1, 
+       "t.bin: byte 31, step 0: truncated file: the header needs 32 bytes, 31 left"},
+      {"truncated_name_length", 34, -1, 
+       "t.bin: byte 34, step 0: truncated file: the name length needs 4 bytes, 2 left"},
+      {"truncated_name", 36, -1, 
+       "t.bin: byte 36, step 0: truncated file: the name needs 1 bytes, 0 left"},
+      {"truncated_step_header", 39, -1, 
+       "t.bin: byte 39, step 0: truncated file: a step header needs 4 bytes, 2 left"},
+      /* reported: the addresses belong to step 2 (0-based); the reader names step 3 */
+      {"truncated_addresses", -5, -1, 
+       "t.bin: byte 80, step 3: truncated file: the step's addresses needs 16 bytes, 15 left"},
+      {"truncated_end_marker", -1, -1, 
+       "t.bin: byte 84, step 3: truncated file: a step header needs 4 bytes, 3 left"},
+      {"misaligned_step_header", 0, 37, 
+       "t.bin: byte 37, step 0: bad step header 6e 00 00 01 (misaligned or corrupt file?)"},
+      {"misaligned_addresses", 0, 45, 
+       "t.bin: byte 57, step 1: bad step header 00 02 00 00 (misaligned or corrupt file?)"},
+      {"data_after_end", 0, 1000000, 
+       "t.bin: byte 85: data after the end marker"},
+};
+
+/* Criterion re-executes tests in a new process: pass indices, not pointers. */
+ParameterizedTestParameters(binary, should_reject_bad_input) {
+  static int idx[G_N_ELEMENTS(binary_cases)];
+  for (gsize i = 0; i < G_N_ELEMENTS(idx); i++) idx[i] = (int)i;
+  return cr_make_param_array(int, idx, G_N_ELEMENTS(idx));
+}
+
+ParameterizedTest(int *i, binary, should_reject_bad_input, .init = enter_tmp, .fini = leave_tmp) {
+  const BadBinary *c = &binary_cases[*i];
+  GByteArray *g = good_binary();
+  if (c->cut > 0) g_byte_array_set_size(g, (guint)c->cut);
+  if (c->cut < 0) g_byte_array_set_size(g, g->len - (guint)-c->cut);
+  if (c->insert >= 0) {
+    guint at = MIN((guint)c->insert, g->len);
+    const guint8 junk = 0x6e;
+    g_byte_array_set_size(g, g->len + 1);
+    memmove(g->data + at + 1, g->data + at, g->len - 1 - at);
+    g->data[at] = junk;
+  }
+  GError *err = NULL;
+  cr_assert(g_file_set_contents("t.bin", (const char *)g->data, g->len, &err));
+  g_byte_array_free(g, TRUE);
+  err = open_and_run("t.bin");
+  cr_assert_not_null(err, "%s: accepted", c->name);
+  cr_expect_str_eq(err->message, c->expected, "%s:\n  got      %s\n  expected %s", c->name,
+                   err->message, c->expected);
+  g_error_free(err);
+}
+
+Test(binary, good_file_should_run, .init = enter_tmp, .fini = leave_tmp) {
+  GByteArray *g = good_binary();
+  GError *err = NULL;
+  cr_assert(g_file_set_contents("t.bin", (const char *)g->data, g->len, &err));
+  g_byte_array_free(g, TRUE);
+  MsSource *src = ms_trace_open("t.bin", &err);
+  cr_assert_not_null(src, "%s", err ? err->message : "");
+  g_autoptr(MsModel) m = ms_model_new(MS_MODEL_DMM, 4, 5, 1, 0, 0);
+  g_autoptr(MsResult) r = mt_run_source(m, src, NULL);
+  cr_expect_eq(r->requests, 7);
+  cr_expect_eq(r->steps, 3);
+  ms_source_free(src);
+}
