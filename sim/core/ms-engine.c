@@ -51,7 +51,7 @@ typedef struct {
   /* per pipeline */
   gint64 *free_at, *lb, *lat;
   guint64 *elig, *lastpos, *nmembers;
-  guint64 **members; /* NULL: identity over all warps */
+  guint64 **bits;    /* per pipeline: bit q set = member q waits for it */
 
   /* step window */
   StepRec **ring;
@@ -65,6 +65,7 @@ typedef struct {
   guint64 *hkeys;
   guint32 *hstamp, stamp, hmask;
   guint32 *bankcnt;
+  int gshift, wshift; /* log2 of group_words and w when powers of two, else -1 */
   guint64 *dmm_stages; /* per DMM stage sums of the step being loaded */
 
   GArray *work; /* warps to advance */
@@ -103,27 +104,34 @@ static inline void hset_clear(Engine *e) {
 }
 
 /* UMM: the number of distinct address groups among the active requests. */
+static inline guint64 group_of(const Engine *e, gint64 a) {
+  return e->gshift >= 0 ? (guint64)a >> e->gshift : (guint64)a / e->model->group_words;
+}
+
+static inline guint64 bank_of(const Engine *e, gint64 a) {
+  return e->wshift >= 0 ? (guint64)a & (e->w - 1) : (guint64)a % e->w;
+}
+
 static guint umm_stages(Engine *e, const gint64 *a, guint n, guint *active) {
-  guint64 gw = e->model->group_words;
   guint i = 0, act = 0;
   while (i < n && a[i] < 0) i++;
   if (i == n) {
     *active = 0;
     return 0;
   }
-  guint64 g0 = (guint64)a[i] / gw;
+  guint64 g0 = group_of(e, a[i]);
   gboolean same = TRUE;
   for (guint j = i; j < n; j++) {
     if (a[j] < 0) continue;
     act++;
-    if ((guint64)a[j] / gw != g0) same = FALSE;
+    same &= group_of(e, a[j]) == g0;
   }
   *active = act;
   if (same) return 1;
   hset_clear(e);
   guint k = 0;
   for (guint j = i; j < n; j++)
-    if (a[j] >= 0 && hset_add(e, (guint64)a[j] / gw)) k++;
+    if (a[j] >= 0 && hset_add(e, group_of(e, a[j]))) k++;
   return k;
 }
 
@@ -137,7 +145,7 @@ static guint dmm_stages(Engine *e, const gint64 *a, guint n, guint *active) {
     for (guint j = 0; j < n; j++) {
       if (a[j] < 0) continue;
       act++;
-      guint64 bit = G_GUINT64_CONSTANT(1) << ((guint64)a[j] % w);
+      guint64 bit = G_GUINT64_CONSTANT(1) << bank_of(e, a[j]);
       if (mask & bit) conflict = TRUE;
       mask |= bit;
     }
@@ -153,11 +161,11 @@ static guint dmm_stages(Engine *e, const gint64 *a, guint n, guint *active) {
   guint k = 0;
   for (guint j = 0; j < n; j++) {
     if (a[j] < 0 || !hset_add(e, (guint64)a[j])) continue;
-    guint32 c = ++e->bankcnt[(guint64)a[j] % w];
+    guint32 c = ++e->bankcnt[bank_of(e, a[j])];
     if (c > k) k = c;
   }
   for (guint j = 0; j < n; j++)
-    if (a[j] >= 0) e->bankcnt[(guint64)a[j] % w] = 0;
+    if (a[j] >= 0) e->bankcnt[bank_of(e, a[j])] = 0;
   return k;
 }
 
@@ -307,6 +315,41 @@ static void release_warp(Engine *e, guint64 j, gint64 t) {
   g_array_append_val(e->work, j);
 }
 
+/* Position of warp j among pipeline p's members.  DMM b of an hmm serves the warps of
+ * blocks b, b + d, b + 2d, ... in warp order; the global pipeline and a umm/dmm serve all. */
+static inline guint64 pos_of(const Engine *e, guint p, guint64 j) {
+  if (!e->hmm || p == e->P - 1) return j;
+  guint64 blk = j / e->wpb;
+  return (blk / e->model->dmms) * e->wpb + j % e->wpb;
+}
+
+static inline guint64 member(const Engine *e, guint p, guint64 q) {
+  if (!e->hmm || p == e->P - 1) return q;
+  return ((q / e->wpb) * e->model->dmms + p) * e->wpb + q % e->wpb;
+}
+
+static inline void bit_set(Engine *e, guint p, guint64 q) {
+  e->bits[p][q >> 6] |= G_GUINT64_CONSTANT(1) << (q & 63);
+}
+
+static inline void bit_clear(Engine *e, guint p, guint64 q) {
+  e->bits[p][q >> 6] &= ~(G_GUINT64_CONSTANT(1) << (q & 63));
+}
+
+/* First member position >= q (and < end) waiting for pipeline p, or end. */
+static inline guint64 next_waiting(const Engine *e, guint p, guint64 q, guint64 end) {
+  const guint64 *b = e->bits[p];
+  while (q < end) {
+    guint64 word = b[q >> 6] >> (q & 63);
+    if (word) {
+      q += (guint64)__builtin_ctzll(word);
+      return q < end ? q : end;
+    }
+    q = (q | 63) + 1;
+  }
+  return end;
+}
+
 /* Move warp j's cursor to its next memory step with a request, arriving at barriers on the
  * way.  Returns FALSE on a source error. */
 static gboolean advance(Engine *e, guint64 j) {
@@ -351,6 +394,7 @@ static gboolean advance(Engine *e, guint64 j) {
     guint p = pipe_of(e, j, r->step.space);
     e->pipe[j] = (gint32)p;
     e->elig[p]++;
+    bit_set(e, p, pos_of(e, p, j));
     if (e->ready[j] < e->lb[p]) e->lb[p] = e->ready[j];
     return TRUE;
   }
@@ -365,10 +409,6 @@ static gboolean drain(Engine *e) {
   return TRUE;
 }
 
-static inline guint64 member(const Engine *e, guint p, guint64 q) {
-  return e->members[p] ? e->members[p][q] : q;
-}
-
 static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   StepRec *r = win_get(e, e->cursor[j]);
   gint64 k = r->k[j];
@@ -377,6 +417,7 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   e->free_at[p] = t + k;
   e->lastpos[p] = q;
   e->elig[p]--;
+  bit_clear(e, p, q);
   e->pipe[j] = PIPE_DONE;
   if (r->res.first_dispatch < 0) r->res.first_dispatch = t;
   if (complete > r->res.last_complete) r->res.last_complete = complete;
@@ -398,15 +439,17 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
 
 /* Serve pipeline p at time t: the first ready warp after the last dispatched one. */
 static gboolean serve(Engine *e, guint p, gint64 t) {
-  guint64 n = e->nmembers[p], q = e->lastpos[p];
+  guint64 n = e->nmembers[p], start = e->lastpos[p] + 1;
   gint64 minr = NEVER;
-  for (guint64 i = 0; i < n; i++) {
-    if (++q == n) q = 0;
-    guint64 j = member(e, p, q);
-    if (e->pipe[j] != (gint32)p) continue;
-    gint64 r = e->ready[j];
-    if (r <= t) return dispatch(e, p, q, j, t);
-    if (r < minr) minr = r;
+  /* cyclic order: start .. n-1, then 0 .. start-1 */
+  for (int pass = 0; pass < 2; pass++) {
+    guint64 lo = pass ? 0 : start, hi = pass ? start : n;
+    for (guint64 q = next_waiting(e, p, lo, hi); q < hi; q = next_waiting(e, p, q + 1, hi)) {
+      guint64 j = member(e, p, q);
+      gint64 r = e->ready[j];
+      if (r <= t) return dispatch(e, p, q, j, t);
+      if (r < minr) minr = r;
+    }
   }
   e->lb[p] = minr; /* nobody ready: now an exact minimum */
   return TRUE;
@@ -482,9 +525,9 @@ static void engine_free(Engine *e) {
   g_free(e->elig);
   g_free(e->lastpos);
   g_free(e->nmembers);
-  if (e->members)
-    for (guint p = 0; p < e->P; p++) g_free(e->members[p]);
-  g_free(e->members);
+  if (e->bits)
+    for (guint p = 0; p < e->P; p++) g_free(e->bits[p]);
+  g_free(e->bits);
   if (e->ring) {
     for (guint64 s = e->head; s < e->head + e->count; s++) rec_free(e, win_get(e, s));
   }
@@ -528,7 +571,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   e.elig = g_new0(guint64, e.P);
   e.lastpos = g_new(guint64, e.P);
   e.nmembers = g_new(guint64, e.P);
-  e.members = g_new0(guint64 *, e.P);
+  e.bits = g_new0(guint64 *, e.P);
   for (guint p = 0; p < e.P; p++) {
     e.lb[p] = NEVER;
     e.nmembers[p] = e.W;
@@ -536,18 +579,14 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
                               : model->latency);
   }
   if (e.hmm) {
-    /* DMM b serves the warps of blocks b, b + d, b + 2d, ... in warp order */
     guint d = model->dmms;
     for (guint b = 0; b < d; b++) e.nmembers[b] = 0;
-    for (guint64 j = 0; j < e.W; j++) e.nmembers[(j / e.wpb) % d]++;
-    for (guint b = 0; b < d; b++) e.members[b] = g_new(guint64, MAX(e.nmembers[b], 1));
-    guint64 *fill = g_new0(guint64, d);
-    for (guint64 j = 0; j < e.W; j++) {
-      guint b = (guint)((j / e.wpb) % d);
-      e.members[b][fill[b]++] = j;
-    }
-    g_free(fill);
+    for (guint64 blk = 0; blk < e.blocks; blk++)
+      e.nmembers[blk % d] += MIN(e.wpb, e.W - blk * e.wpb);
   }
+  for (guint p = 0; p < e.P; p++) e.bits[p] = g_new0(guint64, e.nmembers[p] / 64 + 1);
+  e.gshift = (model->group_words & (model->group_words - 1)) == 0 ? __builtin_ctzll(model->group_words) : -1;
+  e.wshift = (e.w & (e.w - 1)) == 0 ? __builtin_ctz(e.w) : -1;
   for (guint p = 0; p < e.P; p++) e.lastpos[p] = e.nmembers[p] ? e.nmembers[p] - 1 : 0;
 
   e.cap = 64;

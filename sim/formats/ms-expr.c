@@ -33,6 +33,7 @@ struct Node {
 
 struct _MsExpr {
   Node *root;
+  gboolean affine; /* value = c0 + c1 * tid: evaluated from endpoints */
   GPtrArray *nodes;
   char *text, *fn, *where;
 };
@@ -275,6 +276,8 @@ static Node *parse_expr(Parser *ps) {
   return n->c ? n : NULL;
 }
 
+static gboolean is_affine(const Node *n);
+
 static void set_uniform(Node *n) {
   if (!n) return;
   set_uniform(n->a);
@@ -326,6 +329,7 @@ MsExpr *ms_expr_parse(const char *text, MsExprResolve resolve, gpointer rdata,
     return NULL;
   }
   set_uniform(ex->root);
+  ex->affine = is_affine(ex->root) && !ex->root->uniform;
   for (guint i = 0; i < ex->nodes->len; i++) {
     Node *n = g_ptr_array_index(ex->nodes, i);
     gsize lanes = n->uniform ? 1 : MS_EXPR_CHUNK;
@@ -337,6 +341,23 @@ MsExpr *ms_expr_parse(const char *text, MsExprResolve resolve, gpointer rdata,
 }
 
 gboolean ms_expr_is_uniform(const MsExpr *e) { return e->root->uniform; }
+
+/* Affine in tid: built from tid, uniform values, + - negation, products with a uniform
+ * factor, and address-array indexing (base + index * elem_words).  Such a value is monotonic
+ * over a range of threads, so checking both ends covers overflow and bounds in between. */
+static gboolean is_affine(const Node *n) {
+  if (n->uniform) return TRUE;
+  switch (n->kind) {
+  case N_SYM: return n->sym.kind == MS_SYM_TID;
+  case N_NEG: return is_affine(n->a);
+  case N_INDEX: return n->sym.kind == MS_SYM_ADDR && is_affine(n->a);
+  case N_BIN:
+    if (n->op == B_ADD || n->op == B_SUB) return is_affine(n->a) && is_affine(n->b);
+    if (n->op == B_MUL) return (n->a->uniform && is_affine(n->b)) || (n->b->uniform && is_affine(n->a));
+    return FALSE;
+  default: return FALSE;
+  }
+}
 
 #define ERR(n, code) (((n)->id + 1) << 4 | (code))
 
@@ -365,11 +386,18 @@ static void eval(Node *n, const MsExprEnv *env, guint64 first, guint64 count) {
       for (guint64 i = 0; i < cnt; i++) v[i] = (gint64)(first + i);
       break;
     case MS_SYM_LTID:
-      for (guint64 i = 0; i < cnt; i++) v[i] = (gint64)((first + i) % env->block_threads);
+    case MS_SYM_BID: { /* incremental: no division per lane */
+      guint64 bt = env->block_threads, l = first % bt, b = first / bt;
+      gboolean want_l = n->sym.kind == MS_SYM_LTID;
+      for (guint64 i = 0; i < cnt; i++) {
+        v[i] = (gint64)(want_l ? l : b);
+        if (++l == bt) {
+          l = 0;
+          b++;
+        }
+      }
       break;
-    case MS_SYM_BID:
-      for (guint64 i = 0; i < cnt; i++) v[i] = (gint64)((first + i) / env->block_threads);
-      break;
+    }
     default:
       break;
     }
@@ -440,47 +468,66 @@ static void eval(Node *n, const MsExprEnv *env, guint64 first, guint64 count) {
   case N_BIN:
     break;
   }
-  for (guint64 i = 0; i < cnt; i++) {
-    gint64 x = av[i * as], y = bv[i * bs], r = 0;
-    guint32 e = ae[i * as] ? ae[i * as] : be[i * bs];
-    if (n->op == B_LAND && !ae[i * as] && !x) e = 0; /* short circuit: the right side is unused */
-    if (n->op == B_LOR && !ae[i * as] && x) e = 0;
-    if (!e) {
-      switch (n->op) {
-      case B_ADD: if (__builtin_add_overflow(x, y, &r)) e = ERR(n, E_OVERFLOW); break;
-      case B_SUB: if (__builtin_sub_overflow(x, y, &r)) e = ERR(n, E_OVERFLOW); break;
-      case B_MUL: if (__builtin_mul_overflow(x, y, &r)) e = ERR(n, E_OVERFLOW); break;
-      case B_DIV:
-      case B_MOD:
-        if (y == 0) e = ERR(n, E_DIV0);
-        else if (x == G_MININT64 && y == -1) e = ERR(n, E_OVERFLOW);
-        else r = n->op == B_DIV ? x / y : x % y;
-        break;
-      case B_SHL:
-        if (y < 0 || y > 63) e = ERR(n, E_SHIFT);
-        else if (x < 0 || (y > 0 && (x >> (63 - y)) != 0)) e = ERR(n, E_OVERFLOW);
-        else r = x << y;
-        break;
-      case B_SHR:
-        if (y < 0 || y > 63) e = ERR(n, E_SHIFT);
-        else r = x >> y;
-        break;
-      case B_AND: r = x & y; break;
-      case B_OR: r = x | y; break;
-      case B_XOR: r = x ^ y; break;
-      case B_LT: r = x < y; break;
-      case B_LE: r = x <= y; break;
-      case B_GT: r = x > y; break;
-      case B_GE: r = x >= y; break;
-      case B_EQ: r = x == y; break;
-      case B_NE: r = x != y; break;
-      case B_LAND: r = x && y; break;
-      case B_LOR: r = x || y; break;
-      }
+  /* Binary operators: the operator switch is outside the lane loops, and a uniform
+   * power-of-two divisor becomes a shift or mask (the common case: % w, / w). */
+  if ((n->op == B_DIV || n->op == B_MOD) && !bs && !be[0] && bv[0] > 0 && (bv[0] & (bv[0] - 1)) == 0) {
+    gint64 y = bv[0];
+    int k = __builtin_ctzll((guint64)y);
+    for (guint64 i = 0; i < cnt; i++) {
+      gint64 x = av[i * as];
+      er[i] = ae[i * as];
+      if (x >= 0) v[i] = n->op == B_DIV ? x >> k : x & (y - 1);
+      else v[i] = n->op == B_DIV ? x / y : x % y;
     }
-    v[i] = e ? 0 : r;
-    er[i] = e;
+    return;
   }
+#define LANES(EXPR)                                                      \
+  for (guint64 i = 0; i < cnt; i++) {                                    \
+    gint64 x = av[i * as], y = bv[i * bs], r = 0;                        \
+    guint32 e = ae[i * as] ? ae[i * as] : be[i * bs];                    \
+    EXPR;                                                                \
+    v[i] = e ? 0 : r;                                                    \
+    er[i] = e;                                                           \
+  }
+  switch (n->op) {
+  case B_ADD: LANES(if (__builtin_add_overflow(x, y, &r) && !e) e = ERR(n, E_OVERFLOW)); break;
+  case B_SUB: LANES(if (__builtin_sub_overflow(x, y, &r) && !e) e = ERR(n, E_OVERFLOW)); break;
+  case B_MUL: LANES(if (__builtin_mul_overflow(x, y, &r) && !e) e = ERR(n, E_OVERFLOW)); break;
+  case B_DIV:
+  case B_MOD:
+    LANES(if (!e) {
+      if (y == 0) e = ERR(n, E_DIV0);
+      else if (x == G_MININT64 && y == -1) e = ERR(n, E_OVERFLOW);
+      else r = n->op == B_DIV ? x / y : x % y;
+    });
+    break;
+  case B_SHL:
+    LANES(if (!e) {
+      if (y < 0 || y > 63) e = ERR(n, E_SHIFT);
+      else if (x < 0 || (y > 0 && (x >> (63 - y)) != 0)) e = ERR(n, E_OVERFLOW);
+      else r = x << y;
+    });
+    break;
+  case B_SHR:
+    LANES(if (!e) {
+      if (y < 0 || y > 63) e = ERR(n, E_SHIFT);
+      else r = x >> y;
+    });
+    break;
+  case B_AND: LANES(r = x & y); break;
+  case B_OR: LANES(r = x | y); break;
+  case B_XOR: LANES(r = x ^ y); break;
+  case B_LT: LANES(r = x < y); break;
+  case B_LE: LANES(r = x <= y); break;
+  case B_GT: LANES(r = x > y); break;
+  case B_GE: LANES(r = x >= y); break;
+  case B_EQ: LANES(r = x == y); break;
+  case B_NE: LANES(r = x != y); break;
+  /* short circuit: an error on the unused right side does not count */
+  case B_LAND: LANES(if (!ae[i * as] && !x) e = 0; r = x && y); break;
+  case B_LOR: LANES(if (!ae[i * as] && x) e = 0; r = x || y); break;
+  }
+#undef LANES
 }
 
 static gboolean report(MsExpr *ex, guint32 e, guint64 thread, gboolean uniform, GError **error) {
@@ -498,6 +545,26 @@ static gboolean report(MsExpr *ex, guint32 e, guint64 thread, gboolean uniform, 
 gboolean ms_expr_eval(MsExpr *ex, const MsExprEnv *env, guint64 first, guint64 count,
                       const gint64 *active, gint64 *out, GError **error) {
   Node *r = ex->root;
+  if (ex->affine && count >= 2 && !active) {
+    gint64 v0, v1, vl;
+    eval(r, env, first, 1);
+    gboolean bad = r->err[0] != 0;
+    v0 = r->val[0];
+    eval(r, env, first + 1, 1);
+    bad |= r->err[0] != 0;
+    v1 = r->val[0];
+    eval(r, env, first + count - 1, 1);
+    bad |= r->err[0] != 0;
+    vl = r->val[0];
+    gint64 step = 0, span = 0, end = 0;
+    if (!bad && !__builtin_sub_overflow(v1, v0, &step) &&
+        !__builtin_mul_overflow(step, (gint64)(count - 1), &span) &&
+        !__builtin_add_overflow(v0, span, &end) && end == vl) {
+      for (guint64 i = 0; i < count; i++) out[i] = v0 + step * (gint64)i;
+      return TRUE;
+    }
+    /* an error somewhere: the lane-by-lane pass below finds and reports it */
+  }
   eval(r, env, first, count);
   if (r->uniform) {
     if (r->err[0]) {
