@@ -43,13 +43,17 @@ std::string demangle(const char *name) {
   char *d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
   std::string s = (status == 0 && d) ? d : name;
   std::free(d);
-  /* Keep the kernel's own name: drop the argument list and template args. */
-  size_t paren = s.find('(');
-  if (paren != std::string::npos) s = s.substr(0, paren);
-  size_t lt = s.find('<');
-  if (lt != std::string::npos) s = s.substr(0, lt);
-  size_t sp = s.rfind(' ');
-  if (sp != std::string::npos) s = s.substr(sp + 1);
+  /* nvprof style: the kernel's qualified name with its template arguments,
+   * without the return type, the anonymous namespace and the parameters. */
+  const std::string anon = "(anonymous namespace)::";
+  for (size_t p; (p = s.find(anon)) != std::string::npos;) s.erase(p, anon.size());
+  if (s.compare(0, 5, "void ") == 0) s.erase(0, 5);
+  int depth = 0;
+  for (size_t i = 0; i < s.size(); i++) {
+    if (s[i] == '<') depth++;
+    else if (s[i] == '>') depth--;
+    else if (s[i] == '(' && depth == 0) { s.resize(i); break; }
+  }
   return s;
 }
 
@@ -145,11 +149,17 @@ static std::string params_text(const MsRecord &r) {
   return s;
 }
 
+/* Counters mode: launched before each record's kernels with a grid of
+ * (launch index + 1) blocks, so ncu's rows split into records by itself. */
+__global__ void ms_counter_marker(int) {}
+
 void ms_counter_note(const MsRecord &r) {
   if (!g_counter_log) return;
   std::fprintf(g_counter_log, "%d,%s,%s,\"%s\"\n", g_counter_index++, r.workload.c_str(),
                r.algorithm.c_str(), params_text(r).c_str());
   std::fflush(g_counter_log);
+  ms_counter_marker<<<g_counter_index, 32>>>(g_counter_index);
+  MS_CHECK_LAUNCH();
 }
 
 /* One call: launch, synchronise, collect its kernels. Returns false when the
@@ -214,7 +224,10 @@ void ms_measure(MsRecord rec, const std::function<void()> &poison,
   if (reps < 0) reps = g_opt.reps;
   poison();
   MS_CUDA(cudaDeviceSynchronize());
-  if (g_opt.counters) ms_counter_note(rec);
+  if (g_opt.counters) {
+    ms_counter_note(rec);
+    MS_CUDA(cudaDeviceSynchronize());
+  }
   /* The checked run is the first call; it is timed like the others but not
    * kept (cold caches, module load). */
   timed_call(rec, launch, false);

@@ -5,7 +5,9 @@
 #   bash kernels/ncu-counters.sh BIN OUTDIR [WORKLOAD]
 # Writes OUTDIR/ncu-raw.csv (ncu --page raw --csv: one row per kernel launch,
 # in launch order) and OUTDIR/ncu-launches.csv (launch index -> workload,
-# algorithm, params; row i of the ncu CSV is launch i of the log's record).
+# algorithm, params). Before each record's kernels the harness launches
+# ms_counter_marker with a grid of (launch index + 1) blocks: the ncu rows
+# after that marker row, up to the next marker, are that record's kernels.
 set -euo pipefail
 bin=${1:?usage: ncu-counters.sh BIN OUTDIR [WORKLOAD]}
 out=${2:?usage: ncu-counters.sh BIN OUTDIR [WORKLOAD]}
@@ -31,5 +33,8 @@ if ! "$ncu" --metrics "$metrics" --clock-control none -f -o "$rep" \
   "$ncu" --metrics "$required" --clock-control none -f -o "$rep" \
     "$bin" --counters --workload "$workload" --launch-log "$out/ncu-launches.csv"
 fi
-"$ncu" --import "$rep.ncu-rep" --csv --page raw > "$out/ncu-raw.csv"
+# Only the metrics asked for (ncu's raw page otherwise adds every device
+# attribute); the unfiltered page if this ncu refuses the filter.
+"$ncu" --import "$rep.ncu-rep" --csv --page raw --metrics "$metrics" > "$out/ncu-raw.csv" ||
+  "$ncu" --import "$rep.ncu-rep" --csv --page raw > "$out/ncu-raw.csv"
 echo "ncu-counters.sh: $(($(wc -l < "$out/ncu-raw.csv") - 2)) kernel rows in $out/ncu-raw.csv"

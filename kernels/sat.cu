@@ -20,7 +20,7 @@
  *                 also does the bottom-right triangle by 2r1w, this harness
  *                 does it by 1r1w stages: reads (1 + r) n, as the name says)
  *   1r1w-lookback one kernel call: strips of 32 rows walk left to right in
- *                 chunks of 128 columns; a chunk's column prefix from the
+ *                 chunks of 256 columns; a chunk's column prefix from the
  *                 strips above comes by decoupled look-back on per-column
  *                 status words, so each element is read once and written once
  *                 with no barrier between stages (not in the paper).
@@ -231,8 +231,11 @@ __global__ void sat_1r1w_stage(const u32 *__restrict__ a, u32 *b, int n, int k) 
 
 /* Single-pass SAT with per-column decoupled look-back (see the file head).
  * status[s * n + x]: high 32 bits epoch << 2 | state (1 aggregate, 2 inclusive
- * prefix), low 32 bits the value; strip s's column sums over its 32 rows. */
-constexpr int LB_H = 32, LB_C = 128;
+ * prefix), low 32 bits the value: strip s's column sum over its 32 rows, or
+ * the column's sum down to the strip's last row. A status word carries its
+ * value, so one 64-bit store publishes both and no fence is needed. The next
+ * chunk's 32 loads are issued before the look-back of the current one. */
+constexpr int LB_H = 32, LB_C = 256;
 __global__ void __launch_bounds__(LB_C)
 sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b,
                   unsigned long long *status, u32 *ticket, int n, u32 epoch) {
@@ -246,11 +249,20 @@ sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b,
   const int s = s_strip;
   const unsigned long long tag_agg = (unsigned long long)((epoch << 2) | 1u) << 32;
   const unsigned long long tag_inc = (unsigned long long)((epoch << 2) | 2u) << 32;
+  const u32 *arow = a + (size_t)s * LB_H * n;
+  u32 *brow = b + (size_t)s * LB_H * n;
+  u32 nx[LB_H];
+#pragma unroll
+  for (int r = 0; r < LB_H; r++) nx[r] = __ldcs(&arow[(size_t)r * n + j]);
   for (int c0 = 0; c0 < n; c0 += LB_C) {
     const int col = c0 + j;
     u32 v[LB_H];
 #pragma unroll
-    for (int r = 0; r < LB_H; r++) v[r] = __ldcs(&a[(size_t)(s * LB_H + r) * n + col]);
+    for (int r = 0; r < LB_H; r++) v[r] = nx[r];
+    if (c0 + LB_C < n) {
+#pragma unroll
+      for (int r = 0; r < LB_H; r++) nx[r] = __ldcs(&arow[(size_t)r * n + col + LB_C]);
+    }
 #pragma unroll
     for (int r = 1; r < LB_H; r++) v[r] += v[r - 1];
     const u32 agg = v[LB_H - 1];
@@ -269,7 +281,8 @@ sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b,
       }
       *st = tag_inc | (excl + agg);
     }
-    /* Row-wise scan across the 128 columns of the chunk, per row. */
+    /* Row-wise scan across the chunk's columns, per row: warp scans by
+     * shuffles, then the totals of the warps to the left and the row carry. */
 #pragma unroll
     for (int r = 0; r < LB_H; r++) {
       u32 x = v[r] + excl;
@@ -289,7 +302,7 @@ sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b,
     for (int r = 0; r < LB_H; r++) {
       u32 off = carry[r];
       for (int w2 = 0; w2 < warp; w2++) off += wtot[w2][r];
-      __stcs(&b[(size_t)(s * LB_H + r) * n + col], v[r] + off);
+      __stcs(&brow[(size_t)r * n + col], v[r] + off);
     }
     __syncthreads();
     if (j < LB_H) {
