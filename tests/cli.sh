@@ -42,7 +42,7 @@ expect syntax 2 "memsim run: syntax.json:2:13: invalid JSON" -- run syntax.json 
 expect zero_width 2 "memsim run: zero.json: width: 0 is out of range [1, 4096]" -- run zero.json "$fig"
 expect short_addr 2 "short.json: steps[0].addr: has 2 entries, expected one per thread (4)" -- run "$dmm" short.json
 expect block_threads 2 "bt.json: block_threads: 6 is not a multiple of the width w = 4" -- run "$dmm" bt.json
-expect truncated_binary 2 "trunc.bin: byte 12, step 0: truncated file" -- run "$dmm" trunc.bin
+expect truncated_binary 2 "trunc.bin: byte 12: truncated file" -- run "$dmm" trunc.bin
 expect json_flag_bad_input 2 "zero.json" -- run zero.json "$fig" --json
 expect no_args 2 "" --
 expect run_no_args 2 "memsim run: expected MODEL and TRACE, got 0 arguments" -- run

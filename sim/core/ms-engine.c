@@ -15,6 +15,7 @@
  * ready at t: pipelines can be served in any order within a time unit. */
 #include "ms-private.h"
 #include <string.h>
+#include <unistd.h>
 
 #define PIPE_DONE (-1)
 #define PIPE_BARRIER (-2)
@@ -507,9 +508,15 @@ static gboolean check_shape(Engine *e, GError **error) {
     e->wpb = bt / e->w;
     e->blocks = (p + bt - 1) / bt;
   }
-  /* per warp ~24 bytes + 2 per window step; refuse what cannot fit comfortably */
-  if (e->W > (G_GUINT64_CONSTANT(1) << 31)) {
-    g_set_error(error, MS_ERROR, MS_ERROR_LIMIT, "%s: %" G_GUINT64_FORMAT " warps is too many", fn, e->W);
+  /* The engine keeps about 40 bytes per warp (state, work list, eligibility bits, a few
+   * reduced steps): refuse what would not fit in half the machine's memory. */
+  guint64 phys = (guint64)sysconf(_SC_PHYS_PAGES) * (guint64)sysconf(_SC_PAGESIZE);
+  guint64 need = e->W * 40;
+  if (e->W > (G_GUINT64_CONSTANT(1) << 31) || (phys > 0 && need > phys / 2)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_LIMIT,
+                "%s: %" G_GUINT64_FORMAT " threads make %" G_GUINT64_FORMAT
+                " warps, about %.1f GiB of engine state: more than half this machine's memory",
+                fn, p, e->W, (double)need / (1 << 30));
     return FALSE;
   }
   return TRUE;

@@ -94,9 +94,14 @@ cJSON *ms_json_parse(const char *text, gsize length, const char *filename, GErro
     gsize k = 0;
     for (const char *p = end; p < text + length && k < 16 && *p != '\n'; p++) snippet[k++] = *p;
     snippet[k] = '\0';
-    g_set_error(error, MS_ERROR, MS_ERROR_SYNTAX,
-                "%s:%d:%d: invalid JSON near '%s' (or nesting deeper than %d)", filename, line,
-                col, snippet, CJSON_NESTING_LIMIT);
+    if (k == 0)
+      g_set_error(error, MS_ERROR, MS_ERROR_SYNTAX,
+                  "%s:%d:%d: invalid JSON at the end of the line (or nesting deeper than %d)",
+                  filename, line, col, CJSON_NESTING_LIMIT);
+    else
+      g_set_error(error, MS_ERROR, MS_ERROR_SYNTAX,
+                  "%s:%d:%d: invalid JSON near '%s' (or nesting deeper than %d)", filename, line,
+                  col, snippet, CJSON_NESTING_LIMIT);
   }
   return NULL;
 }

@@ -18,6 +18,7 @@ typedef struct {
   guint64 threads;
   guint64 offset; /* bytes consumed */
   guint64 step;   /* steps returned */
+  gint64 cur;     /* index of the step being read, -1 in the header */
   int enc;
   gint64 base, stride;
   gboolean own;
@@ -36,10 +37,14 @@ static gboolean rd(Bin *b, void *buf, gsize n, const char *what, GError **error)
       g_set_error(error, MS_ERROR, MS_ERROR_IO, "%s: byte %" G_GUINT64_FORMAT ": read error: %s",
                   b->fn, b->offset + got, g_strerror(errno));
     else
+    {
+      char stepbuf[48] = "";
+      if (b->cur >= 0) g_snprintf(stepbuf, sizeof stepbuf, ", step %" G_GINT64_FORMAT, b->cur);
       g_set_error(error, MS_ERROR, MS_ERROR_SYNTAX,
-                  "%s: byte %" G_GUINT64_FORMAT ", step %" G_GUINT64_FORMAT
-                  ": truncated file: %s needs %" G_GSIZE_FORMAT " bytes, %" G_GSIZE_FORMAT " left",
-                  b->fn, b->offset + got, b->step, what, n, got);
+                  "%s: byte %" G_GUINT64_FORMAT "%s: truncated file: %s needs %" G_GSIZE_FORMAT
+                  " bytes, only %" G_GSIZE_FORMAT " present",
+                  b->fn, b->offset + got, stepbuf, what, n, got);
+    }
     return FALSE;
   }
   b->offset += n;
@@ -50,6 +55,7 @@ static MsNext bin_next(gpointer self, MsStep *step, GError **error) {
   Bin *b = self;
   guint8 h[4];
   guint64 at = b->offset;
+  b->cur = (gint64)b->step;
   if (!rd(b, h, 4, "a step header", error)) return MS_NEXT_ERROR;
   if (h[0] == OP_END) {
     if (fgetc(b->f) != EOF) {
@@ -140,12 +146,20 @@ MsSource *ms_trace_binary_open(FILE *f, const char *fn, GError **error) {
   b->f = f;
   b->own = f != stdin;
   b->fn = g_strdup(fn);
+  b->cur = -1;
   guint8 h[32];
-  if (!rd(b, h, 32, "the header", error)) goto fail;
-  if (memcmp(h, MS_BINARY_MAGIC, 8) != 0) {
+  gsize got = fread(h, 1, 32, f);
+  b->offset = got;
+  if (memcmp(h, MS_BINARY_MAGIC, MIN(got, 8)) != 0 || got == 0) {
     g_set_error(error, MS_ERROR, MS_ERROR_SYNTAX,
                 "%s: byte 0: not a memsim trace (no JSON object, no binary magic \"%s\")", fn,
                 MS_BINARY_MAGIC);
+    goto fail;
+  }
+  if (got < 32) {
+    g_set_error(error, MS_ERROR, MS_ERROR_SYNTAX,
+                "%s: byte %" G_GSIZE_FORMAT ": truncated file: the header needs 32 bytes, only %" G_GSIZE_FORMAT " present",
+                fn, got, got);
     goto fail;
   }
   guint32 ver = (guint32)rd_le(h + 8, 4), flags = (guint32)rd_le(h + 12, 4);
