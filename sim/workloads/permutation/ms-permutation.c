@@ -1,9 +1,723 @@
-/* ms-permutation.c: the permutation workload family (placeholder until its issue lands). */
-#include "ms-workloads.h"
+/* ms-permutation.c: the offline permutation family (seed 001 chapters 4 and 5;
+ * docs/workloads/permutation.md).
+ *
+ * Every algorithm is built as a small program of SIMD steps whose addresses are computed per
+ * thread from an index kind and (for the data-dependent ones) a table.  The program is first
+ * executed on real data (each thread's register carries an element through the reads and
+ * writes of the trace itself) and checked to land a[i] in b[P(i)]; only then is it handed
+ * out as an MsSource that streams the same steps. */
+#include "ms-permutation-private.h"
+#include <errno.h>
+#include <string.h>
+
+const char *const ms_permutation_algorithms[] = {
+    "copy", "d-designated", "s-designated", "conflict-free", "d-designated-inplace",
+    "s-designated-inplace", "conflict-free-inplace", "hmm-d-designated", "hmm-s-designated",
+    "hmm-transpose", "hmm-row-wise", "hmm-column-wise", "hmm-scheduled", NULL};
+
+#define MAX_N (G_GUINT64_CONSTANT(1) << 28)
+
+/* ---- permutations ------------------------------------------------------------------- */
+
+static gint64 *perm_read_file(const char *path, guint64 *n, GError **error) {
+  gchar *text = NULL;
+  gsize len = 0;
+  GError *e = NULL;
+  if (!g_file_get_contents(path, &text, &len, &e)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_IO, "%s: %s", path, e->message);
+    g_error_free(e);
+    return NULL;
+  }
+  GArray *v = g_array_new(FALSE, FALSE, sizeof(gint64));
+  gboolean ok = TRUE;
+  if (g_str_has_suffix(path, ".bin") || g_str_has_suffix(path, ".u32")) {
+    if (len % 4) {
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                  "%s: a binary permutation is little-endian u32, but the file has %" G_GSIZE_FORMAT " bytes (not a multiple of 4)", path, len);
+      ok = FALSE;
+    }
+    for (gsize k = 0; ok && k < len; k += 4) {
+      const guint8 *b = (const guint8 *)text + k;
+      gint64 x = (gint64)((guint32)b[0] | (guint32)b[1] << 8 | (guint32)b[2] << 16 | (guint32)b[3] << 24);
+      g_array_append_val(v, x);
+    }
+  } else {
+    guint line = 1;
+    const char *s = text;
+    while (ok && s < text + len) {
+      if (*s == '\n') line++;
+      if (g_ascii_isspace(*s)) {
+        s++;
+        continue;
+      }
+      if (!g_ascii_isdigit(*s)) {
+        g_set_error(error, MS_ERROR, MS_ERROR_SYNTAX, "%s:%u: expected a non-negative integer, got '%c'", path, line, *s);
+        ok = FALSE;
+        break;
+      }
+      char *end = NULL;
+      errno = 0;
+      guint64 x = g_ascii_strtoull(s, &end, 10);
+      if (errno || x >= MAX_N) {
+        g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s:%u: value out of range", path, line);
+        ok = FALSE;
+        break;
+      }
+      gint64 xi = (gint64)x;
+      g_array_append_val(v, xi);
+      s = end;
+    }
+  }
+  g_free(text);
+  if (ok && v->len == 0) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: the permutation is empty", path);
+    ok = FALSE;
+  }
+  if (ok && *n && v->len != *n) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: holds %u values, but --n is %" G_GUINT64_FORMAT, path, v->len, *n);
+    ok = FALSE;
+  }
+  if (ok) {
+    *n = v->len;
+    gint64 *p = (gint64 *)(void *)g_array_free(v, FALSE);
+    guint8 *seen = g_new0(guint8, *n);
+    for (guint64 i = 0; i < *n && ok; i++) {
+      if (p[i] < 0 || (guint64)p[i] >= *n) {
+        g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                    "%s: value %" G_GINT64_FORMAT " at position %" G_GUINT64_FORMAT " is out of range [0, %" G_GUINT64_FORMAT "): not a permutation",
+                    path, p[i], i, *n);
+        ok = FALSE;
+      } else if (seen[p[i]]++) {
+        g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                    "%s: value %" G_GINT64_FORMAT " appears twice (again at position %" G_GUINT64_FORMAT "): not a bijection", path, p[i], i);
+        ok = FALSE;
+      }
+    }
+    g_free(seen);
+    if (ok) return p;
+    g_free(p);
+    return NULL;
+  }
+  g_array_free(v, TRUE);
+  return NULL;
+}
+
+gint64 *ms_perm_load(const char *spec, guint64 *n, guint64 seed, GError **error) {
+  if (g_str_has_prefix(spec, "file:")) return perm_read_file(spec + 5, n, error);
+  if (*n == 0) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "--n is required for the %s permutation", spec);
+    return NULL;
+  }
+  if (*n > MAX_N) {
+    g_set_error(error, MS_ERROR, MS_ERROR_LIMIT, "--n: %" G_GUINT64_FORMAT " is beyond the limit 2^28", *n);
+    return NULL;
+  }
+  return ms_perm_generate(spec, *n, seed, error);
+}
+
+guint32 ms_perm_warp_dmm_stages(const gint64 *addr, guint32 count, guint32 w) {
+  guint32 best = 0;
+  for (guint32 a = 0; a < count; a++) {
+    gboolean first = TRUE;
+    for (guint32 b = 0; b < a; b++)
+      if (addr[b] == addr[a]) first = FALSE;
+    if (!first) continue;
+    guint32 c = 0; /* distinct addresses in the bank of addr[a] up to a (counts addr[a] once) */
+    for (guint32 b = 0; b <= a; b++) {
+      if ((guint64)addr[b] % w != (guint64)addr[a] % w) continue;
+      gboolean dup = FALSE;
+      for (guint32 x = 0; x < b; x++)
+        if (addr[x] == addr[b]) dup = TRUE;
+      if (!dup) c++;
+    }
+    if (c > best) best = c;
+  }
+  return best;
+}
+
+guint32 ms_perm_warp_umm_stages(const gint64 *addr, guint32 count, guint32 w) {
+  guint32 c = 0;
+  for (guint32 a = 0; a < count; a++) {
+    gboolean first = TRUE;
+    for (guint32 b = 0; b < a && first; b++)
+      if ((guint64)addr[b] / w == (guint64)addr[a] / w) first = FALSE;
+    c += first;
+  }
+  return c;
+}
+
+guint64 ms_perm_distribution(const gint64 *p, guint64 n, guint32 w) {
+  guint64 total = 0;
+  for (guint64 j = 0; j < n; j += w) total += ms_perm_warp_umm_stages(p + j, (guint32)MIN((guint64)w, n - j), w);
+  return total;
+}
+
+static int log2_exact(guint64 n) {
+  if (n == 0 || (n & (n - 1))) return -1;
+  int m = 0;
+  while ((G_GUINT64_CONSTANT(1) << m) < n) m++;
+  return m;
+}
+
+static guint64 isqrt_exact(guint64 n) {
+  guint64 r = 0;
+  while ((r + 1) * (r + 1) <= n) r++;
+  return r * r == n ? r : 0;
+}
+
+/* Formulas (seed 001 section 4.4 for n = 1024, w = 32, generalised to n = 2^m, w = 2^k;
+ * docs/workloads/permutation.md derives them):
+ *   transpose (n = r^2):  P = Q = (i mod r) r + i / r;  S = i ^ ((i mod w) << log r), r >= w
+ *   shuffle:  P = rotl_m(i) = (i >> (m-1)) | ((i & (n/2-1)) << 1),  Q = rotr_m(i);
+ *             S = i ^ ((i mod w) << (m-k)) for m >= 2k,
+ *             S = i ^ (bit_{k-1}(i) << (m-1)) for k < m < 2k
+ *   bit-reversal:  P = Q = rev_m(i);  S = i ^ ((i mod w) << (m-k)) for m >= 2k
+ *   identical:  P = Q = S = i
+ * and S = i whenever n <= w (one warp: distinct addresses below w are distinct banks).
+ * D = P(S(i)) always. */
+gboolean ms_perm_formula_holds(const char *kind, char which, guint64 n, guint32 w) {
+  int m = log2_exact(n), k = log2_exact(w);
+  gboolean named = strcmp(kind, "identical") == 0 || strcmp(kind, "transpose") == 0 ||
+                   strcmp(kind, "shuffle") == 0 || strcmp(kind, "bit-reversal") == 0;
+  if (!named || n == 0 || w == 0) return FALSE;
+  if (kind[0] == 't' && !isqrt_exact(n)) return FALSE;
+  if ((kind[0] == 's' || kind[0] == 'b') && m < 0) return FALSE;
+  if (which == 'p' || which == 'q' || kind[0] == 'i') return TRUE;
+  if (k < 0) return FALSE;
+  if (n <= w) return TRUE;
+  if (kind[0] == 't') {
+    int lr = log2_exact(isqrt_exact(n));
+    return lr >= k;
+  }
+  if (kind[0] == 's') return m > k;
+  return m >= 2 * k;
+}
+
+static guint64 rev_bits(guint64 x, int m) {
+  guint64 v = 0;
+  for (int b = 0; b < m; b++) v |= ((x >> b) & 1) << (m - 1 - b);
+  return v;
+}
+
+static guint64 formula_p(const char *kind, char which, guint64 n, int m, guint64 i) {
+  if (kind[0] == 'i') return i;
+  if (kind[0] == 't') {
+    guint64 r = isqrt_exact(n);
+    return (i % r) * r + i / r;
+  }
+  if (kind[0] == 'b') return rev_bits(i, m);
+  if (m == 0) return 0;
+  if (which == 'p') return (i >> (m - 1)) | ((i & ((n >> 1) - 1)) << 1);
+  return (i >> 1) | ((i & 1) << (m - 1));
+}
+
+guint64 ms_perm_formula(const char *kind, char which, guint64 n, guint32 w, guint64 i) {
+  int m = log2_exact(n), k = log2_exact(w);
+  if (which == 'p' || which == 'q') return formula_p(kind, which, n, m, i);
+  guint64 s = i;
+  if (kind[0] != 'i' && n > w) {
+    guint64 j = i & (w - 1);
+    if (kind[0] == 't') s = i ^ (j << log2_exact(isqrt_exact(n)));
+    else if (m >= 2 * k) s = i ^ (j << (m - k));
+    else s = i ^ (((i >> (k - 1)) & 1) << (m - 1)); /* shuffle, k < m < 2k */
+  }
+  return which == 's' ? s : formula_p(kind, 'p', n, m, s);
+}
+
+gboolean ms_perm_conflict_free_tables(const gint64 *q, guint64 len, guint32 w, guint32 *s,
+                                      guint32 *d, GError **error) {
+  guint32 *l = g_new(guint32, len), *r = g_new(guint32, len), *c = g_new(guint32, len);
+  for (guint64 j = 0; j < len; j++) {
+    l[j] = (guint32)(j % w);
+    r[j] = (guint32)((guint64)q[j] % w);
+  }
+  gboolean ok = ms_bipartite_colour(w, len, l, r, c, error);
+  if (ok)
+    for (guint64 j = 0; j < len; j++) {
+      guint64 t = (guint64)c[j] * w + l[j];
+      s[t] = (guint32)j;
+      d[t] = (guint32)q[j];
+    }
+  g_free(l);
+  g_free(r);
+  g_free(c);
+  return ok;
+}
+
+/* ---- programs ---------------------------------------------------------------------- */
+
+typedef enum {
+  IX_TID,      /* t */
+  IX_TAB,      /* tab[t] */
+  IX_LOCAL,    /* t mod B (block-local shared memory) */
+  IX_ROWTAB,   /* (t mod B) - (t mod nbar) + tab[t]: a row's shared array, indexed by tab */
+  IX_TG_IN,    /* transpose: global element read by tile thread t */
+  IX_TG_OUT,   /* transpose: global element written */
+  IX_TS_IN,    /* transpose: diagonal arrangement, alpha[i, j] */
+  IX_TS_OUT,   /* transpose: alpha[j, i] */
+} IxKind;
+
+typedef struct {
+  MsStep step;
+  IxKind ix;
+  guint64 base, ew;
+  const guint32 *tab;
+  gboolean data; /* moves the element: a read loads the thread's register, a write stores it */
+} PStep;
+
+typedef struct {
+  guint64 threads, block;
+  guint32 w;
+  guint64 nbar;
+  GArray *steps;    /* of PStep */
+  GPtrArray *tabs;  /* owned tables */
+  guint64 global_elems, shared_elems; /* data elements each space holds (verification) */
+  guint64 a_base, b_base, ew;         /* a and b (global or shared per algorithm) */
+  MsSpace data_space;
+  guint cur;
+} Prog;
+
+static void prog_free(gpointer self) {
+  Prog *p = self;
+  if (!p) return;
+  g_array_free(p->steps, TRUE);
+  g_ptr_array_free(p->tabs, TRUE);
+  g_free(p);
+}
+
+static Prog *prog_new(guint64 threads, guint64 block, guint32 w, guint64 nbar) {
+  Prog *p = g_new0(Prog, 1);
+  p->threads = threads;
+  p->block = block;
+  p->w = w;
+  p->nbar = nbar;
+  p->steps = g_array_new(FALSE, TRUE, sizeof(PStep));
+  p->tabs = g_ptr_array_new_with_free_func(g_free);
+  return p;
+}
+
+static void add_mem(Prog *p, MsOp op, MsSpace space, IxKind ix, guint64 base, guint64 ew,
+                    const guint32 *tab, gboolean data) {
+  PStep s = {{op, space, MS_SCOPE_GRID}, ix, base, ew, tab, data};
+  g_array_append_val(p->steps, s);
+}
+
+static void add_sync(Prog *p, MsScope scope) {
+  PStep s = {{MS_OP_SYNC, MS_SPACE_GLOBAL, scope}, IX_TID, 0, 1, NULL, FALSE};
+  g_array_append_val(p->steps, s);
+}
+
+static guint32 *prog_tab(Prog *p, guint64 n) {
+  guint32 *t = g_new(guint32, n);
+  g_ptr_array_add(p->tabs, t);
+  return t;
+}
+
+static void fill_addr(const Prog *p, const PStep *s, guint64 first, guint64 count, gint64 *out) {
+  guint64 B = p->block, w = p->w, nbar = p->nbar, ww = w * w;
+  for (guint64 k = 0; k < count; k++) {
+    guint64 t = first + k, x;
+    switch (s->ix) {
+    case IX_TID: x = t; break;
+    case IX_TAB: x = s->tab[t]; break;
+    case IX_LOCAL: x = t % B; break;
+    case IX_ROWTAB: x = t % B - t % nbar + s->tab[t]; break;
+    default: {
+      guint64 e = t % ww, T = t / ww, nt = nbar / w, TI = T / nt, TJ = T % nt, i = e / w, j = e % w;
+      if (s->ix == IX_TG_IN) x = (TI * w + i) * nbar + TJ * w + j;
+      else if (s->ix == IX_TG_OUT) x = (TJ * w + i) * nbar + TI * w + j;
+      else if (s->ix == IX_TS_IN) x = t % B - e + i * w + (i + j) % w;
+      else x = t % B - e + j * w + (j + i) % w;
+    }
+    }
+    out[k] = (gint64)(s->base + s->ew * x);
+  }
+}
+
+static MsNext prog_next(gpointer self, MsStep *step, GError **error) {
+  (void)error;
+  Prog *p = self;
+  if (p->cur >= p->steps->len) return MS_NEXT_END;
+  *step = g_array_index(p->steps, PStep, p->cur).step;
+  p->cur++;
+  return MS_NEXT_STEP;
+}
+
+static gboolean prog_fill(gpointer self, guint64 first, guint64 count, gint64 *addr, GError **error) {
+  (void)error;
+  Prog *p = self;
+  fill_addr(p, &g_array_index(p->steps, PStep, p->cur - 1), first, count, addr);
+  return TRUE;
+}
+
+static const MsSourceFuncs prog_funcs = {prog_next, prog_fill, prog_free};
+
+/* Execute the program on data: a[i] = i initially; every data read loads the addressed
+ * element into the thread's register, every data write stores it.  Then b[P(i)] must be i. */
+static gboolean prog_verify(const Prog *p, const gint64 *P, guint64 n, GError **error) {
+  guint64 blocks = (p->threads + p->block - 1) / p->block;
+  guint32 *glob = g_new(guint32, p->global_elems ? p->global_elems : 1);
+  guint32 *shar = g_new(guint32, p->shared_elems ? p->shared_elems * blocks : 1);
+  guint32 *reg = g_new(guint32, p->threads);
+  memset(glob, 0xff, sizeof(guint32) * (p->global_elems ? p->global_elems : 1));
+  memset(shar, 0xff, sizeof(guint32) * (p->shared_elems ? p->shared_elems * blocks : 1));
+  memset(reg, 0xff, sizeof(guint32) * p->threads);
+  guint32 *mem0 = p->data_space == MS_SPACE_GLOBAL ? glob : shar;
+  for (guint64 i = 0; i < n; i++) mem0[p->a_base / p->ew + i] = (guint32)i;
+  enum { CH = 4096 };
+  gint64 addr[CH];
+  gboolean ok = TRUE;
+  for (guint k = 0; k < p->steps->len && ok; k++) {
+    const PStep *s = &g_array_index(p->steps, PStep, k);
+    if (s->step.op == MS_OP_SYNC || !s->data) continue;
+    for (guint64 f = 0; f < p->threads && ok; f += CH) {
+      guint64 c = MIN((guint64)CH, p->threads - f);
+      fill_addr(p, s, f, c, addr);
+      for (guint64 x = 0; x < c; x++) {
+        guint64 t = f + x, e = (guint64)addr[x] / s->ew;
+        guint32 *cell;
+        if (s->step.space == MS_SPACE_GLOBAL) {
+          if (e >= p->global_elems) {
+            ok = FALSE;
+            break;
+          }
+          cell = &glob[e];
+        } else {
+          if (e >= p->shared_elems) {
+            ok = FALSE;
+            break;
+          }
+          cell = &shar[(t / p->block) * p->shared_elems + e];
+        }
+        if (s->step.op == MS_OP_READ) reg[t] = *cell;
+        else *cell = reg[t];
+      }
+    }
+  }
+  guint64 bad = n;
+  for (guint64 i = 0; i < n && ok; i++)
+    if (mem0[p->b_base / p->ew + (guint64)P[i]] != (guint32)i) {
+      bad = i;
+      ok = FALSE;
+    }
+  g_free(glob);
+  g_free(shar);
+  g_free(reg);
+  if (!ok) {
+    if (bad < n)
+      g_set_error(error, MS_ERROR, MS_ERROR_VERIFY,
+                  "permutation: verification failed: a[%" G_GUINT64_FORMAT "] did not land in b[%" G_GINT64_FORMAT "]", bad, P[bad]);
+    else
+      g_set_error(error, MS_ERROR, MS_ERROR_VERIFY, "permutation: verification failed: an address fell outside its array");
+  }
+  return ok;
+}
+
+/* ---- DMM algorithms (seed 001 chapter 4): one block of n threads, shared memory ------ */
+
+static Prog *build_dmm(const char *alg, const char *pname, const gint64 *P, guint64 n,
+                       guint32 w, guint64 ew, GError **error) {
+  Prog *p = prog_new(n, n, w, n);
+  p->ew = ew;
+  p->a_base = 0;
+  p->b_base = n * ew;
+  p->data_space = MS_SPACE_SHARED;
+  p->shared_elems = 2 * n;
+  guint64 ix = 2 * n * ew; /* index arrays p / q / s / d, one word per entry */
+  const MsSpace sh = MS_SPACE_SHARED;
+  gboolean inplace = g_str_has_suffix(alg, "-inplace");
+  if (inplace) {
+    char which = alg[0] == 'd' ? 'p' : alg[0] == 's' ? 'q' : 's';
+    if (!ms_perm_formula_holds(pname, which, n, w) || !ms_perm_formula_holds(pname, 'p', n, w)) {
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                  "%s: no in-place formula for the %s permutation with n = %" G_GUINT64_FORMAT ", w = %u "
+                  "(formulas exist for identical, transpose, shuffle, bit-reversal; see docs/workloads/permutation.md)",
+                  alg, pname, n, w);
+      prog_free(p);
+      return NULL;
+    }
+    /* The formula must be the permutation. */
+    for (guint64 i = 0; i < n; i++)
+      if (ms_perm_formula(pname, 'p', n, w, i) != (guint64)P[i]) {
+        g_set_error(error, MS_ERROR, MS_ERROR_VERIFY, "%s: the formula of %s differs from the permutation at %" G_GUINT64_FORMAT,
+                    alg, pname, i);
+        prog_free(p);
+        return NULL;
+      }
+  }
+  if (strcmp(alg, "copy") == 0) {
+    for (guint64 i = 0; i < n; i++)
+      if (P[i] != (gint64)i) {
+        g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "copy: performs the identical permutation only (got %s)", pname);
+        prog_free(p);
+        return NULL;
+      }
+    add_mem(p, MS_OP_READ, sh, IX_TID, 0, ew, NULL, TRUE);
+    add_mem(p, MS_OP_WRITE, sh, IX_TID, n * ew, ew, NULL, TRUE);
+  } else if (strcmp(alg, "d-designated") == 0 || strcmp(alg, "d-designated-inplace") == 0) {
+    guint32 *t = prog_tab(p, n);
+    for (guint64 i = 0; i < n; i++) t[i] = (guint32)(inplace ? ms_perm_formula(pname, 'p', n, w, i) : (guint64)P[i]);
+    add_mem(p, MS_OP_READ, sh, IX_TID, 0, ew, NULL, TRUE);
+    if (!inplace) add_mem(p, MS_OP_READ, sh, IX_TID, ix, 1, NULL, FALSE);
+    add_mem(p, MS_OP_WRITE, sh, IX_TAB, n * ew, ew, t, TRUE);
+  } else if (strcmp(alg, "s-designated") == 0 || strcmp(alg, "s-designated-inplace") == 0) {
+    guint32 *t = prog_tab(p, n);
+    if (inplace)
+      for (guint64 i = 0; i < n; i++) t[i] = (guint32)ms_perm_formula(pname, 'q', n, w, i);
+    else
+      for (guint64 i = 0; i < n; i++) t[P[i]] = (guint32)i;
+    if (!inplace) add_mem(p, MS_OP_READ, sh, IX_TID, ix, 1, NULL, FALSE);
+    add_mem(p, MS_OP_READ, sh, IX_TAB, 0, ew, t, TRUE);
+    add_mem(p, MS_OP_WRITE, sh, IX_TID, n * ew, ew, NULL, TRUE);
+  } else if (strcmp(alg, "conflict-free") == 0 || strcmp(alg, "conflict-free-inplace") == 0) {
+    if (n % w) {
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: n = %" G_GUINT64_FORMAT " must be a multiple of w = %u (the bank graph is regular of degree n/w)",
+                  alg, n, w);
+      prog_free(p);
+      return NULL;
+    }
+    guint32 *s = prog_tab(p, n), *d = prog_tab(p, n);
+    if (inplace) {
+      for (guint64 i = 0; i < n; i++) {
+        s[i] = (guint32)ms_perm_formula(pname, 's', n, w, i);
+        d[i] = (guint32)ms_perm_formula(pname, 'd', n, w, i);
+      }
+    } else if (!ms_perm_conflict_free_tables(P, n, w, s, d, error)) {
+      prog_free(p);
+      return NULL;
+    }
+    if (!inplace) {
+      add_mem(p, MS_OP_READ, sh, IX_TID, ix, 1, NULL, FALSE);
+      add_mem(p, MS_OP_READ, sh, IX_TID, ix + n, 1, NULL, FALSE);
+    }
+    add_mem(p, MS_OP_READ, sh, IX_TAB, 0, ew, s, TRUE);
+    add_mem(p, MS_OP_WRITE, sh, IX_TAB, n * ew, ew, d, TRUE);
+  } else {
+    g_assert_not_reached();
+  }
+  return p;
+}
+
+/* ---- HMM algorithms (seed 001 chapter 5): n = nbar x nbar in global memory ----------- */
+
+typedef struct {
+  Prog *p;
+  guint64 n, nbar, ew;
+  guint64 next_data;  /* next free global data element */
+  guint64 next_index; /* next free global index word (after the data, set at the end) */
+  GPtrArray *index_steps; /* PStep indices whose base is relative to the index region */
+} Hmm;
+
+static guint64 gcd64(guint64 a, guint64 b) {
+  while (b) {
+    guint64 t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/* One transpose kernel (section 5.3): tiles of w x w through a diagonal arrangement. */
+static void k_transpose(Hmm *h, guint64 in, guint64 out) {
+  Prog *p = h->p;
+  guint64 ew = h->ew;
+  add_mem(p, MS_OP_READ, MS_SPACE_GLOBAL, IX_TG_IN, in * ew, ew, NULL, TRUE);
+  add_mem(p, MS_OP_WRITE, MS_SPACE_SHARED, IX_TS_IN, 0, ew, NULL, TRUE);
+  add_sync(p, MS_SCOPE_BLOCK);
+  add_mem(p, MS_OP_READ, MS_SPACE_SHARED, IX_TS_OUT, 0, ew, NULL, TRUE);
+  add_mem(p, MS_OP_WRITE, MS_SPACE_GLOBAL, IX_TG_OUT, out * ew, ew, NULL, TRUE);
+}
+
+/* One row-wise kernel (section 5.4): q[r*nbar + j] = destination column of a[r][j]. */
+static gboolean k_row_wise(Hmm *h, guint64 in, guint64 out, const gint64 *q, GError **error) {
+  Prog *p = h->p;
+  guint64 n = h->n, nbar = h->nbar, ew = h->ew, B = p->block;
+  guint32 *s = prog_tab(p, n), *d = prog_tab(p, n);
+  for (guint64 r = 0; r < nbar; r++)
+    if (!ms_perm_conflict_free_tables(q + r * nbar, nbar, p->w, s + r * nbar, d + r * nbar, error)) return FALSE;
+  guint64 si = h->next_index, di = si + n;
+  h->next_index += 2 * n;
+  add_mem(p, MS_OP_READ, MS_SPACE_GLOBAL, IX_TID, in * ew, ew, NULL, TRUE);
+  add_mem(p, MS_OP_WRITE, MS_SPACE_SHARED, IX_LOCAL, 0, ew, NULL, TRUE);
+  g_ptr_array_add(h->index_steps, GUINT_TO_POINTER(p->steps->len));
+  add_mem(p, MS_OP_READ, MS_SPACE_GLOBAL, IX_TID, si, 1, NULL, FALSE);
+  g_ptr_array_add(h->index_steps, GUINT_TO_POINTER(p->steps->len));
+  add_mem(p, MS_OP_READ, MS_SPACE_GLOBAL, IX_TID, di, 1, NULL, FALSE);
+  add_sync(p, MS_SCOPE_BLOCK);
+  add_mem(p, MS_OP_READ, MS_SPACE_SHARED, IX_ROWTAB, 0, ew, s, TRUE);
+  add_mem(p, MS_OP_WRITE, MS_SPACE_SHARED, IX_ROWTAB, B * ew, ew, d, TRUE);
+  add_sync(p, MS_SCOPE_BLOCK);
+  add_mem(p, MS_OP_READ, MS_SPACE_SHARED, IX_LOCAL, B * ew, ew, NULL, TRUE);
+  add_mem(p, MS_OP_WRITE, MS_SPACE_GLOBAL, IX_TID, out * ew, ew, NULL, TRUE);
+  return TRUE;
+}
+
+static guint64 h_alloc(Hmm *h) {
+  guint64 x = h->next_data;
+  h->next_data += h->n;
+  return x;
+}
+
+static Prog *build_hmm(const char *alg, const char *pname, const gint64 *P, guint64 n,
+                       guint32 w, guint64 ew, GError **error) {
+  guint64 nbar = isqrt_exact(n);
+  if (!nbar || nbar % w) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "%s: n = %" G_GUINT64_FORMAT " must be nbar x nbar with nbar a multiple of w = %u", alg, n, w);
+    return NULL;
+  }
+  guint64 ww = (guint64)w * w;
+  guint64 B = nbar / gcd64(nbar, ww) * ww; /* lcm(nbar, w^2): whole rows and whole tiles */
+  Hmm h = {prog_new(n, B, w, nbar), n, nbar, ew, 0, 0, g_ptr_array_new()};
+  Prog *p = h.p;
+  p->ew = ew;
+  p->data_space = MS_SPACE_GLOBAL;
+  guint64 a = h_alloc(&h), b = h_alloc(&h);
+  p->a_base = a * ew;
+  p->b_base = b * ew;
+  p->shared_elems = 2 * B;
+  gboolean ok = TRUE;
+  const MsSpace gl = MS_SPACE_GLOBAL;
+  if (strcmp(alg, "hmm-d-designated") == 0 || strcmp(alg, "hmm-s-designated") == 0) {
+    guint32 *t = prog_tab(p, n);
+    guint64 pi = h.next_index;
+    h.next_index += n;
+    if (alg[4] == 'd') {
+      for (guint64 i = 0; i < n; i++) t[i] = (guint32)P[i];
+      add_mem(p, MS_OP_READ, gl, IX_TID, a * ew, ew, NULL, TRUE);
+      g_ptr_array_add(h.index_steps, GUINT_TO_POINTER(p->steps->len));
+      add_mem(p, MS_OP_READ, gl, IX_TID, pi, 1, NULL, FALSE);
+      add_mem(p, MS_OP_WRITE, gl, IX_TAB, b * ew, ew, t, TRUE);
+    } else {
+      for (guint64 i = 0; i < n; i++) t[P[i]] = (guint32)i;
+      g_ptr_array_add(h.index_steps, GUINT_TO_POINTER(p->steps->len));
+      add_mem(p, MS_OP_READ, gl, IX_TID, pi, 1, NULL, FALSE);
+      add_mem(p, MS_OP_READ, gl, IX_TAB, a * ew, ew, t, TRUE);
+      add_mem(p, MS_OP_WRITE, gl, IX_TID, b * ew, ew, NULL, TRUE);
+    }
+  } else if (strcmp(alg, "hmm-transpose") == 0) {
+    for (guint64 i = 0; i < n && ok; i++)
+      if ((guint64)P[i] != (i % nbar) * nbar + i / nbar) ok = FALSE;
+    if (!ok)
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "hmm-transpose: performs the transpose permutation only (got %s)", pname);
+    else
+      k_transpose(&h, a, b);
+  } else if (strcmp(alg, "hmm-row-wise") == 0) {
+    gint64 *q = g_new(gint64, n);
+    for (guint64 i = 0; i < n && ok; i++) {
+      if ((guint64)P[i] / nbar != i / nbar) ok = FALSE;
+      q[i] = (gint64)((guint64)P[i] % nbar);
+    }
+    if (!ok)
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                  "hmm-row-wise: the %s permutation moves elements between rows (use hmm-scheduled, or a row-wise permutation: docs/workloads/permutation.md)", pname);
+    else
+      ok = k_row_wise(&h, a, b, q, error);
+    g_free(q);
+  } else if (strcmp(alg, "hmm-column-wise") == 0) {
+    /* transpose, row-wise permutation of the transposed rows, transpose */
+    gint64 *q = g_new(gint64, n);
+    for (guint64 i = 0; i < n && ok; i++) {
+      guint64 r = i / nbar, c = i % nbar;
+      if ((guint64)P[i] % nbar != c) ok = FALSE;
+      q[c * nbar + r] = (gint64)((guint64)P[i] / nbar);
+    }
+    if (!ok)
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                  "hmm-column-wise: the %s permutation moves elements between columns (use hmm-scheduled, or a column-wise permutation: docs/workloads/permutation.md)", pname);
+    else {
+      guint64 t1 = h_alloc(&h), t2 = h_alloc(&h);
+      k_transpose(&h, a, t1);
+      add_sync(p, MS_SCOPE_GRID);
+      ok = k_row_wise(&h, t1, t2, q, error);
+      add_sync(p, MS_SCOPE_GRID);
+      k_transpose(&h, t2, b);
+    }
+    g_free(q);
+  } else if (strcmp(alg, "hmm-scheduled") == 0) {
+    /* Section 5.5: colour the row graph (row of a -> row of b) with nbar colours; the element
+     * of colour c goes to column c (row-wise), then to its destination row (column-wise),
+     * then to its destination column (row-wise). */
+    guint32 *l = g_new(guint32, n), *r = g_new(guint32, n), *col = g_new(guint32, n);
+    for (guint64 i = 0; i < n; i++) {
+      l[i] = (guint32)(i / nbar);
+      r[i] = (guint32)((guint64)P[i] / nbar);
+    }
+    ok = ms_bipartite_colour((guint32)nbar, n, l, r, col, error);
+    g_free(l);
+    g_free(r);
+    if (ok) {
+      gint64 *q = g_new(gint64, n);
+      guint64 t[4];
+      for (int k = 0; k < 4; k++) t[k] = h_alloc(&h);
+      for (guint64 i = 0; i < n; i++) q[i] = col[i];
+      ok = k_row_wise(&h, a, t[0], q, error);
+      add_sync(p, MS_SCOPE_GRID);
+      k_transpose(&h, t[0], t[1]);
+      add_sync(p, MS_SCOPE_GRID);
+      /* transposed: element i sits at row col[i], column i / nbar; goes to column P(i)/nbar */
+      for (guint64 i = 0; i < n && ok; i++) q[(guint64)col[i] * nbar + i / nbar] = (gint64)((guint64)P[i] / nbar);
+      if (ok) ok = k_row_wise(&h, t[1], t[2], q, error);
+      add_sync(p, MS_SCOPE_GRID);
+      k_transpose(&h, t[2], t[3]);
+      add_sync(p, MS_SCOPE_GRID);
+      /* element i sits at row P(i)/nbar, column col[i]; goes to column P(i) mod nbar */
+      for (guint64 i = 0; i < n && ok; i++) q[((guint64)P[i] / nbar) * nbar + col[i]] = (gint64)((guint64)P[i] % nbar);
+      if (ok) ok = k_row_wise(&h, t[3], b, q, error);
+      g_free(q);
+    }
+    g_free(col);
+  } else {
+    g_assert_not_reached();
+  }
+  /* Index arrays live after the data arrays. */
+  for (guint k = 0; k < h.index_steps->len; k++)
+    g_array_index(p->steps, PStep, GPOINTER_TO_UINT(h.index_steps->pdata[k])).base += h.next_data * ew;
+  g_ptr_array_free(h.index_steps, TRUE);
+  p->global_elems = h.next_data;
+  if (!ok) {
+    prog_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+/* ---- the family entry point -------------------------------------------------------- */
 
 MsSource *ms_permutation_source(const char *algorithm, GHashTable *params, GError **error) {
-  (void)algorithm;
-  (void)params;
-  g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "the permutation workload is not available in this build");
-  return NULL;
+  static const char *const known[] = {"n", "permutation", "seed", "width", "elem-words", "elem_words", "blocks", NULL};
+  if (!ms_param_check(params, known, "permutation", error)) return NULL;
+  if (!algorithm || !g_strv_contains(ms_permutation_algorithms, algorithm)) {
+    gchar *list = g_strjoinv(", ", (gchar **)ms_permutation_algorithms);
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "permutation: unknown algorithm \"%s\" (%s)", algorithm ? algorithm : "", list);
+    g_free(list);
+    return NULL;
+  }
+  guint64 n, seed, w, ew, blocks;
+  const char *ewkey = params && g_hash_table_contains(params, "elem_words") ? "elem_words" : "elem-words";
+  if (!ms_param_uint(params, "n", 0, 0, MAX_N, &n, error) ||
+      !ms_param_uint(params, "seed", 1, 0, G_MAXUINT64, &seed, error) ||
+      !ms_param_uint(params, "width", 32, 1, MS_MAX_WIDTH, &w, error) ||
+      !ms_param_uint(params, ewkey, 1, 1, 2, &ew, error) ||
+      !ms_param_uint(params, "blocks", 1, 1, G_MAXUINT64, &blocks, error))
+    return NULL;
+  const char *pname = ms_param_str(params, "permutation", "identical");
+  gint64 *P = ms_perm_load(pname, &n, seed, error);
+  if (!P) return NULL;
+  Prog *p = g_str_has_prefix(algorithm, "hmm-") ? build_hmm(algorithm, pname, P, n, (guint32)w, ew, error)
+                                                : build_dmm(algorithm, pname, P, n, (guint32)w, ew, error);
+  if (p && !prog_verify(p, P, n, error)) {
+    prog_free(p);
+    p = NULL;
+  }
+  g_free(P);
+  if (!p) return NULL;
+  gchar *seedstr = strcmp(pname, "random") == 0 ? g_strdup_printf(", seed = %" G_GUINT64_FORMAT, seed) : g_strdup("");
+  gchar *name = g_strdup_printf("permutation %s, P = %s, n = %" G_GUINT64_FORMAT ", w = %" G_GUINT64_FORMAT
+                                ", elem-words = %" G_GUINT64_FORMAT "%s",
+                                algorithm, pname, n, w, ew, seedstr);
+  g_free(seedstr);
+  MsSource *src = ms_source_new(name, p->threads, p->block, &prog_funcs, p);
+  g_free(name);
+  return src;
 }
