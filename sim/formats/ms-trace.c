@@ -3,27 +3,8 @@
 #include <errno.h>
 #include <string.h>
 
-MsSource *ms_trace_open(const char *path, GError **error) {
-  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-  if (!f) {
-    g_set_error(error, MS_ERROR, MS_ERROR_IO, "%s: cannot open: %s", path, g_strerror(errno));
-    return NULL;
-  }
-  /* The binary form starts with its magic; anything else is read as JSON. */
-  int c = fgetc(f);
-  if (c == EOF) {
-    if (f != stdin) fclose(f);
-    g_set_error(error, MS_ERROR, MS_ERROR_SYNTAX, "%s: file is empty", path);
-    return NULL;
-  }
-  ungetc(c, f);
-  if (c == MS_BINARY_MAGIC[0]) return ms_trace_binary_open(f, path, error);
-  if (f != stdin) fclose(f);
-  gsize len;
-  char *text = ms_json_read_file(path, MS_TRACE_MAX_JSON_BYTES, &len, error);
-  if (!text) return NULL;
+static MsSource *open_json_text(const char *text, gsize len, const char *path, GError **error) {
   cJSON *root = ms_json_parse(text, len, path, error);
-  g_free(text);
   if (!root) return NULL;
   MsSource *src = NULL;
   if (!cJSON_IsObject(root)) {
@@ -44,6 +25,49 @@ MsSource *ms_trace_open(const char *path, GError **error) {
     }
   }
   cJSON_Delete(root);
+  return src;
+}
+
+MsSource *ms_trace_open_memory(const void *data, gsize length, const char *name, GError **error) {
+  if (length == 0) {
+    g_set_error(error, MS_ERROR, MS_ERROR_SYNTAX, "%s: file is empty", name);
+    return NULL;
+  }
+  if (((const char *)data)[0] == MS_BINARY_MAGIC[0]) {
+    /* the binary reader streams from a FILE: give it a private copy of the bytes */
+    FILE *f = fmemopen(NULL, length, "w+b");
+    if (!f) {
+      g_set_error(error, MS_ERROR, MS_ERROR_IO, "%s: cannot buffer: %s", name, g_strerror(errno));
+      return NULL;
+    }
+    fwrite(data, 1, length, f);
+    rewind(f);
+    return ms_trace_binary_open(f, name, error);
+  }
+  return open_json_text(data, length, name, error);
+}
+
+MsSource *ms_trace_open(const char *path, GError **error) {
+  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!f) {
+    g_set_error(error, MS_ERROR, MS_ERROR_IO, "%s: cannot open: %s", path, g_strerror(errno));
+    return NULL;
+  }
+  /* The binary form starts with its magic; anything else is read as JSON. */
+  int c = fgetc(f);
+  if (c == EOF) {
+    if (f != stdin) fclose(f);
+    g_set_error(error, MS_ERROR, MS_ERROR_SYNTAX, "%s: file is empty", path);
+    return NULL;
+  }
+  ungetc(c, f);
+  if (c == MS_BINARY_MAGIC[0]) return ms_trace_binary_open(f, path, error);
+  if (f != stdin) fclose(f);
+  gsize len;
+  char *text = ms_json_read_file(path, MS_TRACE_MAX_JSON_BYTES, &len, error);
+  if (!text) return NULL;
+  MsSource *src = open_json_text(text, len, path, error);
+  g_free(text);
   return src;
 }
 

@@ -117,6 +117,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(MsSource, ms_source_free)
 /* Open a trace file of any form (explicit JSON, compact JSON, binary), detected from its
  * content.  "-" reads standard input. */
 MsSource *ms_trace_open(const char *path, GError **error);
+/* The same from bytes in memory (copied); `name` stands for the file in messages. */
+MsSource *ms_trace_open_memory(const void *data, gsize length, const char *name, GError **error);
 
 typedef enum { MS_FORMAT_EXPLICIT, MS_FORMAT_BINARY } MsFormat;
 /* Drain `source` and write it in `format` to `out`; `name` labels the file in errors. */
