@@ -1,9 +1,390 @@
-/* ms-bpbc.c: the bpbc workload family (placeholder until its issue lands). */
+/* ms-bpbc.c: Bitwise Parallel Bulk Computation on the UMM (seed 000 chapters 5-6).
+ *
+ * The access patterns are oblivious, so the source computes each address from the thread
+ * index; the algorithm itself is executed on random data first and checked against a
+ * straightforward implementation (MS_ERROR_VERIFY on a mismatch).
+ *
+ *   pairwise-sum        G = ceil(M/32) threads; bit plane j of group g at j*G + g in A, B, C
+ *                       (column-wise, Figure 5.2); per thread: K x (read A_j, read B_j,
+ *                       write C_j), then write the carry plane C_K when K < 32.
+ *   pairwise-sum-naive  M threads: read A[i], read B[i], write C[i].
+ *   life-word           one byte per cell, one thread per cell (warp = 32 cells of a row);
+ *                       9 reads (the 8 neighbours, then the cell) and 1 write per step;
+ *                       a byte access is a request to the 32-bit word holding it.
+ *   life-single         32 cells per 32-bit word (Algorithm SINGLE-WORD): 9 reads, 1 write.
+ *   life-double         64 cells per 64-bit word, two rows per thread (Algorithm
+ *                       DOUBLE-WORD): 12 reads, 2 writes; a 64-bit word is one request to
+ *                       its first 32-bit word address (so a warp spans 2 address groups).
+ * Every step of the universe is one kernel: T steps are separated by grid barriers and
+ * alternate between two arrays.  The universe wraps around (torus) unless boundary=dead
+ * (cells outside are dead, reads outside are not made: kernels/bpbc.cu's convention). */
 #include "ms-workloads.h"
+#include "ms-perm.h"
+#include <string.h>
+
+typedef enum { PAIRWISE, PAIRWISE_NAIVE, LIFE_WORD, LIFE_SINGLE, LIFE_DOUBLE } Alg;
+static const char *const alg_names[] = {"pairwise-sum", "pairwise-sum-naive", "life-word", "life-single",
+                                        "life-double", NULL};
+
+typedef struct {
+  Alg alg;
+  guint64 K, M, G;      /* pairwise */
+  guint64 N, T, wpr, rt; /* life: size, steps, words per row, threads per row */
+  gboolean wrap;
+  guint64 threads;
+  guint accesses;       /* memory steps per kernel */
+  guint64 kernel;       /* current kernel (0..T-1) */
+  guint acc;            /* next access in it */
+  gboolean sync_next, finished;
+  MsOp op;
+  guint cur;            /* access being filled */
+  guint64 fk;           /* kernel of the step being filled */
+} Bpbc;
+
+/* ---- verification -------------------------------------------------------------------- */
+static gboolean verify_pairwise(Bpbc *B, guint64 seed, GError **error) {
+  guint64 s = seed, M = B->M, G = B->G, K = B->K;
+  guint32 mask = K >= 32 ? 0xffffffffu : ((1u << K) - 1);
+  guint32 *a = g_new0(guint32, G * 32), *b = g_new0(guint32, G * 32);
+  for (guint64 i = 0; i < M; i++) {
+    a[i] = (guint32)ms_rand_next(&s) & mask;
+    b[i] = (guint32)ms_rand_next(&s) & mask;
+  }
+  gboolean ok = TRUE;
+  if (B->alg == PAIRWISE) {
+    guint64 out = K < 32 ? K + 1 : 32;
+    guint32 *c = g_new0(guint32, out * G);
+    for (guint64 g = 0; g < G && ok; g++) {
+      guint32 A[32] = {0}, Bs[32] = {0}, carry = 0;
+      for (guint64 j = 0; j < K; j++)
+        for (int i = 0; i < 32; i++) {
+          A[j] |= ((a[g * 32 + i] >> j) & 1u) << i;
+          Bs[j] |= ((b[g * 32 + i] >> j) & 1u) << i;
+        }
+      for (guint64 j = 0; j < K; j++) { /* the ripple-carry adder, 32 instances per word */
+        c[j * G + g] = A[j] ^ Bs[j] ^ carry;
+        carry = (A[j] & Bs[j]) | (A[j] & carry) | (Bs[j] & carry);
+      }
+      if (K < 32) c[K * G + g] = carry;
+      for (int i = 0; i < 32 && g * 32 + (guint64)i < M; i++) {
+        guint32 sum = 0;
+        for (guint64 j = 0; j < out; j++) sum |= ((c[j * G + g] >> i) & 1u) << j;
+        if (sum != a[g * 32 + i] + b[g * 32 + i]) ok = FALSE;
+      }
+    }
+    g_free(c);
+  }
+  g_free(a);
+  g_free(b);
+  if (!ok) g_set_error(error, MS_ERROR, MS_ERROR_VERIFY, "bpbc pairwise-sum: a bit-sliced sum differs from A + B");
+  return ok;
+}
+
+/* Straightforward Game of Life, one byte per cell. */
+static void life_naive(guint8 *g, guint64 N, guint64 T, gboolean wrap) {
+  guint8 *h = g_new(guint8, N * N);
+  for (guint64 t = 0; t < T; t++) {
+    for (guint64 y = 0; y < N; y++)
+      for (guint64 x = 0; x < N; x++) {
+        int s = 0;
+        for (int dy = -1; dy <= 1; dy++)
+          for (int dx = -1; dx <= 1; dx++) {
+            if (!dx && !dy) continue;
+            gint64 yy = (gint64)y + dy, xx = (gint64)x + dx;
+            if (wrap) {
+              yy = (yy + (gint64)N) % (gint64)N;
+              xx = (xx + (gint64)N) % (gint64)N;
+            } else if (yy < 0 || xx < 0 || yy >= (gint64)N || xx >= (gint64)N) {
+              continue;
+            }
+            s += g[yy * (gint64)N + xx];
+          }
+        guint8 me = g[y * N + x];
+        h[y * N + x] = (guint8)(s == 3 || (me && s == 2));
+      }
+    memcpy(g, h, N * N);
+  }
+  g_free(h);
+}
+
+/* Algorithm SINGLE-WORD (section 6.2), on any word width. */
+#define SINGLE_WORD(T)                                                                           \
+  static T single_word_##T(T A, T B, T C, T D, T E, T F, T G, T H, T I) {                        \
+    T ab1 = A & B, ab0 = A ^ B, cd1 = C & D, cd0 = C ^ D, ef1 = E & F, ef0 = E ^ F;              \
+    T gh1 = G & H, gh0 = G ^ H;                                                                  \
+    T ad0 = ab0 ^ cd0, ad1 = ab1 ^ cd1 ^ (ab0 & cd0), ad2 = ab1 & cd1;                           \
+    T eh0 = ef0 ^ gh0, eh1 = ef1 ^ gh1 ^ (ef0 & gh0), eh2 = ef1 & gh1;                           \
+    T ah0 = ad0 ^ eh0, X = ad0 & eh0, Y = ad1 ^ eh1, ah1 = X ^ Y;                                \
+    T ah23 = ad2 | eh2 | (ad1 & eh1) | (X & Y);                                                  \
+    T Z = ~ah23 & ah1, I2 = ~ah0 & Z, I3 = ah0 & Z;                                              \
+    return (I & I2) | I3;                                                                        \
+  }
+SINGLE_WORD(guint32)
+
+
+/* Word (r, w) of a packed universe, 0 outside when not wrapping. */
+#define LD(u, r, w)                                                                              \
+  (B->wrap ? u[(((r) + (gint64)N) % (gint64)N) * (gint64)wpr + (((w) + (gint64)wpr) % (gint64)wpr)] \
+           : ((r) < 0 || (r) >= (gint64)N || (w) < 0 || (w) >= (gint64)wpr) ? 0 : u[(r) * (gint64)wpr + (w)])
+
+static gboolean verify_life(Bpbc *B, guint64 seed, GError **error) {
+  guint64 N = B->N, s = seed;
+  guint8 *ref = g_new(guint8, N * N), *cur = g_new(guint8, N * N);
+  for (guint64 i = 0; i < N * N; i++) ref[i] = (guint8)(ms_rand_below(&s, 3) == 0); /* density 1/3 */
+  memcpy(cur, ref, N * N);
+  life_naive(ref, N, B->T, B->wrap);
+  gboolean ok = TRUE;
+  if (B->alg == LIFE_WORD) {
+    /* word-per-cell with formulas 6.1/6.2 in the trace's read order */
+    guint8 *nxt = g_new(guint8, N * N);
+    for (guint64 t = 0; t < B->T; t++) {
+      for (gint64 y = 0; y < (gint64)N; y++)
+        for (gint64 x = 0; x < (gint64)N; x++) {
+          int sum = 0;
+          for (int d = 0; d < 8; d++) {
+            static const int DY[8] = {-1, -1, -1, 0, 0, 1, 1, 1}, DX[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
+            gint64 yy = y + DY[d], xx = x + DX[d];
+            if (B->wrap) yy = (yy + (gint64)N) % (gint64)N, xx = (xx + (gint64)N) % (gint64)N;
+            else if (yy < 0 || xx < 0 || yy >= (gint64)N || xx >= (gint64)N) continue;
+            sum += cur[yy * (gint64)N + xx];
+          }
+          guint8 me = cur[y * (gint64)N + x];
+          nxt[y * (gint64)N + x] = (guint8)((sum | me) == 3);
+        }
+      memcpy(cur, nxt, N * N);
+    }
+    g_free(nxt);
+    ok = memcmp(cur, ref, N * N) == 0;
+  } else if (B->alg == LIFE_SINGLE) {
+    const guint64 wpr = N / 32;
+    guint32 *u = g_new0(guint32, N * wpr), *v = g_new0(guint32, N * wpr);
+    for (guint64 i = 0; i < N * N; i++) u[i / 32] |= (guint32)cur[i] << (i % 32);
+    for (guint64 t = 0; t < B->T; t++) {
+      for (gint64 r = 0; r < (gint64)N; r++)
+        for (gint64 w = 0; w < (gint64)wpr; w++) {
+          guint32 up = LD(u, r - 1, w), upl = LD(u, r - 1, w - 1), upr = LD(u, r - 1, w + 1);
+          guint32 me = LD(u, r, w), ml = LD(u, r, w - 1), mr = LD(u, r, w + 1);
+          guint32 dn = LD(u, r + 1, w), dl = LD(u, r + 1, w - 1), dr = LD(u, r + 1, w + 1);
+#define WEST(c, l) (((c) << 1) | ((l) >> 31))
+#define EAST(c, r) (((c) >> 1) | ((r) << 31))
+          v[r * (gint64)wpr + w] = single_word_guint32(WEST(up, upl), up, EAST(up, upr), WEST(me, ml),
+                                                       EAST(me, mr), WEST(dn, dl), dn, EAST(dn, dr), me);
+#undef WEST
+#undef EAST
+        }
+      guint32 *x = u;
+      u = v;
+      v = x;
+    }
+    for (guint64 i = 0; i < N * N && ok; i++) ok = ((u[i / 32] >> (i % 32)) & 1u) == ref[i];
+    g_free(u);
+    g_free(v);
+  } else {
+    const guint64 wpr = N / 64;
+    guint64 *u = g_new0(guint64, N * wpr), *v = g_new0(guint64, N * wpr);
+    for (guint64 i = 0; i < N * N; i++) u[i / 64] |= (guint64)cur[i] << (i % 64);
+#define WEST(c, l) (((c) << 1) | ((l) >> 63))
+#define EAST(c, r) (((c) >> 1) | ((r) << 63))
+    for (guint64 t = 0; t < B->T; t++) {
+      for (gint64 r = 0; r < (gint64)N; r += 2)
+        for (gint64 w = 0; w < (gint64)wpr; w++) {
+          guint64 up = LD(u, r - 1, w), upl = LD(u, r - 1, w - 1), upr = LD(u, r - 1, w + 1);
+          guint64 K = LD(u, r, w), kl = LD(u, r, w - 1), kr = LD(u, r, w + 1);
+          guint64 L = LD(u, r + 1, w), ll = LD(u, r + 1, w - 1), lr = LD(u, r + 1, w + 1);
+          guint64 dn = LD(u, r + 2, w), dl = LD(u, r + 2, w - 1), dr = LD(u, r + 2, w + 1);
+          guint64 A = WEST(up, upl), Bw = up, C = EAST(up, upr), D = WEST(K, kl), E = EAST(K, kr);
+          guint64 I = WEST(L, ll), J = EAST(L, lr), F = WEST(dn, dl), Gw = dn, H = EAST(dn, dr);
+          /* DOUBLE-WORD (section 6.3): D, E, I, J are shared by K's and L's neighbourhoods */
+          guint64 de1 = D & E, de0 = D ^ E, ij1 = I & J, ij0 = I ^ J;
+          guint64 ab1 = A & Bw, ab0 = A ^ Bw, cl1 = C & L, cl0 = C ^ L;
+          guint64 fg1 = F & Gw, fg0 = F ^ Gw, hk1 = H & K, hk0 = H ^ K;
+          guint64 m0 = de0 ^ ij0, m1 = de1 ^ ij1 ^ (de0 & ij0), m2 = de1 & ij1;
+          guint64 p0 = ab0 ^ cl0, p1 = ab1 ^ cl1 ^ (ab0 & cl0), p2 = ab1 & cl1;
+          guint64 q0 = fg0 ^ hk0, q1 = fg1 ^ hk1 ^ (fg0 & hk0), q2 = fg1 & hk1;
+          guint64 k0 = p0 ^ m0, kx = p0 & m0, ky = p1 ^ m1, k1 = kx ^ ky;
+          guint64 k23 = p2 | m2 | (p1 & m1) | (kx & ky);
+          guint64 l0 = q0 ^ m0, lx = q0 & m0, ly = q1 ^ m1, l1 = lx ^ ly;
+          guint64 l23 = q2 | m2 | (q1 & m1) | (lx & ly);
+          guint64 kz = ~k23 & k1, lz = ~l23 & l1;
+          v[r * (gint64)wpr + w] = (K & ~k0 & kz) | (k0 & kz);
+          v[(r + 1) * (gint64)wpr + w] = (L & ~l0 & lz) | (l0 & lz);
+        }
+      guint64 *x = u;
+      u = v;
+      v = x;
+    }
+#undef WEST
+#undef EAST
+    for (guint64 i = 0; i < N * N && ok; i++) ok = ((u[i / 64] >> (i % 64)) & 1u) == ref[i];
+    g_free(u);
+    g_free(v);
+  }
+  g_free(ref);
+  g_free(cur);
+  if (!ok)
+    g_set_error(error, MS_ERROR, MS_ERROR_VERIFY, "bpbc %s: the universe after %" G_GUINT64_FORMAT
+                " steps differs from the straightforward simulator", alg_names[B->alg], B->T);
+  return ok;
+}
+
+/* ---- the trace ----------------------------------------------------------------------- */
+static const int NB_DY[9] = {-1, -1, -1, 0, 0, 0, 1, 1, 1};
+static const int NB_DX[9] = {0, -1, 1, 0, -1, 1, 0, -1, 1}; /* up, upl, upr, me, ml, mr, dn, dl, dr */
+
+/* Word (row r, column w) of array `arr` as a 32-bit word address, -1 when not read. */
+static gint64 life_at(const Bpbc *B, guint64 arr, gint64 r, gint64 w, gint64 rows, gint64 cols, int scale) {
+  if (B->wrap) {
+    r = (r + rows) % rows;
+    w = (w + cols) % cols;
+  } else if (r < 0 || r >= rows || w < 0 || w >= cols) {
+    return MS_ADDR_NONE;
+  }
+  return ((gint64)arr * rows * cols + r * cols + w) * scale;
+}
+
+static gint64 address(const Bpbc *B, guint acc, guint64 t) {
+  const guint64 cur = B->fk & 1, nxt = cur ^ 1;
+  switch (B->alg) {
+  case PAIRWISE: {
+    if (t >= B->G) return MS_ADDR_NONE;
+    guint64 j = acc / 3, planes = B->K * B->G;
+    if (j >= B->K) return (gint64)(2 * planes + B->K * B->G + t); /* the carry plane C_K */
+    return (gint64)((acc % 3) * planes + j * B->G + t);
+  }
+  case PAIRWISE_NAIVE:
+    return (gint64)(acc * B->M + t);
+  case LIFE_WORD: {
+    const gint64 N = (gint64)B->N, y = (gint64)(t / B->N), x = (gint64)(t % B->N);
+    if (acc == 9) return (gint64)((nxt * B->N * B->N + t) / 4);
+    gint64 b = life_at(B, cur, y + NB_DY[acc], x + NB_DX[acc], N, N, 1);
+    return b < 0 ? b : b / 4;
+  }
+  case LIFE_SINGLE: {
+    const gint64 r = (gint64)(t / B->rt), w = (gint64)(t % B->rt);
+    if (w >= (gint64)B->wpr) return MS_ADDR_NONE;
+    if (acc == 9) return life_at(B, nxt, r, w, (gint64)B->N, (gint64)B->wpr, 1);
+    return life_at(B, cur, r + NB_DY[acc], w + NB_DX[acc], (gint64)B->N, (gint64)B->wpr, 1);
+  }
+  case LIFE_DOUBLE: {
+    const gint64 r = 2 * (gint64)(t / B->rt), w = (gint64)(t % B->rt);
+    if (w >= (gint64)B->wpr) return MS_ADDR_NONE;
+    if (acc >= 12) return life_at(B, nxt, r + (acc - 12), w, (gint64)B->N, (gint64)B->wpr, 2);
+    /* rows r-1 .. r+2, each: the word, its left, its right */
+    return life_at(B, cur, r - 1 + acc / 3, w + (acc % 3 == 0 ? 0 : acc % 3 == 1 ? -1 : 1), (gint64)B->N,
+                   (gint64)B->wpr, 2);
+  }
+  }
+  return MS_ADDR_NONE;
+}
+
+static MsOp op_of(const Bpbc *B, guint acc) {
+  switch (B->alg) {
+  case PAIRWISE: return acc % 3 == 2 || acc / 3 >= B->K ? MS_OP_WRITE : MS_OP_READ;
+  case PAIRWISE_NAIVE: return acc == 2 ? MS_OP_WRITE : MS_OP_READ;
+  case LIFE_WORD:
+  case LIFE_SINGLE: return acc == 9 ? MS_OP_WRITE : MS_OP_READ;
+  case LIFE_DOUBLE: return acc >= 12 ? MS_OP_WRITE : MS_OP_READ;
+  }
+  return MS_OP_READ;
+}
+
+static MsNext bpbc_next(gpointer self, MsStep *step, GError **error) {
+  (void)error;
+  Bpbc *B = self;
+  if (B->finished) return MS_NEXT_END;
+  if (B->sync_next) {
+    B->sync_next = FALSE;
+    step->op = MS_OP_SYNC;
+    step->scope = MS_SCOPE_GRID;
+    step->space = MS_SPACE_GLOBAL;
+    return MS_NEXT_STEP;
+  }
+  B->cur = B->acc;
+  B->fk = B->kernel;
+  step->op = op_of(B, B->acc);
+  step->space = MS_SPACE_GLOBAL;
+  step->scope = MS_SCOPE_GRID;
+  if (++B->acc == B->accesses) {
+    B->acc = 0;
+    B->kernel++;
+    if (B->kernel >= B->T) B->finished = TRUE; /* after this step */
+    else B->sync_next = TRUE;
+  }
+  return MS_NEXT_STEP;
+}
+
+static gboolean bpbc_fill(gpointer self, guint64 first, guint64 count, gint64 *addr, GError **error) {
+  (void)error;
+  Bpbc *B = self;
+  for (guint64 i = 0; i < count; i++) addr[i] = address(B, B->cur, first + i);
+  return TRUE;
+}
+
+static void bpbc_destroy(gpointer self) { g_free(self); }
+
+static const MsSourceFuncs bpbc_funcs = {bpbc_next, bpbc_fill, bpbc_destroy};
 
 MsSource *ms_bpbc_source(const char *algorithm, GHashTable *params, GError **error) {
-  (void)algorithm;
-  (void)params;
-  g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "the bpbc workload is not available in this build");
-  return NULL;
+  static const char *const known[] = {"bits", "k", "instances", "size", "steps", "seed", "boundary", NULL};
+  if (!ms_param_check(params, known, "bpbc", error)) return NULL;
+  int alg = -1;
+  for (int i = 0; algorithm && alg_names[i]; i++)
+    if (strcmp(algorithm, alg_names[i]) == 0) alg = i;
+  if (alg < 0) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "bpbc: unknown algorithm \"%s\" (pairwise-sum, pairwise-sum-naive, life-word, life-single, "
+                "life-double)",
+                algorithm ? algorithm : "");
+    return NULL;
+  }
+  guint64 K, M, N, T, seed;
+  if (!ms_param_uint(params, "bits", 32, 1, 32, &K, error) ||
+      !ms_param_uint(params, "k", K, 1, 32, &K, error) ||
+      !ms_param_uint(params, "instances", 1u << 20, 1, 1u << 30, &M, error) ||
+      !ms_param_uint(params, "size", 256, 64, 1u << 15, &N, error) ||
+      !ms_param_uint(params, "steps", 1, 1, 1u << 20, &T, error) ||
+      !ms_param_uint(params, "seed", 1, 0, G_MAXUINT64, &seed, error))
+    return NULL;
+  const char *boundary = ms_param_str(params, "boundary", "wrap");
+  if (strcmp(boundary, "wrap") != 0 && strcmp(boundary, "dead") != 0) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "--boundary: expected wrap or dead, got \"%s\"", boundary);
+    return NULL;
+  }
+  Bpbc *B = g_new0(Bpbc, 1);
+  B->alg = (Alg)alg;
+  B->K = K;
+  B->M = M;
+  B->G = (M + 31) / 32;
+  B->N = N;
+  B->T = alg <= PAIRWISE_NAIVE ? 1 : T;
+  B->wrap = strcmp(boundary, "wrap") == 0;
+  gboolean ok;
+  char *name;
+  if (alg <= PAIRWISE_NAIVE) {
+    B->threads = alg == PAIRWISE ? B->G : M;
+    B->accesses = alg == PAIRWISE ? (guint)(3 * K + (K < 32)) : 3;
+    ok = verify_pairwise(B, seed, error);
+    name = g_strdup_printf("bpbc %s bits=%" G_GUINT64_FORMAT " instances=%" G_GUINT64_FORMAT, algorithm, K, M);
+  } else {
+    if (N % 64) {
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "--size: %" G_GUINT64_FORMAT " is not a multiple of 64", N);
+      g_free(B);
+      return NULL;
+    }
+    B->wpr = alg == LIFE_WORD ? N : alg == LIFE_SINGLE ? N / 32 : N / 64;
+    B->rt = (B->wpr + 31) / 32 * 32;
+    B->threads = alg == LIFE_WORD ? N * N : alg == LIFE_SINGLE ? N * B->rt : (N / 2) * B->rt;
+    B->accesses = alg == LIFE_DOUBLE ? 14 : 10;
+    ok = verify_life(B, seed, error);
+    name = g_strdup_printf("bpbc %s size=%" G_GUINT64_FORMAT " steps=%" G_GUINT64_FORMAT " %s", algorithm, N, T,
+                           boundary);
+  }
+  if (!ok) {
+    g_free(B);
+    g_free(name);
+    return NULL;
+  }
+  MsSource *src = ms_source_new(name, B->threads, B->threads, &bpbc_funcs, B);
+  g_free(name);
+  return src;
 }
