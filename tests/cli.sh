@@ -84,5 +84,28 @@ n=$((n + 1))
 if out=$("$memsim" run "$dmm" "$fig" 2>/dev/null) && grep -q "dmm" <<<"$out" && grep -q "7" <<<"$out"; then
   echo "ok - run_text"; else fail "run_text: $out"; fi
 
+# the timeline of Figure 3.3: W1's single stage enters at t = 2 and completes at t = 6
+n=$((n + 1))
+if out=$("$memsim" run "$dmm" "$fig" --timeline 2>&1) &&
+   grep -qE '^ +2 \| W1\.0 ' <<<"$out" && grep -qE '^ +6 \| (\. +){4}W1\.0' <<<"$out" &&
+   grep -q "total: 7 time units" <<<"$out"; then
+  echo "ok - timeline"; else fail "timeline: $out"; fi
+expect timeline_too_big 2 "too large to draw a timeline" -- run "$src/models/umm-w32.json" "$src/traces/compact/coalesced-loop.json" --timeline
+
+# every shipped trace gives identical results after conversion to explicit and to binary
+for t in "$src"/traces/*.json "$src"/traces/compact/*.json; do
+  case $t in *coalesced-loop*) continue ;; esac  # 2^20 threads: too big to expand here
+  for m in "$src"/models/textbook-dmm.json "$src"/models/hmm-small.json "$src"/models/textbook-umm.json; do
+    n=$((n + 1))
+    name="convert $(basename "$t") on $(basename "$m")"
+    a=$("$memsim" run "$m" "$t" --json --per-step 2>&1 | sed 's/"trace":"[^"]*"//')
+    "$memsim" convert "$t" -o conv.json && "$memsim" convert --to binary "$t" -o conv.bin || { fail "$name: convert failed"; continue; }
+    b=$("$memsim" run "$m" conv.json --json --per-step 2>&1 | sed 's/"trace":"[^"]*"//')
+    c=$("$memsim" run "$m" conv.bin --json --per-step 2>&1 | sed 's/"trace":"[^"]*"//')
+    if [ "$a" = "$b" ] && [ "$a" = "$c" ] && grep -q time_units <<<"$a"; then echo "ok - $name"
+    else fail "$name: $a / $b / $c"; fi
+  done
+done
+
 echo "1..$n"
 [ "$fails" = 0 ]

@@ -9,11 +9,13 @@ static void progress(guint64 steps, gpointer data) {
 }
 
 int ms_cmd_run(int argc, char **argv) {
-  gboolean json = FALSE, per_step = FALSE, show_progress = FALSE;
+  gboolean json = FALSE, per_step = FALSE, show_progress = FALSE, timeline = FALSE, timing = FALSE;
   GOptionEntry entries[] = {
       {"json", 'j', 0, G_OPTION_ARG_NONE, &json, "Print one JSON object instead of the summary", NULL},
       {"per-step", 's', 0, G_OPTION_ARG_NONE, &per_step, "Add the per-step breakdown", NULL},
+      {"timeline", 't', 0, G_OPTION_ARG_NONE, &timeline, "Draw the pipeline timeline (small traces)", NULL},
       {"progress", 'p', 0, G_OPTION_ARG_NONE, &show_progress, "Report progress on stderr", NULL},
+      {"timing", 0, 0, G_OPTION_ARG_NONE, &timing, "Report open and simulation times and requests/s on stderr", NULL},
       {NULL}};
   GOptionContext *ctx = g_option_context_new("MODEL TRACE - simulate a trace on a memory machine model");
   g_option_context_set_summary(ctx, "MODEL is a model file (models/*.json), TRACE a trace file in any form\n"
@@ -36,12 +38,15 @@ int ms_cmd_run(int argc, char **argv) {
     code = ms_cli_fail("run", err);
     goto out;
   }
+  gint64 topen = g_get_monotonic_time();
   src = ms_trace_open(argv[2], &err);
   if (!src) {
     code = ms_cli_fail("run", err);
     goto out;
   }
+  gint64 t0 = g_get_monotonic_time();
   MsSimOptions opt = {0};
+  if (timeline) opt.max_events = MS_TIMELINE_MAX_EVENTS;
   opt.per_step = per_step;
   if (show_progress) {
     opt.progress = progress;
@@ -49,6 +54,11 @@ int ms_cmd_run(int argc, char **argv) {
   }
   res = ms_simulate(model, src, &opt, &err);
   if (show_progress) fputc('\n', stderr);
+  if (timing && res) {
+    double o = (double)(t0 - topen) / 1e6, sim = (double)(g_get_monotonic_time() - t0) / 1e6;
+    fprintf(stderr, "memsim run: open %.3f s, simulate %.3f s, %.1f M requests/s\n", o, sim,
+            sim > 0 ? (double)res->requests / sim / 1e6 : 0.0);
+  }
   if (!res) {
     code = ms_cli_fail("run", err);
     goto out;
@@ -60,6 +70,7 @@ int ms_cmd_run(int argc, char **argv) {
   } else {
     ms_result_print_text(res, model, src, stdout);
   }
+  if (timeline && !json && !ms_result_print_timeline(res, model, stdout, &err)) code = ms_cli_fail("run", err);
 out:
   ms_result_free(res);
   ms_source_free(src);

@@ -187,6 +187,15 @@ char *ms_result_to_json(const MsResult *result, const MsModel *model, const MsSo
                         gboolean pretty);
 void ms_result_print_text(const MsResult *result, const MsModel *model, const MsSource *source,
                           FILE *out);
+/* The pipeline timeline of a result simulated with max_events > 0: for each pipeline, one
+ * row per time unit showing which warp's stage (W<warp>.<step>) is at each depth of the
+ * l-deep pipeline; a stage entering at t completes at the end of t + l - 1.  Refuses
+ * (MS_ERROR_LIMIT) past MS_TIMELINE_MAX_ROWS time units. */
+#define MS_TIMELINE_MAX_ROWS 400
+#define MS_TIMELINE_MAX_EVENTS 2000
+gboolean ms_result_print_timeline(const MsResult *result, const MsModel *model, FILE *out,
+                                  GError **error);
+
 /* The human description of a model, one line ("dmm w=32 l=1"). */
 char *ms_model_describe(const MsModel *model);
 

@@ -507,9 +507,12 @@ MsSource *ms_gcd_source_with_stats(const char *algorithm, GHashTable *params, Ms
   guint64 bits, P, seed, obl;
   if (!ms_param_uint(params, "bits", 1024, 32, 1u << 20, &bits, error) ||
       !ms_param_uint(params, "instances", 1024, 1, 1u << 24, &P, error) ||
-      !ms_param_uint(params, "seed", 1, 0, G_MAXUINT64, &seed, error) ||
-      !ms_param_uint(params, "oblivious", 0, 0, 1, &obl, error))
+      !ms_param_uint(params, "seed", 1, 0, G_MAXUINT64, &seed, error))
     return NULL;
+  const char *ob = ms_param_str(params, "oblivious", "0");
+  if (strcmp(ob, "true") == 0) obl = 1; /* measurement records write booleans */
+  else if (strcmp(ob, "false") == 0) obl = 0;
+  else if (!ms_param_uint(params, "oblivious", 0, 0, 1, &obl, error)) return NULL;
   if (bits % 32) {
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "--bits: %" G_GUINT64_FORMAT " is not a multiple of 32", bits);
     return NULL;

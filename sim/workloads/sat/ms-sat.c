@@ -1,9 +1,825 @@
-/* ms-sat.c: the sat workload family (placeholder until its issue lands). */
-#include "ms-workloads.h"
+/* ms-sat.c: summed area table algorithms on the asynchronous HMM (seed 001 chapter 6):
+ * 2R2W, 4R4W, 4R1W, 2R1W (with recursion on the tile-sum matrix), 1R1W and (1+r)R1W.
+ *
+ * One description per algorithm, held as a small program of items (memory steps with an
+ * address expression, a `when` predicate and a data action on per-thread registers; block
+ * and grid barriers; loops).  It is printed as a compact JSON trace, and that text is parsed
+ * back by the project's compact reader and executed step by step on real 64-bit data: the
+ * addresses the reader produces drive the data actions, so the verified access sequence is
+ * the one the simulator sees.  Registers are zeroed and shared memory is poisoned at every
+ * grid barrier (a kernel boundary).  Docs: docs/workloads/sat.md. */
+#include "ms-sat.h"
+#include "ms-perm.h"
+#include "../../formats/ms-formats.h"
+#include <math.h>
+#include <string.h>
+
+enum { K_MEM, K_BSYNC, K_GSYNC, K_LOOP };
+enum { A_LD, A_ADD, A_SUB, A_ST, A_LDADD };
+enum { RX, RS, RT, NREG };
+
+typedef struct {
+  int kind;
+  MsOp op;
+  MsSpace space;
+  char *addr, *when;
+  int act, r1, r2;
+  guint64 count;
+  char *var;
+  GPtrArray *body;
+} Item;
+
+static void item_free(gpointer p) {
+  Item *it = p;
+  g_free(it->addr);
+  g_free(it->when);
+  g_free(it->var);
+  if (it->body) g_ptr_array_free(it->body, TRUE);
+  g_free(it);
+}
+
+static GPtrArray *list_new(void) { return g_ptr_array_new_with_free_func(item_free); }
+
+/* A memory step; takes ownership of addr and when (when may be NULL). */
+static void mem(GPtrArray *l, MsOp op, MsSpace sp, int act, int r1, int r2, char *addr, char *when) {
+  Item *it = g_new0(Item, 1);
+  it->kind = K_MEM;
+  it->op = op;
+  it->space = sp;
+  it->act = act;
+  it->r1 = r1;
+  it->r2 = r2;
+  it->addr = addr;
+  it->when = when;
+  g_ptr_array_add(l, it);
+}
+
+static void sync_(GPtrArray *l, int kind) {
+  Item *it = g_new0(Item, 1);
+  it->kind = kind;
+  g_ptr_array_add(l, it);
+}
+
+/* A loop of `count` iterations; returns its body (NULL-safe: count 0 gives a detached list). */
+static GPtrArray *loop(GPtrArray *l, guint64 count, const char *var) {
+  Item *it = g_new0(Item, 1);
+  it->kind = K_LOOP;
+  it->count = count;
+  it->var = g_strdup(var);
+  it->body = list_new();
+  g_ptr_array_add(l, it);
+  return it->body;
+}
+
+#define F(...) g_strdup_printf(__VA_ARGS__)
+
+/* ---- the program being built -------------------------------------------------------------- */
+typedef struct {
+  GPtrArray *items;
+  guint64 threads;
+} Kernel;
+
+typedef struct {
+  guint64 N, W, m, n;
+  guint64 qa; /* 1+r: tile diagonals done by 2R1W */
+  GString *arrays;
+  guint64 next_base;
+  GPtrArray *kernels; /* Kernel* */
+  GPtrArray *tail;    /* items after the kernels (stage loops) */
+  guint64 tail_threads;
+  guint64 sh_words;
+} Prog;
+
+static void add_array(Prog *p, const char *name, guint64 len) {
+  g_string_append_printf(p->arrays, "%s\"%s\": {\"base\": %" G_GUINT64_FORMAT ", \"length\": %" G_GUINT64_FORMAT "}",
+                         p->arrays->len ? ", " : "", name, p->next_base, MAX(len, 1));
+  p->next_base += MAX(len, 1);
+}
+
+static Kernel *kernel_at(Prog *p, guint k) {
+  while (p->kernels->len <= k) {
+    Kernel *kn = g_new0(Kernel, 1);
+    kn->items = list_new();
+    g_ptr_array_add(p->kernels, kn);
+  }
+  return g_ptr_array_index(p->kernels, k);
+}
+
+/* Reserve `count` threads (whole blocks) in kernel k; returns the first. */
+static guint64 team(Prog *p, Kernel *kn, guint64 count) {
+  guint64 f = (kn->threads + p->W - 1) / p->W * p->W;
+  kn->threads = f + count;
+  return f;
+}
+
+static char *range(guint64 f, guint64 c) {
+  return F("tid >= %" G_GUINT64_FORMAT " && tid < %" G_GUINT64_FORMAT, f, f + c);
+}
+
+/* Column-wise prefix sums of arr (rows x cols, row-major), one thread per column (2R2W). */
+static void colprefix(Prog *p, Kernel *kn, const char *arr, guint64 rows, guint64 cols) {
+  guint64 f = team(p, kn, cols);
+  char *rg = range(f, cols);
+  mem(kn->items, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RX, 0, F("%s[tid - %" G_GUINT64_FORMAT "]", arr, f), g_strdup(rg));
+  if (rows > 1) {
+    GPtrArray *b = loop(kn->items, rows - 1, "j");
+    char *a = F("%s[(j + 1) * %" G_GUINT64_FORMAT " + tid - %" G_GUINT64_FORMAT "]", arr, cols, f);
+    mem(b, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0, g_strdup(a), g_strdup(rg));
+    mem(b, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RX, 0, a, g_strdup(rg));
+  }
+  g_free(rg);
+}
+
+/* Row-wise prefix sums, one thread per row: stride access (2R2W). */
+static void rowprefix(Prog *p, Kernel *kn, const char *arr, guint64 N) {
+  guint64 f = team(p, kn, N);
+  char *rg = range(f, N);
+  mem(kn->items, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RX, 0, F("%s[(tid - %" G_GUINT64_FORMAT ") * %" G_GUINT64_FORMAT "]", arr, f, N), g_strdup(rg));
+  if (N > 1) {
+    GPtrArray *b = loop(kn->items, N - 1, "j");
+    char *a = F("%s[(tid - %" G_GUINT64_FORMAT ") * %" G_GUINT64_FORMAT " + j + 1]", arr, f, N);
+    mem(b, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0, g_strdup(a), g_strdup(rg));
+    mem(b, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RX, 0, a, g_strdup(rg));
+  }
+  g_free(rg);
+}
+
+/* Diagonal arrangement of a W x W tile in shared memory: (r, c) at sh[r*W + (r+c) % W]. */
+static char *diag(guint64 W, const char *r, const char *c) {
+  return F("sh[(%s) * %" G_GUINT64_FORMAT " + ((%s) + (%s)) %% %" G_GUINT64_FORMAT "]", r, W, r, c, W);
+}
+
+/* Transpose src -> dst (N x N) through shared memory, one block of W threads per tile
+ * (4R4W): thread c reads column c of the tile row by row, then writes row c of the tile's
+ * transpose position from the diagonal arrangement. */
+static void transpose(Prog *p, Kernel *kn, const char *src, const char *dst) {
+  guint64 W = p->W, m = p->m, N = p->N;
+  guint64 f = team(p, kn, m * m * W), b0 = f / W;
+  char *rg = range(f, m * m * W);
+  char *bi = F("((bid - %" G_GUINT64_FORMAT ") / %" G_GUINT64_FORMAT ")", b0, m);
+  char *bj = F("((bid - %" G_GUINT64_FORMAT ") %% %" G_GUINT64_FORMAT ")", b0, m);
+  GPtrArray *b = loop(kn->items, W, "r");
+  mem(b, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RX, 0,
+      F("%s[(%s * %" G_GUINT64_FORMAT " + r) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", src, bi, W, N, bj, W),
+      g_strdup(rg));
+  mem(b, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RX, 0, diag(W, "r", "ltid"), g_strdup(rg));
+  sync_(kn->items, K_BSYNC);
+  b = loop(kn->items, W, "r");
+  mem(b, MS_OP_READ, MS_SPACE_SHARED, A_LD, RX, 0, diag(W, "ltid", "r"), g_strdup(rg));
+  mem(b, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RX, 0,
+      F("%s[(%s * %" G_GUINT64_FORMAT " + r) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", dst, bj, W, N, bi, W),
+      g_strdup(rg));
+  g_free(rg);
+  g_free(bi);
+  g_free(bj);
+}
+
+static char *and_(const char *a, const char *b) { return F("(%s) && (%s)", a, b); }
+
+/* ---- 2R1W ------------------------------------------------------------------------------ */
+typedef struct {
+  int level;
+  guint64 M, mm; /* side of the matrix, tiles per side */
+  char X[16], RS[16], U[16];
+  guint64 dlim; /* only tiles with bi + bj < dlim (1+r's triangle (A)); 2*mm-1 = all */
+  gboolean colt; /* step 3 also writes the row prefixes at tile edges to ColT (1+r) */
+} Level;
+
+/* Step 1: per tile, column sums -> Rm (tile rows 0..mm-2), row sums -> St (St = S^T, tile
+ * columns 0..mm-2), tile sum -> U (tree reduction in shared memory). */
+static void r2_step1(Prog *p, Kernel *kn, const Level *L) {
+  guint64 W = p->W, M = L->M, mm = L->mm;
+  guint64 f = team(p, kn, mm * mm * W), b0 = f / W;
+  char *bi = F("((bid - %" G_GUINT64_FORMAT ") / %" G_GUINT64_FORMAT ")", b0, mm);
+  char *bj = F("((bid - %" G_GUINT64_FORMAT ") %% %" G_GUINT64_FORMAT ")", b0, mm);
+  char *r0 = range(f, mm * mm * W);
+  char *dl = F("%s + %s < %" G_GUINT64_FORMAT, bi, bj, L->dlim);
+  char *rg = and_(r0, dl);
+  GPtrArray *b = loop(kn->items, W, "r");
+  mem(b, MS_OP_READ, MS_SPACE_GLOBAL, A_LDADD, RX, RS,
+      F("%s[(%s * %" G_GUINT64_FORMAT " + r) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", L->X, bi, W, M, bj, W),
+      g_strdup(rg));
+  mem(b, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RX, 0, diag(W, "r", "ltid"), g_strdup(rg));
+  char *c1 = F("%s < %" G_GUINT64_FORMAT, bi, mm - 1);
+  mem(kn->items, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RS, 0,
+      F("%s[%s * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", L->RS, bi, M, bj, W), and_(rg, c1));
+  sync_(kn->items, K_BSYNC);
+  b = loop(kn->items, W, "c");
+  mem(b, MS_OP_READ, MS_SPACE_SHARED, A_ADD, RT, 0, diag(W, "ltid", "c"), g_strdup(rg));
+  char *c2 = F("%s < %" G_GUINT64_FORMAT, bj, mm - 1);
+  mem(kn->items, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RT, 0,
+      F("%s[%" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", L->RS,
+        (mm - 1) * M, bj, M, bi, W),
+      and_(rg, c2));
+  /* tile sum: the W row sums reduced in a tree */
+  mem(kn->items, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RT, 0, F("sh[%" G_GUINT64_FORMAT " + ltid]", W * W), g_strdup(rg));
+  guint64 lg = 0;
+  while ((G_GUINT64_CONSTANT(1) << lg) < W) lg++;
+  b = loop(kn->items, lg, "h");
+  sync_(b, K_BSYNC);
+  char *half = F("ltid < (%" G_GUINT64_FORMAT " >> (h + 1))", W);
+  mem(b, MS_OP_READ, MS_SPACE_SHARED, A_ADD, RT, 0, F("sh[%" G_GUINT64_FORMAT " + ltid + (%" G_GUINT64_FORMAT " >> (h + 1))]", W * W, W),
+      and_(rg, half));
+  mem(b, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RT, 0, F("sh[%" G_GUINT64_FORMAT " + ltid]", W * W), and_(rg, half));
+  mem(kn->items, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RT, 0, F("%s[%s * %" G_GUINT64_FORMAT " + %s]", L->U, bi, mm, bj),
+      and_(rg, "ltid == 0"));
+  g_free(half);
+  g_free(c1);
+  g_free(c2);
+  g_free(bi);
+  g_free(bj);
+  g_free(r0);
+  g_free(dl);
+  g_free(rg);
+}
+
+/* Step 2 (the prefix part): column-wise prefix sums of Rm and of St (= row-wise prefix sums
+ * of S), one thread per column of the 2(mm-1) x M array RS. */
+static void r2_step2(Prog *p, Kernel *kn, const Level *L) {
+  guint64 W = p->W, M = L->M, mm = L->mm, rows = mm - 1;
+  guint64 f = team(p, kn, 2 * M);
+  char *r0 = range(f, 2 * M);
+  char *j = F("(tid - %" G_GUINT64_FORMAT ")", f);
+  /* the prefix of row q is needed by tile (q+1, col) (Rm) or (row, q+1) (St) */
+  char *blk = F("((%s %% %" G_GUINT64_FORMAT ") / %" G_GUINT64_FORMAT ")", j, M, W);
+  char *c0 = F("%s && 1 + %s < %" G_GUINT64_FORMAT, r0, blk, L->dlim);
+  mem(kn->items, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RX, 0,
+      F("%s[(%s / %" G_GUINT64_FORMAT ") * %" G_GUINT64_FORMAT " + %s %% %" G_GUINT64_FORMAT "]", L->RS, j, M, rows * M, j, M),
+      g_strdup(c0));
+  if (rows > 1) {
+    GPtrArray *b = loop(kn->items, rows - 1, "q");
+    char *a = F("%s[(%s / %" G_GUINT64_FORMAT ") * %" G_GUINT64_FORMAT " + (q + 1) * %" G_GUINT64_FORMAT " + %s %% %" G_GUINT64_FORMAT "]",
+                L->RS, j, M, rows * M, M, j, M);
+    char *c = F("%s && q + 2 + %s < %" G_GUINT64_FORMAT, r0, blk, L->dlim);
+    mem(b, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0, g_strdup(a), g_strdup(c));
+    mem(b, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RX, 0, a, c);
+  }
+  g_free(r0);
+  g_free(j);
+  g_free(blk);
+  g_free(c0);
+}
+
+/* SAT of an mm x mm matrix (mm <= W) by one block: rows into shared memory (diagonal
+ * arrangement), row-wise prefix, column-wise prefix written back. */
+static void small_sat(Prog *p, Kernel *kn, const char *U, guint64 mm) {
+  guint64 W = p->W;
+  guint64 f = team(p, kn, W);
+  char *r0 = range(f, W);
+  char *c = F("%s && ltid < %" G_GUINT64_FORMAT, r0, mm);
+  GPtrArray *b = loop(kn->items, mm, "r");
+  mem(b, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RX, 0, F("%s[r * %" G_GUINT64_FORMAT " + ltid]", U, mm), g_strdup(c));
+  mem(b, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RX, 0, diag(W, "r", "ltid"), g_strdup(c));
+  sync_(kn->items, K_BSYNC);
+  b = loop(kn->items, mm, "k");
+  mem(b, MS_OP_READ, MS_SPACE_SHARED, A_ADD, RT, 0, diag(W, "ltid", "k"), g_strdup(c));
+  mem(b, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RT, 0, diag(W, "ltid", "k"), g_strdup(c));
+  sync_(kn->items, K_BSYNC);
+  b = loop(kn->items, mm, "r");
+  mem(b, MS_OP_READ, MS_SPACE_SHARED, A_ADD, RS, 0, diag(W, "r", "ltid"), g_strdup(c));
+  mem(b, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RS, 0, F("%s[r * %" G_GUINT64_FORMAT " + ltid]", U, mm), g_strdup(c));
+  g_free(r0);
+  g_free(c);
+}
+
+/* The SAT of one tile in shared memory, shared by 2R1W Step 3 and the 1R1W stages.
+ * Thread c = ltid loads column c (row 0 plus `row0_add`), then computes the row-wise prefix
+ * of row c starting from register t (t_init), then the column-wise prefix of column c
+ * starting from register s (s_init) and writes it to X.  Optionally writes t after the row
+ * pass (the row prefix up to the tile's right edge) to ColT[bj][row]. */
+typedef struct {
+  const char *X;
+  guint64 M;
+  const char *bi, *bj, *act;
+} Tile;
+
+static void tile_sat(Prog *p, GPtrArray *l, const Tile *T, void (*pre)(Prog *, GPtrArray *, const Tile *, gpointer),
+                     gpointer data, gboolean colt) {
+  guint64 W = p->W, M = T->M;
+  if (pre) pre(p, l, T, data);
+  /* row 0 is added to the corrections `pre` left in RX; rows 1.. are plain loads */
+  mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0,
+      F("%s[%s * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", T->X, T->bi, W * M, T->bj, W), g_strdup(T->act));
+  mem(l, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RX, 0, F("sh[ltid]"), g_strdup(T->act));
+  GPtrArray *b = loop(l, W - 1, "r");
+  mem(b, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RX, 0,
+      F("%s[(%s * %" G_GUINT64_FORMAT " + r + 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", T->X, T->bi, W, M, T->bj, W),
+      g_strdup(T->act));
+  mem(b, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RX, 0, diag(W, "r + 1", "ltid"), g_strdup(T->act));
+  sync_(l, K_BSYNC);
+  b = loop(l, W, "c");
+  mem(b, MS_OP_READ, MS_SPACE_SHARED, A_ADD, RT, 0, diag(W, "ltid", "c"), g_strdup(T->act));
+  mem(b, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RT, 0, diag(W, "ltid", "c"), g_strdup(T->act));
+  if (colt) {
+    char *c = F("%s < %" G_GUINT64_FORMAT, T->bj, p->m - 1);
+    mem(l, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RT, 0,
+        F("ColT[%s * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", T->bj, p->N, T->bi, W), and_(T->act, c));
+    g_free(c);
+  }
+  sync_(l, K_BSYNC);
+  b = loop(l, W, "r");
+  mem(b, MS_OP_READ, MS_SPACE_SHARED, A_ADD, RS, 0, diag(W, "r", "ltid"), g_strdup(T->act));
+  mem(b, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RS, 0,
+      F("%s[(%s * %" G_GUINT64_FORMAT " + r) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", T->X, T->bi, W, M, T->bj, W),
+      g_strdup(T->act));
+}
+
+
+/* 2R1W Step 3 corrections: column sums above (Rm prefix) and the corner block sum (U SAT)
+ * are added to row 0; the row sums to the left (St prefix) start the row pass. */
+static void pre_2r1w(Prog *p, GPtrArray *l, const Tile *T, gpointer data) {
+  const Level *L = data;
+  guint64 W = p->W, M = L->M, mm = L->mm;
+  char *c = F("%s > 0", T->bi);
+  mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0,
+      F("%s[(%s - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", L->RS, T->bi, M, T->bj, W), and_(T->act, c));
+  g_free(c);
+  c = F("ltid == 0 && %s > 0 && %s > 0", T->bi, T->bj);
+  mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0, F("%s[(%s - 1) * %" G_GUINT64_FORMAT " + %s - 1]", L->U, T->bi, mm, T->bj),
+      and_(T->act, c));
+  g_free(c);
+  c = F("%s > 0", T->bj);
+  mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RT, 0,
+      F("%s[%" G_GUINT64_FORMAT " + (%s - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", L->RS, (mm - 1) * M,
+        T->bj, M, T->bi, W),
+      and_(T->act, c));
+  g_free(c);
+}
+
+/* 1R1W: the SAT row above the tile starts the column pass; the row prefixes at the left
+ * edge (ColT of the tile to the left) start the row pass. */
+static void pre_1r1w(Prog *p, GPtrArray *l, const Tile *T, gpointer data) {
+  (void)data;
+  guint64 W = p->W, N = p->N;
+  char *c = F("%s > 0", T->bj);
+  mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RT, 0,
+      F("ColT[(%s - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", T->bj, N, T->bi, W), and_(T->act, c));
+  g_free(c);
+  if (p->qa > 0) {
+    /* a left neighbour done by 2R1W wrote its row 0 with the corrections of its row 0
+     * (the SAT value above its top-right corner, = our top-left corner): take it off */
+    c = F("ltid == 0 && %s > 0 && %s > 0 && %s + %s - 1 < %" G_GUINT64_FORMAT, T->bi, T->bj, T->bi, T->bj, p->qa);
+    mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_SUB, RT, 0,
+        F("a[(%s * %" G_GUINT64_FORMAT " - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " - 1]", T->bi, W, N, T->bj, W),
+        and_(T->act, c));
+    g_free(c);
+  }
+  c = F("%s > 0", T->bi);
+  mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RS, 0,
+      F("a[(%s * %" G_GUINT64_FORMAT " - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", T->bi, W, N, T->bj, W),
+      and_(T->act, c));
+  g_free(c);
+}
+
+static void r2_step3(Prog *p, Kernel *kn, const Level *L) {
+  guint64 W = p->W, mm = L->mm;
+  guint64 f = team(p, kn, mm * mm * W), b0 = f / W;
+  char *bi = F("((bid - %" G_GUINT64_FORMAT ") / %" G_GUINT64_FORMAT ")", b0, mm);
+  char *bj = F("((bid - %" G_GUINT64_FORMAT ") %% %" G_GUINT64_FORMAT ")", b0, mm);
+  char *r0 = range(f, mm * mm * W);
+  char *dl = F("%s + %s < %" G_GUINT64_FORMAT, bi, bj, L->dlim);
+  char *act = and_(r0, dl);
+  Tile T = {L->X, L->M, bi, bj, act};
+  tile_sat(p, kn->items, &T, mm > 1 ? pre_2r1w : NULL, (gpointer)L, L->colt);
+  g_free(bi);
+  g_free(bj);
+  g_free(r0);
+  g_free(dl);
+  g_free(act);
+}
+
+/* 2R1W on L from kernel k0; returns the last kernel used.  Recursion (seed 001 section 6.3
+ * Step 2): if the tile-sum matrix is larger than one tile, 2R1W runs on it, its Step 1 in
+ * the same kernel as this level's prefix sums. */
+static guint r2_emit(Prog *p, Level *L, guint k0, GError **error) {
+  if (L->mm == 1) { /* one tile: Step 3 alone */
+    r2_step3(p, kernel_at(p, k0), L);
+    return k0;
+  }
+  g_snprintf(L->RS, sizeof L->RS, "RS%d", L->level);
+  g_snprintf(L->U, sizeof L->U, "U%d", L->level);
+  add_array(p, L->RS, 2 * (L->mm - 1) * L->M);
+  add_array(p, L->U, L->mm * L->mm);
+  r2_step1(p, kernel_at(p, k0), L);
+  r2_step2(p, kernel_at(p, k0 + 1), L);
+  guint e = k0 + 1;
+  if (L->mm <= p->W) {
+    small_sat(p, kernel_at(p, k0 + 1), L->U, L->mm);
+  } else {
+    if (L->mm % p->W != 0) {
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                  "sat: 2r1w: the %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT " tile-sum matrix is larger than one block "
+                  "and not a multiple of --block %" G_GUINT64_FORMAT " (recursion needs n/W <= W or a multiple of W)",
+                  L->mm, L->mm, p->W);
+      return G_MAXUINT;
+    }
+    Level in = {.level = L->level + 1, .M = L->mm, .mm = L->mm / p->W, .dlim = 2 * (L->mm / p->W)};
+    g_strlcpy(in.X, L->U, sizeof in.X);
+    e = r2_emit(p, &in, k0 + 1, error);
+    if (e == G_MAXUINT) return e;
+  }
+  r2_step3(p, kernel_at(p, e + 1), L);
+  return e + 1;
+}
+
+/* ---- stage algorithms (a loop of kernels) ------------------------------------------------ */
+/* 4R1W Stage K: Formula (6.1) for all (i, j) with i + j = K, one thread per element, in
+ * place (a holds b where already computed). */
+static void stage_4r1w(Prog *p, GPtrArray *l, const char *K) {
+  guint64 N = p->N;
+  char *i0 = F("max(0, %s - %" G_GUINT64_FORMAT ")", K, N - 1);
+  char *i = F("(%s + tid)", i0);
+  char *j = F("(%s - %s)", K, i);
+  char *act = F("tid <= min(%s, %" G_GUINT64_FORMAT ") - %s", K, N - 1, i0);
+  mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RX, 0, F("a[%s * %" G_GUINT64_FORMAT " + %s]", i, N, j), g_strdup(act));
+  mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0, F("a[%s * %" G_GUINT64_FORMAT " + %s - 1]", i, N, j), F("%s && %s > 0", act, j));
+  mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0, F("a[(%s - 1) * %" G_GUINT64_FORMAT " + %s]", i, N, j), F("%s && %s > 0", act, i));
+  mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_SUB, RX, 0, F("a[(%s - 1) * %" G_GUINT64_FORMAT " + %s - 1]", i, N, j),
+      F("%s && %s > 0 && %s > 0", act, i, j));
+  mem(l, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RX, 0, F("a[%s * %" G_GUINT64_FORMAT " + %s]", i, N, j), g_strdup(act));
+  g_free(i0);
+  g_free(i);
+  g_free(j);
+  g_free(act);
+}
+
+/* 1R1W Stage K: the SAT of the tiles (bi, bj) with bi + bj = K, one block of W threads
+ * per tile (block t takes the t-th tile of the anti-diagonal from the top). */
+static void stage_1r1w(Prog *p, GPtrArray *l, const char *K) {
+  guint64 m = p->m;
+  char *i0 = F("max(0, %s - %" G_GUINT64_FORMAT ")", K, m - 1);
+  char *bi = F("(%s + bid)", i0);
+  char *bj = F("(%s - %s)", K, bi);
+  char *act = F("bid <= min(%s, %" G_GUINT64_FORMAT ") - %s", K, m - 1, i0);
+  Tile T = {"a", p->N, bi, bj, act};
+  tile_sat(p, l, &T, pre_1r1w, NULL, TRUE);
+  g_free(i0);
+  g_free(bi);
+  g_free(bj);
+  g_free(act);
+}
+
+/* Stages kfrom..kto of a stage algorithm; `after` is TRUE if kernels precede them. */
+static void stages(Prog *p, gboolean after, guint64 kfrom, guint64 kto, guint64 threads,
+                   void (*stage)(Prog *, GPtrArray *, const char *)) {
+  if (kfrom > kto) return;
+  p->tail_threads = MAX(p->tail_threads, threads);
+  if (!after) {
+    char *K = F("%" G_GUINT64_FORMAT, kfrom);
+    stage(p, p->tail, K);
+    g_free(K);
+    kfrom++;
+  }
+  if (kfrom > kto) return;
+  GPtrArray *b = loop(p->tail, kto - kfrom + 1, "k");
+  sync_(b, K_GSYNC);
+  char *K = F("(k + %" G_GUINT64_FORMAT ")", kfrom);
+  stage(p, b, K);
+  g_free(K);
+}
+
+/* ---- JSON text ---------------------------------------------------------------------------- */
+static const char *const act_names[] = {"load", "add", "subtract", "store", "load+accumulate"};
+
+static void print_items(GString *s, GPtrArray *l, int ind, gboolean *first) {
+  for (guint i = 0; i < l->len; i++) {
+    Item *it = g_ptr_array_index(l, i);
+    g_string_append_printf(s, "%s\n%*s", *first ? "" : ",", ind, "");
+    *first = FALSE;
+    if (it->kind == K_BSYNC) g_string_append(s, "{\"op\": \"sync\", \"scope\": \"block\"}");
+    else if (it->kind == K_GSYNC) g_string_append(s, "{\"op\": \"sync\", \"scope\": \"grid\"}");
+    else if (it->kind == K_LOOP) {
+      g_string_append_printf(s, "{\"repeat\": %" G_GUINT64_FORMAT ", \"var\": \"%s\", \"steps\": [", it->count, it->var);
+      gboolean f2 = TRUE;
+      print_items(s, it->body, ind + 2, &f2);
+      g_string_append(s, "]}");
+    } else {
+      (void)act_names;
+      g_string_append_printf(s, "{\"op\": \"%s\", \"space\": \"%s\", \"addr\": \"%s\"", ms_op_name(it->op),
+                             ms_space_name(it->space), it->addr);
+      if (it->when) g_string_append_printf(s, ", \"when\": \"%s\"", it->when);
+      g_string_append(s, "}");
+    }
+  }
+}
+
+/* ---- verification: execute the parsed trace on real data ---------------------------------- */
+typedef struct {
+  MsSource *src;
+  guint64 P, W, G, SH;
+  guint64 *gmem, *smem, *reg[NREG];
+  guint32 *sh_epoch, epoch;
+  gint64 *addr;
+  MsSatStats st;
+  GError **error;
+} Exec;
+
+#define POISON G_GUINT64_CONSTANT(0x5eadbeefdeadbeef)
+
+static gboolean ex_fail(Exec *x, const char *msg, guint64 tid, gint64 a) {
+  g_set_error(x->error, MS_ERROR, MS_ERROR_VERIFY, "sat: verification: %s (thread %" G_GUINT64_FORMAT ", address %" G_GINT64_FORMAT ")",
+              msg, tid, a);
+  return FALSE;
+}
+
+static gboolean ex_mem(Exec *x, const Item *it) {
+  const guint64 chunk = 1 << 16;
+  for (guint64 first = 0; first < x->P; first += chunk) {
+    guint64 cnt = MIN(chunk, x->P - first);
+    if (!ms_source_fill(x->src, first, cnt, x->addr, x->error)) return FALSE;
+    for (guint64 w0 = 0; w0 < cnt; w0 += x->W) {
+      guint64 wn = MIN(x->W, cnt - w0), act = 0;
+      gint64 g = -1;
+      gboolean one = TRUE;
+      for (guint64 k = w0; k < w0 + wn; k++) {
+        gint64 a = x->addr[k];
+        if (a < 0) continue;
+        act++;
+        guint64 t = first + k;
+        guint64 *cell;
+        if (it->space == MS_SPACE_GLOBAL) {
+          if ((guint64)a >= x->G) return ex_fail(x, "global address beyond the arrays", t, a);
+          if (g < 0) g = a / (gint64)x->W;
+          else if (a / (gint64)x->W != g) one = FALSE;
+          cell = &x->gmem[a];
+        } else {
+          if ((guint64)a >= x->SH) return ex_fail(x, "shared address beyond the block's shared memory", t, a);
+          guint64 blk = t / x->W;
+          if (x->sh_epoch[blk] != x->epoch) {
+            for (guint64 q = 0; q < x->SH; q++) x->smem[blk * x->SH + q] = POISON;
+            x->sh_epoch[blk] = x->epoch;
+          }
+          cell = &x->smem[blk * x->SH + (guint64)a];
+        }
+        switch (it->act) {
+        case A_LD: x->reg[it->r1][t] = *cell; break;
+        case A_ADD: x->reg[it->r1][t] += *cell; break;
+        case A_SUB: x->reg[it->r1][t] -= *cell; break;
+        case A_ST: *cell = x->reg[it->r1][t]; break;
+        default: x->reg[it->r1][t] = *cell; x->reg[it->r2][t] += *cell; break;
+        }
+      }
+      if (!act) continue;
+      gboolean rd = it->op == MS_OP_READ;
+      if (it->space == MS_SPACE_SHARED) *(rd ? &x->st.shared_reads : &x->st.shared_writes) += act;
+      else if (one) *(rd ? &x->st.coalesced_reads : &x->st.coalesced_writes) += act;
+      else *(rd ? &x->st.stride_reads : &x->st.stride_writes) += act;
+    }
+  }
+  return TRUE;
+}
+
+static gboolean ex_items(Exec *x, GPtrArray *l) {
+  for (guint i = 0; i < l->len; i++) {
+    Item *it = g_ptr_array_index(l, i);
+    if (it->kind == K_LOOP) {
+      for (guint64 k = 0; k < it->count; k++)
+        if (!ex_items(x, it->body)) return FALSE;
+      continue;
+    }
+    MsStep st;
+    MsNext nx = ms_source_next(x->src, &st, x->error);
+    if (nx == MS_NEXT_ERROR) return FALSE;
+    gboolean ok = nx == MS_NEXT_STEP;
+    if (ok && it->kind == K_MEM) ok = st.op == it->op && st.space == it->space;
+    else if (ok) ok = st.op == MS_OP_SYNC && st.scope == (it->kind == K_BSYNC ? MS_SCOPE_BLOCK : MS_SCOPE_GRID);
+    if (!ok) return ex_fail(x, "the parsed trace does not follow the description", 0, -1);
+    x->st.steps++;
+    if (it->kind == K_GSYNC) { /* kernel boundary: registers and shared memory are lost */
+      x->st.grid_barriers++;
+      x->epoch++;
+      for (int r = 0; r < NREG; r++) memset(x->reg[r], 0, sizeof(guint64) * x->P);
+    } else if (it->kind == K_BSYNC) {
+      x->st.block_barriers++;
+    } else if (!ex_mem(x, it)) {
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+static guint64 input_value(guint64 seed, guint64 idx, int values) {
+  guint64 s = seed ^ (idx * G_GUINT64_CONSTANT(0x9e3779b97f4a7c15));
+  guint64 v = ms_rand_next(&s);
+  switch (values) {
+  case 0: return v & 0xfffff;               /* random 20-bit */
+  case 1: return v | (G_GUINT64_CONSTANT(1) << 62); /* large: sums wrap modulo 2^64 */
+  default: return 1;                        /* ones */
+  }
+}
+
+/* ---- the family entry points --------------------------------------------------------------- */
+guint64 ms_sat_diagonals_for_r(guint64 m, double r) {
+  /* (A) has qa(qa+1)/2 tiles, about r m^2 / 2 (seed 001 section 6.5). */
+  guint64 qa = (guint64)llround((double)m * sqrt(r));
+  return MIN(qa, m);
+}
+
+static void prog_free(Prog *p) {
+  for (guint i = 0; i < p->kernels->len; i++) {
+    Kernel *k = g_ptr_array_index(p->kernels, i);
+    g_ptr_array_free(k->items, TRUE);
+    g_free(k);
+  }
+  g_ptr_array_free(p->kernels, TRUE);
+  g_ptr_array_free(p->tail, TRUE);
+  g_string_free(p->arrays, TRUE);
+}
+
+char *ms_sat_compact(const char *algorithm, GHashTable *params, MsSatStats *stats, GError **error) {
+  static const char *const known[] = {"n", "block", "r", "seed", "values", NULL};
+  static const char *const algs[] = {"2r2w", "4r4w", "4r1w", "2r1w", "1r1w", "1+r", NULL};
+  if (!ms_param_check(params, known, "sat", error)) return NULL;
+  if (!algorithm || !g_strv_contains(algs, algorithm)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "sat: unknown algorithm \"%s\" (2r2w, 4r4w, 4r1w, 2r1w, 1r1w, 1+r)",
+                algorithm ? algorithm : "");
+    return NULL;
+  }
+  guint64 N, W, seed;
+  if (!ms_param_uint(params, "block", 32, 2, 1024, &W, error) ||
+      !ms_param_uint(params, "n", 0, 1, G_GUINT64_CONSTANT(1) << 16, &N, error) ||
+      !ms_param_uint(params, "seed", 1, 0, G_MAXUINT64, &seed, error))
+    return NULL;
+  if (!ms_param_str(params, "n", NULL)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "sat: --n is required");
+    return NULL;
+  }
+  if (W & (W - 1)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "sat: --block %" G_GUINT64_FORMAT " is not a power of two", W);
+    return NULL;
+  }
+  if (N % W) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "sat: --n %" G_GUINT64_FORMAT " is not a multiple of --block %" G_GUINT64_FORMAT, N, W);
+    return NULL;
+  }
+  const char *vs = ms_param_str(params, "values", "random");
+  int values = strcmp(vs, "random") == 0 ? 0 : strcmp(vs, "large") == 0 ? 1 : strcmp(vs, "ones") == 0 ? 2 : -1;
+  if (values < 0) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "sat: --values: unknown kind \"%s\" (random, large, ones)", vs);
+    return NULL;
+  }
+  double r = 0.25;
+  const char *rs = ms_param_str(params, "r", NULL);
+  if (rs) {
+    char *end = NULL;
+    r = g_ascii_strtod(rs, &end);
+    if (!*rs || *end || !(r >= 0.0 && r <= 1.0)) {
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "sat: --r: expected a decimal in [0, 1], got \"%s\"", rs);
+      return NULL;
+    }
+    if (strcmp(algorithm, "1+r") != 0) {
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "sat: --r applies to algorithm 1+r only");
+      return NULL;
+    }
+  }
+  Prog P = {0};
+  Prog *p = &P;
+  p->N = N;
+  p->W = W;
+  p->m = N / W;
+  p->n = N * N;
+  p->arrays = g_string_new(NULL);
+  p->kernels = g_ptr_array_new();
+  p->tail = list_new();
+  p->sh_words = W * W + W;
+  add_array(p, "a", p->n);
+  char *name = NULL;
+  gboolean ok = TRUE;
+  if (strcmp(algorithm, "2r2w") == 0) {
+    colprefix(p, kernel_at(p, 0), "a", N, N);
+    rowprefix(p, kernel_at(p, 1), "a", N);
+    name = F("2R2W SAT of a %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT " matrix (seed 001 section 6.2)", N, N);
+  } else if (strcmp(algorithm, "4r4w") == 0) {
+    add_array(p, "b", p->n);
+    colprefix(p, kernel_at(p, 0), "a", N, N);
+    transpose(p, kernel_at(p, 1), "a", "b");
+    colprefix(p, kernel_at(p, 2), "b", N, N);
+    transpose(p, kernel_at(p, 3), "b", "a");
+    name = F("4R4W SAT of a %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT " matrix, transposes through diagonal arrangement (seed 001 section 6.2)", N, N);
+  } else if (strcmp(algorithm, "4r1w") == 0) {
+    stages(p, FALSE, 0, 2 * N - 2, N, stage_4r1w);
+    name = F("4R1W SAT of a %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT " matrix: %" G_GUINT64_FORMAT " anti-diagonal stages (seed 001 section 6.4)", N, N, 2 * N - 1);
+  } else if (strcmp(algorithm, "2r1w") == 0) {
+    Level L = {.level = 0, .M = N, .mm = p->m, .dlim = 2 * p->m};
+    g_strlcpy(L.X, "a", sizeof L.X);
+    ok = r2_emit(p, &L, 0, error) != G_MAXUINT;
+    name = F("2R1W SAT of a %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT " matrix, %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT " tiles (seed 001 section 6.3)", N, N, W, W);
+  } else {
+    /* 1r1w is 1+r with r = 0 */
+    gboolean one = strcmp(algorithm, "1r1w") == 0;
+    guint64 m = p->m, qa = one ? 0 : ms_sat_diagonals_for_r(m, r);
+    p->qa = qa;
+    add_array(p, "ColT", m > 1 ? (m - 1) * N : 1);
+    if (qa > 0) {
+      Level L = {.level = 0, .M = N, .mm = m, .dlim = qa, .colt = TRUE};
+      g_strlcpy(L.X, "a", sizeof L.X);
+      ok = r2_emit(p, &L, 0, error) != G_MAXUINT;
+    }
+    stages(p, qa > 0, qa, 2 * m - 2, N, stage_1r1w);
+    if (one)
+      name = F("1R1W SAT of a %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT " matrix: %" G_GUINT64_FORMAT " tile anti-diagonal stages (seed 001 section 6.4)", N, N, 2 * m - 1);
+    else
+      name = F("(1+r)R1W SAT of a %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT " matrix, r = %s: 2R1W on %" G_GUINT64_FORMAT " tile diagonals, then 1R1W stages (seed 001 section 6.5)",
+               N, N, rs ? rs : "0.25", qa);
+  }
+  if (!ok) {
+    g_free(name);
+    prog_free(p);
+    return NULL;
+  }
+  /* flatten: kernels separated by grid barriers, then the stage loops */
+  GPtrArray *top = list_new();
+  guint64 threads = p->tail_threads;
+  for (guint k = 0; k < p->kernels->len; k++) {
+    Kernel *kn = g_ptr_array_index(p->kernels, k);
+    if (k > 0) sync_(top, K_GSYNC);
+    while (kn->items->len) g_ptr_array_add(top, g_ptr_array_steal_index(kn->items, 0));
+    threads = MAX(threads, kn->threads);
+  }
+  while (p->tail->len) g_ptr_array_add(top, g_ptr_array_steal_index(p->tail, 0));
+  threads = (threads + W - 1) / W * W;
+
+  GString *s = g_string_new(NULL);
+  g_string_append_printf(s, "{\"memsim_trace\": 1, \"form\": \"compact\",\n \"name\": \"%s\",\n \"threads\": %" G_GUINT64_FORMAT
+                            ", \"block_threads\": %" G_GUINT64_FORMAT ",\n \"arrays\": {%s, \"sh\": {\"base\": 0, \"length\": %" G_GUINT64_FORMAT "}},\n \"steps\": [",
+                         name, threads, W, p->arrays->str, p->sh_words);
+  gboolean first = TRUE;
+  print_items(s, top, 2, &first);
+  g_string_append(s, "]}\n");
+  g_free(name);
+
+  /* verify */
+  Exec x = {0};
+  x.error = error;
+  x.P = threads;
+  x.W = W;
+  x.G = p->next_base;
+  x.SH = p->sh_words;
+  cJSON *root = ms_json_parse(s->str, s->len, "sat", error);
+  if (root) x.src = ms_trace_compact_from_json(root, "sat", error);
+  cJSON_Delete(root);
+  ok = x.src != NULL;
+  if (ok) {
+    x.gmem = g_new0(guint64, x.G);
+    guint64 blocks = threads / W;
+    x.smem = g_new(guint64, blocks * x.SH);
+    x.sh_epoch = g_new0(guint32, blocks);
+    x.epoch = 1;
+    for (int q = 0; q < NREG; q++) x.reg[q] = g_new0(guint64, threads);
+    x.addr = g_new(gint64, 1 << 16);
+    for (guint64 i = 0; i < p->n; i++) x.gmem[i] = input_value(seed, i, values);
+    ok = ex_items(&x, top);
+    if (ok) {
+      MsStep st;
+      MsNext nx = ms_source_next(x.src, &st, error);
+      if (nx == MS_NEXT_ERROR) ok = FALSE;
+      else if (nx != MS_NEXT_END) ok = ex_fail(&x, "the parsed trace has steps past the description", 0, -1);
+    }
+    /* a straightforward SAT, streamed from the regenerated input */
+    if (ok) {
+      guint64 *col = g_new0(guint64, N);
+      for (guint64 i = 0; i < N && ok; i++) {
+        guint64 run = 0;
+        for (guint64 j = 0; j < N; j++) {
+          run += input_value(seed, i * N + j, values);
+          col[j] += run;
+          if (x.gmem[i * N + j] != col[j]) {
+            g_set_error(error, MS_ERROR, MS_ERROR_VERIFY,
+                        "sat: verification: %s result at (%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ") is %" G_GUINT64_FORMAT
+                        ", the SAT is %" G_GUINT64_FORMAT, algorithm, i, j, x.gmem[i * N + j], col[j]);
+            ok = FALSE;
+            break;
+          }
+        }
+      }
+      g_free(col);
+    }
+    g_free(x.gmem);
+    g_free(x.smem);
+    g_free(x.sh_epoch);
+    for (int q = 0; q < NREG; q++) g_free(x.reg[q]);
+    g_free(x.addr);
+    ms_source_free(x.src);
+  }
+  x.st.threads = threads;
+  x.st.block_threads = W;
+  if (ok && stats) *stats = x.st;
+  g_ptr_array_free(top, TRUE);
+  prog_free(p);
+  if (!ok) {
+    g_string_free(s, TRUE);
+    return NULL;
+  }
+  return g_string_free(s, FALSE);
+}
 
 MsSource *ms_sat_source(const char *algorithm, GHashTable *params, GError **error) {
-  (void)algorithm;
-  (void)params;
-  g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "the sat workload is not available in this build");
-  return NULL;
+  char *text = ms_sat_compact(algorithm, params, NULL, error);
+  if (!text) return NULL;
+  cJSON *root = ms_json_parse(text, strlen(text), "sat", error);
+  g_free(text);
+  if (!root) return NULL;
+  MsSource *src = ms_trace_compact_from_json(root, "sat", error);
+  cJSON_Delete(root);
+  return src;
 }
