@@ -118,10 +118,33 @@ __device__ void tile_load(u32 (*t)[W + 1], const u32 *a, int n, int I, int J) {
   }
 }
 
-/* Tiles of diagonal range [k0, k1] in row-major order of a T x T tile grid:
- * maps a linear block index to (I, J); returns false past the end. */
+/* The idx-th tile of the anti-diagonals k0..k1 of a T x T tile grid (the
+ * diagonal k holds min(k, 2T-2-k) + 1 tiles); false past the end. Closed
+ * forms for the three ranges used (one diagonal, all, a top-left triangle);
+ * a walk over the diagonals otherwise. */
 __device__ bool tile_of(int T, int k0, int k1, int idx, int &I, int &J) {
-  /* Enumerate diagonals k0..k1; the diagonal k has min(k, 2T-2-k) + 1 tiles. */
+  if (k0 == k1) {
+    int lo = k0 < T ? 0 : k0 - T + 1, cnt = (k0 < T ? k0 : 2 * T - 2 - k0) + 1;
+    if (idx >= cnt) return false;
+    I = lo + idx;
+    J = k0 - I;
+    return true;
+  }
+  if (k0 == 0 && k1 == 2 * T - 2) { /* every tile: row-major */
+    if (idx >= T * T) return false;
+    I = idx / T;
+    J = idx % T;
+    return true;
+  }
+  if (k0 == 0 && k1 < T) { /* triangle: diagonals 0..k1, k(k+1)/2 tiles before k */
+    int k = (int)((sqrtf(8.0f * (float)idx + 1.0f) - 1.0f) * 0.5f);
+    while ((k + 1) * (k + 2) / 2 <= idx) k++;
+    while (k * (k + 1) / 2 > idx) k--;
+    if (k > k1) return false;
+    I = idx - k * (k + 1) / 2;
+    J = k - I;
+    return true;
+  }
   for (int k = k0; k <= k1; k++) {
     int lo = k < T ? 0 : k - T + 1;
     int cnt = (k < T ? k : 2 * T - 2 - k) + 1;
@@ -168,6 +191,7 @@ __global__ void sat_2r1w_prefix(const u32 *colsum, const u32 *rowsumT, u32 *colp
   if (x >= n) x -= n;
   if (x >= n) return;
   u32 s = 0;
+#pragma unroll 8
   for (int I = 0; I < T; I++) {
     dst[(size_t)I * n + x] = s;
     s += src[(size_t)I * n + x];
