@@ -107,5 +107,13 @@ for t in "$src"/traces/*.json "$src"/traces/compact/*.json; do
   done
 done
 
+# a large trace gives the same result on one thread and with addresses made on a second
+n=$((n + 1))
+one=$("$memsim" run "$src/models/hmm.json" "$src/traces/compact/coalesced-loop.json" --json --per-step --threads 1 2>&1)
+two=$("$memsim" run "$src/models/hmm.json" "$src/traces/compact/coalesced-loop.json" --json --per-step --threads 2 2>&1)
+if [ "$one" = "$two" ] && grep -q '"requests":16777216' <<<"$one"; then echo "ok - threads_agree"
+else fail "threads_agree: $one / $two"; fi
+expect threads_bad 2 "--threads: 3 is not 1 or 2" -- run "$dmm" "$fig" --threads 3
+
 echo "1..$n"
 [ "$fails" = 0 ]

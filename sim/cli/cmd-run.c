@@ -10,11 +10,13 @@ static void progress(guint64 steps, gpointer data) {
 
 int ms_cmd_run(int argc, char **argv) {
   gboolean json = FALSE, per_step = FALSE, show_progress = FALSE, timeline = FALSE, timing = FALSE;
+  gint threads = 0;
   GOptionEntry entries[] = {
       {"json", 'j', 0, G_OPTION_ARG_NONE, &json, "Print one JSON object instead of the summary", NULL},
       {"per-step", 's', 0, G_OPTION_ARG_NONE, &per_step, "Add the per-step breakdown", NULL},
       {"timeline", 't', 0, G_OPTION_ARG_NONE, &timeline, "Draw the pipeline timeline (small traces)", NULL},
       {"progress", 'p', 0, G_OPTION_ARG_NONE, &show_progress, "Report progress on stderr", NULL},
+      {"threads", 0, 0, G_OPTION_ARG_INT, &threads, "1: simulate on one thread; 2 (default for large traces): generate addresses on a second", "N"},
       {"timing", 0, 0, G_OPTION_ARG_NONE, &timing, "Report open and simulation times and requests/s on stderr", NULL},
       {NULL}};
   GOptionContext *ctx = g_option_context_new("MODEL TRACE - simulate a trace on a memory machine model");
@@ -47,6 +49,12 @@ int ms_cmd_run(int argc, char **argv) {
   gint64 t0 = g_get_monotonic_time();
   MsSimOptions opt = {0};
   if (timeline) opt.max_events = MS_TIMELINE_MAX_EVENTS;
+  if (threads < 0 || threads > 2) {
+    fprintf(stderr, "memsim run: --threads: %d is not 1 or 2\nTry 'memsim run --help'\n", threads);
+    code = MS_EXIT_INPUT;
+    goto out;
+  }
+  opt.threads = (guint)threads;
   opt.per_step = per_step;
   if (show_progress) {
     opt.progress = progress;

@@ -612,7 +612,13 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   e.work = g_array_sized_new(FALSE, FALSE, sizeof(guint64), (guint)MIN(e.W, 1u << 20));
   e.last_complete = -1;
 
+  MsSource *pf = NULL;
+  if (e.opt->threads != 1 && e.p >= 65536) {
+    pf = ms_source_prefetch(src, e.chunk);
+    e.src = pf;
+  }
   gboolean ok = run(&e);
+  ms_source_free(pf);
   engine_free(&e);
   if (!ok) {
     g_propagate_error(error, e.error);

@@ -34,4 +34,10 @@ struct _MsSource {
   gpointer self;
 };
 
+/* ---- ms-prefetch.c ---- */
+/* A source that runs `inner` on a worker thread, `chunk` threads per fill.  `inner` stays
+ * owned by the caller and must outlive the returned source; the caller must not use
+ * `inner` while the returned source exists. */
+MsSource *ms_source_prefetch(MsSource *inner, guint64 chunk);
+
 #endif

@@ -173,6 +173,8 @@ typedef struct {
   MsProgressFunc progress; /* called every progress_every steps loaded, may be NULL */
   guint64 progress_every;
   gpointer progress_data;
+  guint threads;           /* 1: one thread; 0 (auto) or 2: generate addresses on a second
+                            * thread for traces of 65536 threads or more */
 } MsSimOptions;
 
 /* Run `source` on `model`.  Returns a new result or NULL with error set (a reader error, a
