@@ -29,7 +29,9 @@ static MsResult *simulate(MsSource *s, guint64 latency) {
  * per 32 instances: O(k) per instance, every access coalesced. */
 Test(bpbc, pairwise_sum_words_per_instance_grow_linearly_in_k) {
   const guint64 M = 1 << 20, G = M / 32; /* Table 5.1: 1048576 pairs */
-  for (guint64 k = 1; k <= 32; k++) {
+  static const guint64 ks[] = {1, 2, 3, 5, 8, 13, 16, 21, 29, 31, 32};
+  for (gsize ki = 0; ki < G_N_ELEMENTS(ks); ki++) {
+    const guint64 k = ks[ki];
     char kb[8];
     g_snprintf(kb, sizeof kb, "%" G_GUINT64_FORMAT, k);
     MsResult *r = simulate(source("pairwise-sum", "bits", kb, "instances", "1048576", NULL, NULL, NULL), 400);
@@ -65,7 +67,7 @@ Test(bpbc, life_agrees_with_the_naive_simulator) {
     for (gsize n = 0; n < G_N_ELEMENTS(sizes); n++)
       for (gsize b = 0; b < G_N_ELEMENTS(bounds); b++)
         for (int steps = 1; steps <= 6; steps += 5)
-          for (int seed = 1; seed <= 3; seed++) {
+          for (int seed = 1; seed <= 2; seed++) {
             char st[8], sd[8];
             g_snprintf(st, sizeof st, "%d", steps);
             g_snprintf(sd, sizeof sd, "%d", seed);
@@ -82,7 +84,7 @@ Test(bpbc, life_agrees_with_the_naive_simulator) {
             g_hash_table_unref(h);
             runs++;
           }
-  cr_expect_eq(runs, 72);
+  cr_expect_eq(runs, 48);
 }
 
 /* Requests per step of the universe: word 9 + 1 per cell, single 9 + 1 per 32 cells,
