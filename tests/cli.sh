@@ -115,5 +115,15 @@ if [ "$one" = "$two" ] && grep -q '"requests":16777216' <<<"$one"; then echo "ok
 else fail "threads_agree: $one / $two"; fi
 expect threads_bad 2 "--threads: 3 is not 1 or 2" -- run "$dmm" "$fig" --threads 3
 
+# without a GPU (CI), measure says so and exits 3; on a GPU machine this check is skipped
+n=$((n + 1))
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi >/dev/null 2>&1; then
+  echo "ok - measure_no_gpu # SKIP a GPU is present"
+else
+  "$memsim" measure --quick -o m.json >"$tmp/out" 2>"$tmp/err"; rc=$?
+  if [ "$rc" = 3 ] && [ -s "$tmp/err" ] && [ ! -s m.json ]; then echo "ok - measure_no_gpu"
+  else fail "measure_no_gpu: exit $rc: $(head -c 300 "$tmp/err")"; fi
+fi
+
 echo "1..$n"
 [ "$fails" = 0 ]
