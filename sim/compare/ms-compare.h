@@ -1,0 +1,132 @@
+/* ms-compare.h: predicted versus measured time (`memsim compare`, docs/validation.md).
+ *
+ * A comparison reads GPU measurement records (kernels/measure_main.cu, docs/measurements.md),
+ * builds each record's trace with ms_workload_source(), simulates it on a model, fits a
+ * calibration (ns per time unit per memory kind, ns per kernel launch) by least squares on a
+ * training subset and evaluates it on the rest.
+ *
+ * Ownership: ms_cmp_new() returns a comparison freed with ms_cmp_free(); strings returned by
+ * the output functions are new and freed with g_free(). */
+#ifndef MS_COMPARE_H
+#define MS_COMPARE_H
+
+#include "memsim.h"
+
+typedef enum { MS_BOUND_SHARED, MS_BOUND_GLOBAL } MsBound;
+
+/* One measurement record and what the comparer made of it. */
+typedef struct {
+  guint index;          /* position in its file, from 0 */
+  char *file;           /* the measurement file */
+  char *device;         /* device.name of the file */
+  char *workload, *algorithm;
+  char *params_text;    /* "k=v k=v" in record order */
+  GHashTable *params;   /* key -> value as text (numbers decimal, booleans "0"/"1") */
+  double median_ns;
+  guint64 launches;     /* kernels_per_call */
+  gboolean verified;
+  char *skip;           /* why the record is not used (unverified), else NULL */
+  /* the trace that stands for it (docs/validation.md, "From a record to a trace") */
+  char *sim_family, *sim_algorithm;
+  char *sim_text;       /* the simulated parameters, "k=v k=v" */
+  guint64 replicas;     /* copies of the trace run side by side (one per DMM) */
+  double scale;         /* measured work / simulated work */
+  /* simulation */
+  guint64 time_units;   /* of the simulated trace */
+  double units;         /* time_units * scale: the record's predicted time units */
+  MsMemoryCounts shared, global;
+  MsBound bound;
+  /* calibration and evaluation */
+  gboolean train;
+  double predicted_ns, rel_error; /* rel_error = (predicted - measured) / measured */
+} MsCmpRecord;
+
+/* The fitted calibration: predicted ns = launch_ns * launches
+ *                                        + (shared-bound ? tu_shared : tu_global) * units. */
+typedef struct {
+  double tu_shared, tu_global, launch_ns;
+  gboolean has_shared, has_global, has_launch; /* which were fitted (else 0) */
+  guint n_train;
+  double train_mape;
+  char *train_spec;
+  char *method;
+} MsCalibration;
+
+/* Statistics of a set of records (fractions, not percent); NAN where undefined. */
+typedef struct {
+  guint n;
+  double mape, pearson_log, spearman, pairs_ordered;
+  guint pairs;
+} MsCmpStats;
+
+/* One ncu counter record: the summed metrics of the kernels of one launch-log entry, and
+ * the model's prediction for the same record. */
+typedef struct {
+  guint launch;
+  char *workload, *algorithm, *params_text;
+  guint kernels;
+  double conflicts_ld, conflicts_st, wavefronts_ld, wavefronts_st;
+  double sectors_ld, sectors_st, requests_ld, requests_st;
+  gboolean predicted;   /* FALSE: no trace for it (note says why) */
+  char *note;
+  guint64 pred_extra_ld, pred_extra_st;          /* shared extra stages of read / write steps */
+  guint64 pred_sectors_ld, pred_sectors_st;      /* global stages with 8-word (32-byte) groups */
+  guint64 pred_requests_ld, pred_requests_st;    /* global warp dispatches */
+} MsCmpCounter;
+
+typedef struct {
+  MsModel *model;
+  char *model_path;
+  GPtrArray *records;   /* of MsCmpRecord *, all records read, skipped ones included */
+  GPtrArray *counters;  /* of MsCmpCounter * */
+  MsCalibration cal;
+  GHashTable *families; /* family -> MsCmpStats * (held-out records) */
+  MsCmpStats overall, overall_train;
+  GPtrArray *notes;     /* of char *: skipped records and other remarks */
+  gboolean exact;       /* simulate recorded sizes, no reduction */
+  gboolean skip_unmatched;
+  guint threads;
+} MsCompare;
+
+MsCompare *ms_cmp_new(const char *model_path, GError **error);
+void ms_cmp_free(MsCompare *cmp);
+
+/* Read a measurement file and append its records.  Bad input is MS_ERROR_INVALID with the
+ * file, the record number and the offending field in the message. */
+gboolean ms_cmp_read_measurements(MsCompare *cmp, const char *path, GError **error);
+/* Build and simulate every usable record. */
+gboolean ms_cmp_simulate(MsCompare *cmp, GError **error);
+/* Mark the training records: "every:K", "family:A,B", "algorithm:A,B", "all", "none" (use
+ * the model file's calibration). */
+gboolean ms_cmp_select_train(MsCompare *cmp, const char *spec, GError **error);
+/* Fit the calibration on the training records (or take the model's for "none") and
+ * compute predictions and statistics. */
+gboolean ms_cmp_fit(MsCompare *cmp, GError **error);
+/* Import ncu --csv --page raw output with the harness's launch log, and predict each
+ * record's counters. */
+gboolean ms_cmp_read_counters(MsCompare *cmp, const char *raw_csv, const char *launch_csv,
+                              GError **error);
+
+/* Statistics over arbitrary records (exposed for tests). */
+void ms_cmp_stats(GPtrArray *records, MsCmpStats *out);
+/* Least-squares fit of the calibration on `records` (all of them). */
+gboolean ms_cmp_fit_records(GPtrArray *records, MsCalibration *cal, GError **error);
+
+/* Map a record to the workload trace that stands for it (family, algorithm, parameters,
+ * replicas, scale); exposed for tests. */
+gboolean ms_cmp_map(const MsCompare *cmp, MsCmpRecord *rec, GHashTable **sim_params,
+                    GError **error);
+
+typedef enum { MS_CMP_TEXT, MS_CMP_CSV, MS_CMP_JSON, MS_CMP_MARKDOWN } MsCmpFormat;
+char *ms_cmp_format(const MsCompare *cmp, MsCmpFormat format);
+/* The fitted model as a model file (the input model with time_unit_ns, launch_ns and a
+ * "calibration" object). */
+char *ms_cmp_model_json(const MsCompare *cmp, const char *const *measured, const char *command);
+
+/* PNG plots (PLplot, pngcairo) into `dir`: scatter.png, families.png and, with a trace,
+ * timeline.png.  FALSE with MS_ERROR_IO if plotting is not available or fails. */
+gboolean ms_cmp_plot(const MsCompare *cmp, const char *dir, GError **error);
+gboolean ms_cmp_plot_timeline(const char *model_path, const char *trace_path, const char *png,
+                              GError **error);
+
+#endif
