@@ -5,7 +5,7 @@
 
 int ms_cmd_compare(int argc, char **argv) {
   char *model = NULL, *train = NULL, *format = NULL, *plot = NULL, *counters = NULL, *launch_log = NULL;
-  char *write_model = NULL, *output = NULL, *tl_trace = NULL, *tl_model = NULL;
+  char *cache = NULL, *write_model = NULL, *output = NULL, *tl_trace = NULL, *tl_model = NULL;
   char **measured = NULL;
   gboolean exact = FALSE, skip_unmatched = FALSE;
   gint threads = 1;
@@ -21,6 +21,7 @@ int ms_cmd_compare(int argc, char **argv) {
       {"launch-log", 0, 0, G_OPTION_ARG_FILENAME, &launch_log, "Launch log of --counters (default: ncu-launches.csv beside it)", "CSV"},
       {"write-model", 'w', 0, G_OPTION_ARG_FILENAME, &write_model, "Write the calibrated model (with a \"calibration\" object) to FILE", "FILE"},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the report to FILE (default stdout)", "FILE"},
+      {"cache", 0, 0, G_OPTION_ARG_FILENAME, &cache, "Reuse and update simulated results in FILE (delete it to recompute)", "FILE"},
       {"exact", 0, 0, G_OPTION_ARG_NONE, &exact, "Simulate every record at its recorded size (no reduced simulations; slow)", NULL},
       {"skip-unmatched", 0, 0, G_OPTION_ARG_NONE, &skip_unmatched, "Skip records that match no workload (with a note) instead of failing", NULL},
       {"threads", 'j', 0, G_OPTION_ARG_INT, &threads, "Simulate N records at a time (default 1)", "N"},
@@ -70,7 +71,9 @@ int ms_cmd_compare(int argc, char **argv) {
     if (!ms_cmp_read_measurements(cmp, files->pdata[i], &err)) goto fail;
   /* Check the training spec before the (long) simulations. */
   if (!ms_cmp_select_train(cmp, train ? train : "every:2", &err)) goto fail;
+  if (cache && !ms_cmp_load_cache(cmp, cache, &err)) goto fail;
   if (!ms_cmp_simulate(cmp, &err)) goto fail;
+  if (cache && !ms_cmp_save_cache(cmp, cache, &err)) goto fail;
   if (!ms_cmp_select_train(cmp, train ? train : "every:2", &err) || !ms_cmp_fit(cmp, &err)) goto fail;
   for (guint i = 0; i < cmp->notes->len; i++) fprintf(stderr, "memsim compare: note: %s\n", (char *)cmp->notes->pdata[i]);
   if (counters) {
@@ -120,6 +123,7 @@ out:
   g_free(counters);
   g_free(launch_log);
   g_free(write_model);
+  g_free(cache);
   g_free(output);
   g_free(tl_trace);
   g_free(tl_model);

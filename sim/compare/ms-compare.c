@@ -51,6 +51,7 @@ MsCompare *ms_cmp_new(const char *model_path, GError **error) {
   c->families = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
   c->notes = g_ptr_array_new_with_free_func(g_free);
   c->threads = 1;
+  g_mutex_init(&c->cache_lock);
   return c;
 }
 
@@ -62,6 +63,8 @@ void ms_cmp_free(MsCompare *c) {
   g_ptr_array_free(c->counters, TRUE);
   g_hash_table_destroy(c->families);
   g_ptr_array_free(c->notes, TRUE);
+  if (c->cache) g_hash_table_destroy(c->cache);
+  g_mutex_clear(&c->cache_lock);
   g_free(c->cal.train_spec);
   g_free(c->cal.method);
   g_free(c);
@@ -417,7 +420,95 @@ MsSource *ms_cmp_record_source(const MsCompare *cmp, MsCmpRecord *r, GError **er
   return replicate(s, r->replicas, error);
 }
 
+static char *cache_key(const MsCompare *cmp, const MsCmpRecord *r) {
+  char *d = ms_model_describe(cmp->model);
+  char *k = g_strdup_printf("%s group_words=%" G_GUINT64_FORMAT "|%s|%s|%s|R=%" G_GUINT64_FORMAT, d, cmp->model->group_words,
+                            r->sim_family, r->sim_algorithm, r->sim_text, r->replicas);
+  g_free(d);
+  return k;
+}
+
+static void set_result(MsCmpRecord *r, guint64 tu, const MsMemoryCounts *sh, const MsMemoryCounts *gl) {
+  r->time_units = tu;
+  r->units = (double)tu * r->scale;
+  r->shared = *sh;
+  r->global = *gl;
+  r->bound = gl->requests > 0 ? MS_BOUND_GLOBAL : MS_BOUND_SHARED;
+}
+
+static gboolean cache_lookup(MsCompare *cmp, MsCmpRecord *r) {
+  if (!cmp->cache) return FALSE;
+  GHashTable *p = NULL;
+  if (!ms_cmp_map(cmp, r, &p, NULL)) return FALSE;
+  g_hash_table_unref(p);
+  char *k = cache_key(cmp, r);
+  g_mutex_lock(&cmp->cache_lock);
+  const char *v = g_hash_table_lookup(cmp->cache, k);
+  guint64 x[7];
+  gboolean hit = v && sscanf(v, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+                                " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
+                             &x[0], &x[1], &x[2], &x[3], &x[4], &x[5], &x[6]) == 7;
+  g_mutex_unlock(&cmp->cache_lock);
+  g_free(k);
+  if (!hit) return FALSE;
+  MsMemoryCounts sh = {x[1], x[2], x[3]}, gl = {x[4], x[5], x[6]};
+  set_result(r, x[0], &sh, &gl);
+  return TRUE;
+}
+
+static void cache_store(MsCompare *cmp, MsCmpRecord *r) {
+  if (!cmp->cache) return;
+  char *k = cache_key(cmp, r);
+  char *v = g_strdup_printf("%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+                            " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
+                            r->time_units, r->shared.stages, r->shared.dispatches, r->shared.requests, r->global.stages,
+                            r->global.dispatches, r->global.requests);
+  g_mutex_lock(&cmp->cache_lock);
+  g_hash_table_replace(cmp->cache, k, v);
+  g_mutex_unlock(&cmp->cache_lock);
+}
+
+gboolean ms_cmp_load_cache(MsCompare *cmp, const char *path, GError **error) {
+  if (!cmp->cache) cmp->cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+  gchar *text = NULL;
+  if (!g_file_test(path, G_FILE_TEST_EXISTS)) return TRUE;
+  GError *e = NULL;
+  if (!g_file_get_contents(path, &text, NULL, &e)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_IO, "%s", e->message);
+    g_error_free(e);
+    return FALSE;
+  }
+  gchar **lines = g_strsplit(text, "\n", -1);
+  for (int i = 0; lines[i]; i++) {
+    char *tab = strchr(lines[i], '\t');
+    if (lines[i][0] == '#' || !tab) continue;
+    g_hash_table_replace(cmp->cache, g_strndup(lines[i], (gsize)(tab - lines[i])), g_strdup(tab + 1));
+  }
+  g_strfreev(lines);
+  g_free(text);
+  return TRUE;
+}
+
+gboolean ms_cmp_save_cache(const MsCompare *cmp, const char *path, GError **error) {
+  GString *s = g_string_new("# memsim compare: simulated results (model|family|algorithm|parameters|replicas\t"
+                            "time_units shared.stages shared.dispatches shared.requests global.stages global.dispatches "
+                            "global.requests); delete to recompute\n");
+  GList *keys = g_list_sort(g_hash_table_get_keys(cmp->cache), (GCompareFunc)strcmp);
+  for (GList *l = keys; l; l = l->next)
+    g_string_append_printf(s, "%s\t%s\n", (char *)l->data, (char *)g_hash_table_lookup(cmp->cache, l->data));
+  g_list_free(keys);
+  GError *e = NULL;
+  gboolean ok = g_file_set_contents(path, s->str, (gssize)s->len, &e);
+  if (!ok) {
+    g_set_error(error, MS_ERROR, MS_ERROR_IO, "%s", e->message);
+    g_error_free(e);
+  }
+  g_string_free(s, TRUE);
+  return ok;
+}
+
 static gboolean simulate_one(MsCompare *cmp, MsCmpRecord *r, GError **error) {
+  if (cache_lookup(cmp, r)) return TRUE;
   MsSource *s = ms_cmp_record_source(cmp, r, error);
   if (!s) return FALSE;
   MsSimOptions opt = {0};
@@ -431,12 +522,9 @@ static gboolean simulate_one(MsCompare *cmp, MsCmpRecord *r, GError **error) {
     g_error_free(e);
     return FALSE;
   }
-  r->time_units = res->time_units;
-  r->units = (double)res->time_units * r->scale;
-  r->shared = res->shared;
-  r->global = res->global;
-  r->bound = res->global.requests > 0 ? MS_BOUND_GLOBAL : MS_BOUND_SHARED;
+  set_result(r, res->time_units, &res->shared, &res->global);
   ms_result_free(res);
+  if (r->time_units) cache_store(cmp, r);
   if (r->time_units == 0) {
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: record %u (%s %s %s): the trace makes no memory request", r->file,
                 r->index, r->workload, r->algorithm, r->params_text);

@@ -86,6 +86,8 @@ typedef struct {
   gboolean exact;       /* simulate recorded sizes, no reduction */
   gboolean skip_unmatched;
   guint threads;
+  GHashTable *cache;    /* simulation cache key -> counts, or NULL */
+  GMutex cache_lock;
 } MsCompare;
 
 MsCompare *ms_cmp_new(const char *model_path, GError **error);
@@ -94,6 +96,10 @@ void ms_cmp_free(MsCompare *cmp);
 /* Read a measurement file and append its records.  Bad input is MS_ERROR_INVALID with the
  * file, the record number and the offending field in the message. */
 gboolean ms_cmp_read_measurements(MsCompare *cmp, const char *path, GError **error);
+/* A cache of simulated results (one line per trace and model): load it (a missing file is
+ * an empty cache) before ms_cmp_simulate, save it after. */
+gboolean ms_cmp_load_cache(MsCompare *cmp, const char *path, GError **error);
+gboolean ms_cmp_save_cache(const MsCompare *cmp, const char *path, GError **error);
 /* Build and simulate every usable record. */
 gboolean ms_cmp_simulate(MsCompare *cmp, GError **error);
 /* Mark the training records: "every:K", "family:A,B", "algorithm:A,B", "all", "none" (use
