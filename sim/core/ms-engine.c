@@ -65,6 +65,7 @@ typedef struct {
   guint64 chunk;
   guint64 *hkeys;
   guint32 *hstamp, stamp, hmask;
+  int hshift; /* 64 - log2(table size) */
   guint32 *bankcnt;
   int gshift, wshift; /* log2 of group_words and w when powers of two, else -1 */
   guint64 *dmm_stages; /* per DMM stage sums of the step being loaded */
@@ -76,16 +77,11 @@ typedef struct {
 
 /* ---- stage counting --------------------------------------------------------------------- */
 
-static inline guint64 hash64(guint64 x) {
-  x ^= x >> 33;
-  x *= G_GUINT64_CONSTANT(0xff51afd7ed558ccd);
-  x ^= x >> 33;
-  return x;
-}
-
-/* Insert key; returns TRUE if it was new.  The table is cleared by bumping the stamp. */
+/* Insert key; returns TRUE if it was new.  The table is cleared by bumping the stamp; it
+ * has at least 32 slots per key so probes rarely collide, and Fibonacci hashing (one
+ * multiply, the high bits) spreads strided keys as well as random ones. */
 static inline gboolean hset_add(Engine *e, guint64 key) {
-  guint32 h = (guint32)hash64(key) & e->hmask;
+  guint32 h = (guint32)((key * G_GUINT64_CONSTANT(0x9e3779b97f4a7c15)) >> e->hshift);
   for (;;) {
     if (e->hstamp[h] != e->stamp) {
       e->hstamp[h] = e->stamp;
@@ -601,9 +597,10 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   e.kpool = g_ptr_array_new_with_free_func(g_free);
   e.chunk = (guint64)e.w * MAX(1u, 16384u / e.w);
   e.addr = g_new(gint64, e.chunk);
-  guint32 hs = 64;
-  while (hs < 4 * e.w) hs <<= 1;
+  guint32 hs = 1024;
+  while (hs < 32 * e.w) hs <<= 1;
   e.hmask = hs - 1;
+  e.hshift = 64 - __builtin_ctz(hs);
   e.hkeys = g_new(guint64, hs);
   e.hstamp = g_new0(guint32, hs);
   e.stamp = 0;
