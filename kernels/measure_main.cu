@@ -222,6 +222,11 @@ void ms_measure(MsRecord rec, const std::function<void()> &poison,
                 const std::function<void()> &launch,
                 const std::function<std::string()> &verify, int reps) {
   if (reps < 0) reps = g_opt.reps;
+  /* MEMSIM_ONLY=alg[,alg...]: measure only these algorithms (for tuning runs). */
+  if (const char *only = std::getenv("MEMSIM_ONLY")) {
+    std::string list = std::string(",") + only + ",";
+    if (list.find("," + rec.algorithm + ",") == std::string::npos) return;
+  }
   poison();
   MS_CUDA(cudaDeviceSynchronize());
   if (g_opt.counters) {
@@ -375,6 +380,7 @@ static void list_algorithms() {
               "             permutations identical random transpose shuffle bit-reversal;\n"
               "             elem_words 1|2)\n"
               "             hmm-d-designated hmm-s-designated hmm-transpose thrust-scatter\n"
+              "             hmm-scheduled\n"
               "             (HMM, global memory, nbar 256..4096)\n"
               "sat:         copy 2r2w 4r4w 4r1w 2r1w 1r1w 1+r (r sweep) 1r1w-lookback\n"
               "gcd:         binary fast-binary approximate (bits, oblivious|semi-oblivious)\n"

@@ -10,23 +10,36 @@
  *                   the classes of an edge colouring of the bipartite multigraph
  *                   source bank -> destination bank (seed 001 section 4.3).
  *   Like the paper (which repeated each permutation 10^8 times), each block loads
- *   a and the table into shared memory once and permutes `inner_repeats` times.
+ *   a into shared memory once, each thread its table entry into a register
+ *   once, and permutes `inner_repeats` times (b[dst] = a[src] per pass, with
+ *   src, dst = i, i for the copy; i, P(i) D-designated; P^-1(i), i
+ *   S-designated; s(i), d(i) conflict-free).
  *  HMM (global memory, n = nbar^2 elements, 32-bit):
  *   hmm-d-designated, hmm-s-designated: the same two rules on global memory;
  *   thrust-scatter: thrust::scatter(a, a+n, P, b);
  *   hmm-transpose: the transpose through a w x w shared tile with the diagonal
- *   arrangement (seed 001 section 5.2), for the transpose permutation.
+ *   arrangement (seed 001 section 5.2), for the transpose permutation;
+ *   hmm-scheduled: row-wise, transpose, row-wise, transpose, row-wise with
+ *   S/D tables from an exact edge colouring of the row graph (section 5.5),
+ *   any permutation, 5 kernel calls.
  */
 #include "measure.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <atomic>
 #include <numeric>
+#include <thread>
 
 #include <thrust/execution_policy.h>
 #include <thrust/scatter.h>
 
 namespace {
+
+double ms_now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 constexpr int DMM_N = 1024;
 constexpr int W = 32;
@@ -106,6 +119,214 @@ std::vector<uint32_t> conflict_free_table(const std::vector<uint32_t> &p, int ba
   return table;
 }
 
+/* ---- exact edge colouring (port of sim/workloads/permutation/ms-colouring.c) --
+ * A d-regular bipartite multigraph on nodes + nodes vertices gets d colours,
+ * each a perfect matching: pairs of equal endpoints are compressed with their
+ * multiplicities; a level whose pairs form a perfect matching takes all its
+ * colours at once; an even degree splits in two halves (floor(m/2) each, the
+ * odd pairs split by walking closed trails, alternating halves: Euler
+ * partition); an odd degree removes one perfect matching (greedy, then BFS
+ * augmenting paths). Same algorithm as the simulator's, so the same schedule
+ * (the colour numbering may differ only if the simulator's does). */
+struct EcPairs {
+  std::vector<uint32_t> u, v;
+  std::vector<uint64_t> m, id;
+  size_t np() const { return u.size(); }
+  void push(uint32_t a, uint32_t b, uint64_t mm, uint64_t i) {
+    u.push_back(a); v.push_back(b); m.push_back(mm); id.push_back(i);
+  }
+};
+
+struct EcCtx {
+  uint32_t nodes;
+  std::vector<std::atomic<uint64_t>> cursor; /* halves coloured in parallel share pairs */
+  std::vector<uint64_t> pedges;
+  uint32_t *colour;
+  void emit(uint64_t pair, uint64_t first, uint64_t count) {
+    const uint64_t at = cursor[pair].fetch_add(count, std::memory_order_relaxed);
+    for (uint64_t k = 0; k < count; k++) colour[pedges[at + k]] = (uint32_t)(first + k);
+  }
+};
+
+void ec_perfect_matching(const EcPairs &p, uint32_t nodes, std::vector<uint64_t> &match_pair) {
+  const uint64_t NONE = ~0ull;
+  std::vector<uint64_t> off(nodes + 1, 0);
+  for (size_t k = 0; k < p.np(); k++) off[p.u[k] + 1]++;
+  for (uint32_t x = 0; x < nodes; x++) off[x + 1] += off[x];
+  std::vector<uint64_t> adj(p.np() ? p.np() : 1), fill(off.begin(), off.end() - 1);
+  for (size_t k = 0; k < p.np(); k++) adj[fill[p.u[k]]++] = k;
+  std::vector<int64_t> mate_r(nodes, -1), via(nodes);
+  match_pair.assign(nodes, NONE);
+  for (uint32_t x = 0; x < nodes; x++)
+    for (uint64_t a = off[x]; a < off[x + 1]; a++)
+      if (mate_r[p.v[adj[a]]] < 0) {
+        mate_r[p.v[adj[a]]] = (int64_t)adj[a];
+        match_pair[x] = adj[a];
+        break;
+      }
+  std::vector<uint32_t> queue(nodes);
+  for (uint32_t x = 0; x < nodes; x++) {
+    if (match_pair[x] != NONE) continue;
+    std::fill(via.begin(), via.end(), -1);
+    uint32_t qh = 0, qt = 0;
+    queue[qt++] = x;
+    int64_t found = -1;
+    while (qh < qt && found < 0) {
+      uint32_t l = queue[qh++];
+      for (uint64_t a = off[l]; a < off[l + 1]; a++) {
+        uint32_t r = p.v[adj[a]];
+        if (via[r] >= 0) continue;
+        via[r] = (int64_t)adj[a];
+        if (mate_r[r] < 0) { found = r; break; }
+        queue[qt++] = p.u[mate_r[r]];
+      }
+    }
+    if (found < 0) { std::fprintf(stderr, "memsim-measure: edge colouring: no perfect matching\n"); std::exit(4); }
+    for (int64_t r = found; r >= 0;) {
+      uint64_t pk = (uint64_t)via[r];
+      uint32_t l = p.u[pk];
+      int64_t prev = match_pair[l] == NONE ? -1 : (int64_t)p.v[match_pair[l]];
+      mate_r[r] = (int64_t)pk;
+      match_pair[l] = pk;
+      r = prev;
+    }
+  }
+}
+
+void ec_euler_split(const EcPairs &p, const std::vector<uint64_t> &odd, uint32_t nodes,
+                    std::vector<uint8_t> &side) {
+  const uint32_t nn = 2 * nodes;
+  const size_t nodd = odd.size();
+  std::vector<uint64_t> off(nn + 1, 0);
+  for (size_t k = 0; k < nodd; k++) {
+    off[p.u[odd[k]] + 1]++;
+    off[nodes + p.v[odd[k]] + 1]++;
+  }
+  for (uint32_t x = 0; x < nn; x++) off[x + 1] += off[x];
+  std::vector<uint64_t> adj(2 * nodd + 1), ptr(off.begin(), off.end() - 1);
+  for (size_t k = 0; k < nodd; k++) {
+    adj[ptr[p.u[odd[k]]]++] = k;
+    adj[ptr[nodes + p.v[odd[k]]]++] = k;
+  }
+  std::copy(off.begin(), off.end() - 1, ptr.begin());
+  std::vector<uint8_t> used(nodd + 1, 0);
+  side.assign(nodd + 1, 0);
+  for (uint32_t start = 0; start < nn; start++) {
+    for (;;) {
+      while (ptr[start] < off[start + 1] && used[adj[ptr[start]]]) ptr[start]++;
+      if (ptr[start] == off[start + 1]) break;
+      uint32_t cur = start;
+      uint8_t sd = 0;
+      for (;;) {
+        while (ptr[cur] < off[cur + 1] && used[adj[ptr[cur]]]) ptr[cur]++;
+        if (ptr[cur] == off[cur + 1]) break;
+        uint64_t k = adj[ptr[cur]++];
+        used[k] = 1;
+        side[k] = sd;
+        sd ^= 1;
+        cur = cur < nodes ? nodes + p.v[odd[k]] : p.u[odd[k]];
+      }
+    }
+  }
+}
+
+void ec_colour_rec(EcCtx &c, EcPairs &p, uint64_t d, uint64_t base, int par_depth = 0) {
+  for (;;) {
+    if (d == 0) return;
+    if (p.np() == c.nodes) {
+      for (size_t k = 0; k < p.np(); k++) c.emit(p.id[k], base, d);
+      return;
+    }
+    if (d % 2 == 0) break;
+    std::vector<uint64_t> mp;
+    ec_perfect_matching(p, c.nodes, mp);
+    for (uint32_t x = 0; x < c.nodes; x++) {
+      c.emit(p.id[mp[x]], base, 1);
+      p.m[mp[x]]--;
+    }
+    size_t k2 = 0;
+    for (size_t k = 0; k < p.np(); k++)
+      if (p.m[k]) {
+        p.u[k2] = p.u[k]; p.v[k2] = p.v[k]; p.m[k2] = p.m[k]; p.id[k2] = p.id[k];
+        k2++;
+      }
+    p.u.resize(k2); p.v.resize(k2); p.m.resize(k2); p.id.resize(k2);
+    d--;
+    base++;
+  }
+  std::vector<uint64_t> odd;
+  for (size_t k = 0; k < p.np(); k++)
+    if (p.m[k] & 1) odd.push_back(k);
+  std::vector<uint8_t> side;
+  ec_euler_split(p, odd, c.nodes, side);
+  std::vector<uint8_t> extra(p.np() ? p.np() : 1, 0);
+  for (size_t k = 0; k < odd.size(); k++) extra[odd[k]] = side[k] == 0 ? 1 : 2;
+  EcPairs h[2];
+  for (int sd = 0; sd < 2; sd++)
+    for (size_t k = 0; k < p.np(); k++) {
+      uint64_t m = p.m[k] / 2 + (extra[k] == (uint8_t)(sd + 1));
+      if (m) h[sd].push(p.u[k], p.v[k], m, p.id[k]);
+    }
+  p = EcPairs();
+  if (par_depth > 0 && h[0].np() > 4096) { /* the two halves are independent */
+    std::thread t([&] { ec_colour_rec(c, h[0], d / 2, base, par_depth - 1); });
+    ec_colour_rec(c, h[1], d / 2, base + d / 2, par_depth - 1);
+    t.join();
+    return;
+  }
+  ec_colour_rec(c, h[0], d / 2, base);
+  h[0] = EcPairs();
+  ec_colour_rec(c, h[1], d / 2, base + d / 2);
+}
+
+/* colour[e] in 0 .. edges/nodes - 1 for the edges left[e] -> right[e]. */
+void bipartite_colour(uint32_t nodes, size_t edges, const uint32_t *left, const uint32_t *right,
+                      uint32_t *colour) {
+  const uint64_t d = edges / nodes;
+  std::vector<uint64_t> degl(nodes + 1, 0);
+  for (size_t e = 0; e < edges; e++) degl[left[e] + 1]++;
+  for (uint32_t x = 0; x < nodes; x++) degl[x + 1] += degl[x];
+  std::vector<uint64_t> byl(edges);
+  for (size_t e = 0; e < edges; e++) byl[degl[left[e]]++] = e;
+  std::vector<uint32_t> stamp(nodes, 0);
+  std::vector<uint64_t> pid_of(nodes), epair(edges);
+  EcPairs p;
+  for (size_t a = 0; a < edges; a++) {
+    uint64_t e = byl[a];
+    uint32_t u = left[e], v = right[e];
+    if (stamp[v] != u + 1) {
+      stamp[v] = u + 1;
+      pid_of[v] = p.np();
+      p.push(u, v, 0, p.np());
+    }
+    p.m[pid_of[v]]++;
+    epair[e] = pid_of[v];
+  }
+  EcCtx c;
+  c.nodes = nodes;
+  c.colour = colour;
+  std::vector<uint64_t> poff(p.np() + 1, 0);
+  for (size_t e = 0; e < edges; e++) poff[epair[e] + 1]++;
+  for (size_t k = 0; k < p.np(); k++) poff[k + 1] += poff[k];
+  c.pedges.resize(edges);
+  std::vector<uint64_t> fill(poff);
+  for (size_t e = 0; e < edges; e++) c.pedges[fill[epair[e]]++] = e;
+  c.cursor = std::vector<std::atomic<uint64_t>>(p.np() + 1);
+  for (size_t k = 0; k <= p.np(); k++) c.cursor[k].store(poff[k], std::memory_order_relaxed);
+  ec_colour_rec(c, p, d, 0, edges > (1u << 20) ? 4 : 0);
+}
+
+/* Conflict-free S/D table of one row permutation q (element j of the row goes
+ * to q[j]), w banks: colour class t of the bank graph (j mod w -> q[j] mod w)
+ * becomes entries t*w .. t*w+w-1, entry t*w + (j mod w) = j | q[j] << 16, so
+ * a warp's sources and destinations lie in distinct banks. */
+void row_cf_table(const uint32_t *q, uint32_t m, uint32_t w, uint32_t *out) {
+  std::vector<uint32_t> l(m), r(m), col(m);
+  for (uint32_t j = 0; j < m; j++) { l[j] = j % w; r[j] = q[j] % w; }
+  bipartite_colour(w, m, l.data(), r.data(), col.data());
+  for (uint32_t j = 0; j < m; j++) out[col[j] * w + j % w] = j | q[j] << 16;
+}
+
 /* ---- DMM kernels ------------------------------------------------------------ */
 
 template <typename T, int ALG>
@@ -114,23 +335,18 @@ dmm_permute(const T *__restrict__ in, T *__restrict__ out, const uint32_t *__res
             int repeats) {
   __shared__ T a[DMM_N];
   __shared__ T b[DMM_N];
-  __shared__ uint32_t tab[DMM_N];
   const int i = threadIdx.x;
   const size_t base = (size_t)blockIdx.x * DMM_N;
   a[i] = in[base + i];
-  tab[i] = table[i];
+  /* Each thread's table entry (its P(i), P^-1(i), or its s | d << 16) is read
+   * once and kept in a register across the repeats, as the paper's kernel
+   * does: a pass is then one shared read and one shared write, as the copy. */
+  const uint32_t t = table[i];
+  const uint32_t src = ALG == ALG_CF ? (t & 0xffffu) : ALG == ALG_S ? t : (uint32_t)i;
+  const uint32_t dst = ALG == ALG_CF ? (t >> 16) : ALG == ALG_D ? t : (uint32_t)i;
   __syncthreads();
   for (int r = 0; r < repeats; r++) {
-    if (ALG == ALG_COPY) {
-      b[i] = a[i];
-    } else if (ALG == ALG_D) {
-      b[tab[i]] = a[i];
-    } else if (ALG == ALG_S) {
-      b[i] = a[tab[i]];
-    } else {
-      uint32_t sd = tab[i];
-      b[sd >> 16] = a[sd & 0xffffu];
-    }
+    b[dst] = a[src];
     __syncthreads();
   }
   out[base + i] = b[i];
@@ -172,6 +388,7 @@ void run_dmm(const MsOptions &o, const char *alg_name, int alg, const std::strin
   rec.x("model", "dmm");
   rec.x("inner_repeats", (long long)repeats);
   rec.x("threads_per_block", (long long)DMM_N);
+  rec.x("table", "register");
   auto poison = [&] { MS_CUDA(cudaMemset(d_out, 0xff, n * sizeof(T))); };
   auto launch = [&] {
     switch (alg) {
@@ -232,6 +449,56 @@ __global__ void hmm_transpose(const uint32_t *__restrict__ a, uint32_t *__restri
   }
 }
 
+/* Row-wise permutation (seed 001 section 5.4): block i permutes row i of an
+ * nbar x nbar matrix through shared memory: alpha <- row (coalesced);
+ * beta[D_i(j)] = alpha[S_i(j)] with the row's conflict-free tables (packed
+ * s | d << 16, one coalesced read); row <- beta (coalesced). */
+__global__ void hmm_row_wise(const uint32_t *__restrict__ in, uint32_t *__restrict__ out,
+                             const uint32_t *__restrict__ sd, int nbar) {
+  extern __shared__ uint32_t hmm_sm[];
+  uint32_t *al = hmm_sm, *be = hmm_sm + nbar;
+  const size_t base = (size_t)blockIdx.x * nbar;
+  for (int j = threadIdx.x; j < nbar; j += blockDim.x) al[j] = in[base + j];
+  __syncthreads();
+  for (int j = threadIdx.x; j < nbar; j += blockDim.x) {
+    const uint32_t t = sd[base + j];
+    be[t >> 16] = al[t & 0xffffu];
+  }
+  __syncthreads();
+  for (int j = threadIdx.x; j < nbar; j += blockDim.x) out[base + j] = be[j];
+}
+
+/* Host side of hmm-scheduled (seed 001 section 5.5, as
+ * sim/workloads/permutation/ms-permutation.c builds it): colour the row graph
+ * (row i / nbar of a -> row P(i) / nbar of b) with nbar colours; element i of
+ * colour col[i] goes to column col[i] (row-wise), down its column to its
+ * destination row (transpose, row-wise, transpose), then along the row to its
+ * destination column (row-wise). Returns the three row-wise tables. */
+void scheduled_tables(const std::vector<uint32_t> &P, uint32_t nbar, std::vector<uint32_t> &sd) {
+  const size_t n = P.size();
+  std::vector<uint32_t> l(n), r(n), col(n), q(n);
+  for (size_t i = 0; i < n; i++) { l[i] = (uint32_t)(i / nbar); r[i] = P[i] / nbar; }
+  bipartite_colour(nbar, n, l.data(), r.data(), col.data());
+  sd.assign(3 * n, 0);
+  /* The rows' bank-graph colourings are independent: spread over the cores. */
+  auto tables = [&](uint32_t *out) {
+    const unsigned nt = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> th;
+    for (unsigned t = 0; t < nt; t++)
+      th.emplace_back([&, t] {
+        for (uint32_t row = t; row < nbar; row += nt)
+          row_cf_table(&q[(size_t)row * nbar], nbar, W, out + (size_t)row * nbar);
+      });
+    for (auto &x : th) x.join();
+  };
+  for (size_t i = 0; i < n; i++) q[i] = col[i];
+  tables(&sd[0]);
+  for (size_t i = 0; i < n; i++) q[(size_t)col[i] * nbar + i / nbar] = P[i] / nbar;
+  tables(&sd[n]);
+  for (size_t i = 0; i < n; i++) q[(size_t)(P[i] / nbar) * nbar + col[i]] = P[i] % nbar;
+  tables(&sd[2 * n]);
+}
+
 void run_hmm(const MsOptions &o, const char *alg_name, const std::string &perm, int nbar) {
   const size_t n = (size_t)nbar * nbar;
   std::vector<uint32_t> p;
@@ -243,12 +510,23 @@ void run_hmm(const MsOptions &o, const char *alg_name, const std::string &perm, 
   std::vector<uint32_t> h_in(n), h_out(n);
   MsRng rng(o.seed * 104729 + 3);
   for (size_t i = 0; i < n; i++) h_in[i] = 1 + (rng.u32() >> 1);
-  uint32_t *d_in, *d_out, *d_tab;
+  const bool sched = alg == "hmm-scheduled";
+  double colour_s = 0;
+  if (sched) {
+    const double t0 = ms_now_s();
+    scheduled_tables(p, (uint32_t)nbar, table);
+    colour_s = ms_now_s() - t0;
+  }
+  uint32_t *d_in, *d_out, *d_tab, *d_t0 = nullptr, *d_t1 = nullptr;
   MS_CUDA(cudaMalloc(&d_in, n * 4));
   MS_CUDA(cudaMalloc(&d_out, n * 4));
-  MS_CUDA(cudaMalloc(&d_tab, n * 4));
+  MS_CUDA(cudaMalloc(&d_tab, table.size() * 4));
+  if (sched) {
+    MS_CUDA(cudaMalloc(&d_t0, n * 4));
+    MS_CUDA(cudaMalloc(&d_t1, n * 4));
+  }
   MS_CUDA(cudaMemcpy(d_in, h_in.data(), n * 4, cudaMemcpyHostToDevice));
-  MS_CUDA(cudaMemcpy(d_tab, table.data(), n * 4, cudaMemcpyHostToDevice));
+  MS_CUDA(cudaMemcpy(d_tab, table.data(), table.size() * 4, cudaMemcpyHostToDevice));
   MsRecord rec;
   rec.workload = "permutation";
   rec.algorithm = alg;
@@ -260,6 +538,10 @@ void run_hmm(const MsOptions &o, const char *alg_name, const std::string &perm, 
   rec.p("blocks", 1LL);
   rec.x("model", "hmm");
   rec.x("nbar", (long long)nbar);
+  if (sched) {
+    rec.x("schedule", "row-wise, transpose, row-wise, transpose, row-wise; packed s | d << 16 tables");
+    rec.x("colouring_host_s", colour_s);
+  }
   auto poison = [&] { MS_CUDA(cudaMemset(d_out, 0xff, n * 4)); };
   const unsigned grid = (unsigned)((n + 255) / 256);
   auto launch = [&] {
@@ -267,6 +549,16 @@ void run_hmm(const MsOptions &o, const char *alg_name, const std::string &perm, 
     else if (alg == "hmm-s-designated") hmm_s_designated<<<grid, 256>>>(d_in, d_out, d_tab, n);
     else if (alg == "hmm-transpose")
       hmm_transpose<<<dim3(nbar / W, nbar / W), dim3(W, 8)>>>(d_in, d_out, nbar);
+    else if (sched) {
+      const dim3 tg(nbar / W, nbar / W), tb(W, 8);
+      const int rt = std::min(nbar, 1024);
+      const size_t sm = (size_t)2 * nbar * 4;
+      hmm_row_wise<<<nbar, rt, sm>>>(d_in, d_t0, d_tab, nbar);
+      hmm_transpose<<<tg, tb>>>(d_t0, d_t1, nbar);
+      hmm_row_wise<<<nbar, rt, sm>>>(d_t1, d_t0, d_tab + n, nbar);
+      hmm_transpose<<<tg, tb>>>(d_t0, d_t1, nbar);
+      hmm_row_wise<<<nbar, rt, sm>>>(d_t1, d_out, d_tab + 2 * n, nbar);
+    }
     else thrust::scatter(thrust::device, d_in, d_in + n, d_tab, d_out);
   };
   auto verify = [&]() -> std::string {
@@ -280,6 +572,10 @@ void run_hmm(const MsOptions &o, const char *alg_name, const std::string &perm, 
   MS_CUDA(cudaFree(d_in));
   MS_CUDA(cudaFree(d_out));
   MS_CUDA(cudaFree(d_tab));
+  if (sched) {
+    MS_CUDA(cudaFree(d_t0));
+    MS_CUDA(cudaFree(d_t1));
+  }
 }
 
 } // namespace
@@ -307,10 +603,13 @@ void ms_run_permutation(const MsOptions &o) {
                            : o.quick  ? std::vector<int>{256, 1024}
                                       : std::vector<int>{256, 512, 1024, 2048, 4096};
   static const char *hperms[] = {"identical", "random", "transpose", "bit-reversal"};
-  static const char *halgs[] = {"hmm-d-designated", "hmm-s-designated", "thrust-scatter"};
+  static const char *halgs[] = {"hmm-d-designated", "hmm-s-designated", "thrust-scatter",
+                                "hmm-scheduled"};
   for (int nbar : nbars) {
     for (const char *perm : hperms)
-      for (const char *alg : halgs) run_hmm(o, alg, perm, nbar);
+      for (const char *alg : halgs) /* hmm-scheduled: colouring costs host time; random only past 2^20 */
+        if (std::strcmp(alg, "hmm-scheduled") != 0 || nbar <= 1024 || std::strcmp(perm, "random") == 0)
+          run_hmm(o, alg, perm, nbar);
     run_hmm(o, "hmm-transpose", "transpose", nbar);
   }
 }

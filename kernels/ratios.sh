@@ -19,10 +19,10 @@ def f2: . * 100 | round / 100;
   ($d | med("permutation"; $a; .elem_words == $ew and .permutation == $p and .n == 1024)) as $t |
   "  elem_words=\($ew) \($p | . + " " * (13 - length)) \($a | . + " " * (14 - length)) \($t / 1000 | f2) us  x\($t / $copy | f2) of copy"),
 "",
-"HMM permutation (global memory), median us: d-designated / s-designated / thrust-scatter / hmm-transpose",
+"HMM permutation (global memory), median us: d-designated / s-designated / thrust-scatter / hmm-transpose / hmm-scheduled",
 ( [.records[] | select(.workload == "permutation" and .params.n > 1024) | .params.n] | unique[] as $n |
   ["identical", "random", "transpose", "bit-reversal"][] as $p |
-  "  n=\($n) \($p): " + ([[ "hmm-d-designated", "hmm-s-designated", "thrust-scatter", "hmm-transpose" ][] as $a
+  "  n=\($n) \($p): " + ([[ "hmm-d-designated", "hmm-s-designated", "thrust-scatter", "hmm-transpose", "hmm-scheduled" ][] as $a
      | ($d | med("permutation"; $a; .n == $n and .permutation == $p)) | if . == null then "-" else (. / 1000 | f2 | tostring) end] | join(" / ")) ),
 "",
 "SAT, 32-bit n x n: median us, and copy time / algorithm time (fraction of copy throughput)",

@@ -20,10 +20,12 @@
  *                 also does the bottom-right triangle by 2r1w, this harness
  *                 does it by 1r1w stages: reads (1 + r) n, as the name says)
  *   1r1w-lookback one kernel call: strips of 32 rows walk left to right in
- *                 chunks of 256 columns; a chunk's column prefix from the
- *                 strips above comes by decoupled look-back on per-column
- *                 status words, so each element is read once and written once
- *                 with no barrier between stages (not in the paper).
+ *                 chunks of 512 columns (two per thread, 64-bit accesses);
+ *                 a chunk's column prefix from the strips above comes by
+ *                 decoupled look-back over per-tile flags (one per strip and
+ *                 chunk) and per-column aggregates, so each element is read
+ *                 once and written once with no barrier between stages (not
+ *                 in the paper).
  */
 #include "measure.h"
 
@@ -253,96 +255,204 @@ __global__ void sat_1r1w_stage(const u32 *__restrict__ a, u32 *b, int n, int k) 
   }
 }
 
-/* Single-pass SAT with per-column decoupled look-back (see the file head).
- * status[s * n + x]: high 32 bits epoch << 2 | state (1 aggregate, 2 inclusive
- * prefix), low 32 bits the value: strip s's column sum over its 32 rows, or
- * the column's sum down to the strip's last row. A status word carries its
- * value, so one 64-bit store publishes both and no fence is needed. The next
- * chunk's 32 loads are issued before the look-back of the current one. */
-constexpr int LB_H = 32, LB_C = 256;
-__global__ void __launch_bounds__(LB_C)
-sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b,
-                  unsigned long long *status, u32 *ticket, int n, u32 epoch) {
-  __shared__ int s_strip;
-  __shared__ u32 wtot[LB_C / 32][LB_H];
-  __shared__ u32 carry[LB_H];
-  const int j = threadIdx.x, lane = j & 31, warp = j >> 5;
-  if (j == 0) s_strip = (int)atomicAdd(ticket, 1u);
-  if (j < LB_H) carry[j] = 0;
-  __syncthreads();
-  const int s = s_strip;
-  const unsigned long long tag_agg = (unsigned long long)((epoch << 2) | 1u) << 32;
-  const unsigned long long tag_inc = (unsigned long long)((epoch << 2) | 2u) << 32;
-  const u32 *arow = a + (size_t)s * LB_H * n;
-  u32 *brow = b + (size_t)s * LB_H * n;
-  u32 nx[LB_H];
-#pragma unroll
-  for (int r = 0; r < LB_H; r++) nx[r] = __ldcs(&arow[(size_t)r * n + j]);
-  for (int c0 = 0; c0 < n; c0 += LB_C) {
-    const int col = c0 + j;
-    u32 v[LB_H];
-#pragma unroll
-    for (int r = 0; r < LB_H; r++) v[r] = nx[r];
-    if (c0 + LB_C < n) {
-#pragma unroll
-      for (int r = 0; r < LB_H; r++) nx[r] = __ldcs(&arow[(size_t)r * n + col + LB_C]);
-    }
-#pragma unroll
-    for (int r = 1; r < LB_H; r++) v[r] += v[r - 1];
-    const u32 agg = v[LB_H - 1];
-    volatile unsigned long long *st = status + (size_t)s * n + col;
-    u32 excl = 0;
-    if (s == 0) {
-      *st = tag_inc | agg;
-    } else {
-      *st = tag_agg | agg;
-      for (int k = s - 1; k >= 0; k--) {
-        volatile unsigned long long *q = status + (size_t)k * n + col;
-        unsigned long long w;
-        do { w = *q; } while ((u32)(w >> 34) != epoch);
-        excl += (u32)w;
-        if (((w >> 32) & 3u) == 2u) break;
-      }
-      *st = tag_inc | (excl + agg);
-    }
-    /* Row-wise scan across the chunk's columns, per row: warp scans by
-     * shuffles, then the totals of the warps to the left and the row carry. */
-#pragma unroll
-    for (int r = 0; r < LB_H; r++) {
-      u32 x = v[r] + excl;
-#pragma unroll
-      for (int o = 1; o < 32; o <<= 1) {
-        u32 y = __shfl_up_sync(0xffffffffu, x, o);
-        if (lane >= o) x += y;
-      }
-      v[r] = x;
-    }
-    if (lane == 31) {
-#pragma unroll
-      for (int r = 0; r < LB_H; r++) wtot[warp][r] = v[r];
-    }
-    __syncthreads();
-#pragma unroll
-    for (int r = 0; r < LB_H; r++) {
-      u32 off = carry[r];
-      for (int w2 = 0; w2 < warp; w2++) off += wtot[w2][r];
-      __stcs(&brow[(size_t)r * n + col], v[r] + off);
-    }
-    __syncthreads();
-    if (j < LB_H) {
-      u32 sum = carry[j];
-      for (int w2 = 0; w2 < LB_C / 32; w2++) sum += wtot[w2][j];
-      carry[j] = sum;
-    }
-    __syncthreads();
+/* Single-pass SAT with decoupled look-back over strip tiles.
+ *
+ * Strip s = rows s*H .. s*H+H-1 (one block, taken in ticket order so that
+ * strips above are always running or done). The block walks its strip left
+ * to right in chunks of C = 256 * V columns; each thread holds V adjacent
+ * columns of all H rows in registers (one V-wide vector load per row).
+ *  1. column prefix of the chunk in registers; agg = its last row;
+ *  2. publish agg (strip s, chunk c) in aggv and flag (s, c) = AGG;
+ *  3. warp 0 looks back over the flags of strips s-1, s-2, ... (32 at a
+ *     time, one per lane) to the nearest strip with flag INC; every thread
+ *     then adds that strip's inclusive column prefix and the aggregates of
+ *     the strips in between (independent loads: one round trip);
+ *  4. publish inc = excl + agg in incv and flag INC;
+ *  5. row prefix across the chunk: thread-local, warp shuffles, warp totals
+ *     through shared memory, plus the row carry from the chunks to the left.
+ * The warp scans of the local values (step 5 before excl is known) run while
+ * warp 0 looks back; excl's own row prefix is one more scanned row.
+ * Flags hold epoch << 2 | state, so no reset is needed between calls. Each
+ * element is read once and written once; the look-back adds 8 to 12 bytes
+ * per column per strip (about 4 % of the traffic with H = 32). */
+constexpr int LB_T = 256;
+constexpr int LB_MIN_H = 16;
+
+template <int V> __device__ __forceinline__ void ldv_cs(u32 *d, const u32 *p) {
+  if constexpr (V == 1) {
+    d[0] = __ldcs(p);
+  } else if constexpr (V == 2) {
+    uint2 t = __ldcs((const uint2 *)p);
+    d[0] = t.x; d[1] = t.y;
+  } else {
+    uint4 t = __ldcs((const uint4 *)p);
+    d[0] = t.x; d[1] = t.y; d[2] = t.z; d[3] = t.w;
   }
+}
+template <int V> __device__ __forceinline__ void ldv_cg(u32 *d, const u32 *p) {
+  if constexpr (V == 1) {
+    d[0] = __ldcg(p);
+  } else if constexpr (V == 2) {
+    uint2 t = __ldcg((const uint2 *)p);
+    d[0] = t.x; d[1] = t.y;
+  } else {
+    uint4 t = __ldcg((const uint4 *)p);
+    d[0] = t.x; d[1] = t.y; d[2] = t.z; d[3] = t.w;
+  }
+}
+template <int V> __device__ __forceinline__ void stv_cs(u32 *p, const u32 *d) {
+  if constexpr (V == 1) __stcs(p, d[0]);
+  else if constexpr (V == 2) __stcs((uint2 *)p, make_uint2(d[0], d[1]));
+  else __stcs((uint4 *)p, make_uint4(d[0], d[1], d[2], d[3]));
+}
+template <int V> __device__ __forceinline__ void stv_cg(u32 *p, const u32 *d) {
+  if constexpr (V == 1) __stcg(p, d[0]);
+  else if constexpr (V == 2) __stcg((uint2 *)p, make_uint2(d[0], d[1]));
+  else __stcg((uint4 *)p, make_uint4(d[0], d[1], d[2], d[3]));
+}
+
+__device__ __forceinline__ u32 warp_incl_scan(u32 x, int lane) {
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    u32 y = __shfl_up_sync(0xffffffffu, x, o);
+    if (lane >= o) x += y;
+  }
+  return x;
+}
+
+template <int H, int V>
+__global__ void __launch_bounds__(LB_T, (H * V > 64 ? 1 : 2))
+sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32 *incv,
+                  u32 *flags, u32 *ticket, int n, u32 epoch) {
+  constexpr int C = LB_T * V, NW = LB_T / 32;
+  __shared__ int s_strip, s_lo;
+  __shared__ u32 wtot[NW][H + 1];
+  __shared__ u32 carry[2][H + 1];
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  if (tid == 0) s_strip = (int)atomicAdd(ticket, 1u);
+  if (tid <= H) carry[0][tid] = 0;
+  __syncthreads();
+  const int s = s_strip, nchunks = n / C;
+  const u32 f_agg = (epoch << 2) | 1u, f_inc = (epoch << 2) | 2u;
+  const u32 *arow = a + (size_t)s * H * n;
+  u32 *brow = b + (size_t)s * H * n;
+  volatile u32 *vflags = flags;
+  for (int c = 0; c < nchunks; c++) {
+    const int par = c & 1;
+    const int col = c * C + tid * V;
+    u32 v[H][V];
+#pragma unroll
+    for (int r = 0; r < H; r++) ldv_cs<V>(v[r], arow + (size_t)r * n + col);
+#pragma unroll
+    for (int r = 1; r < H; r++)
+#pragma unroll
+      for (int e = 0; e < V; e++) v[r][e] += v[r - 1][e];
+    u32 agg[V];
+#pragma unroll
+    for (int e = 0; e < V; e++) agg[e] = v[H - 1][e];
+    u32 *my_inc = incv + (size_t)s * n + col;
+    if (s == 0) stv_cg<V>(my_inc, agg);
+    else stv_cg<V>(aggv + (size_t)s * n + col, agg);
+    __threadfence();
+    __syncthreads(); /* A: this chunk's agg (or, strip 0, inc) stored */
+    if (warp == 0) {
+      if (lane == 0) vflags[(size_t)s * nchunks + c] = s == 0 ? f_inc : f_agg;
+      if (s > 0) {
+        int hi = s - 1, lo = -1;
+        for (;;) {
+          const int k = hi - lane;
+          const u32 f = k >= 0 ? vflags[(size_t)k * nchunks + c] : f_inc;
+          const unsigned incm = __ballot_sync(0xffffffffu, f == f_inc);
+          const unsigned need = incm ? ((incm & (0u - incm)) << 1) - 1u : 0xffffffffu;
+          const unsigned bad = __ballot_sync(0xffffffffu, f != f_inc && f != f_agg) & need;
+          if (bad) continue;
+          if (incm) { lo = hi - (__ffs(incm) - 1); break; }
+          hi -= 32;
+        }
+        __threadfence();
+        if (lane == 0) s_lo = lo;
+      }
+    }
+    /* Row prefix of the local values, per warp (excl not needed yet). */
+#pragma unroll
+    for (int r = 0; r < H; r++) {
+#pragma unroll
+      for (int e = 1; e < V; e++) v[r][e] += v[r][e - 1];
+      const u32 t = v[r][V - 1];
+      const u32 incl = warp_incl_scan(t, lane);
+#pragma unroll
+      for (int e = 0; e < V; e++) v[r][e] += incl - t; /* exclusive within the warp */
+      if (lane == 31) wtot[warp][r] = incl;
+    }
+    u32 ex[V];
+#pragma unroll
+    for (int e = 0; e < V; e++) ex[e] = 0;
+    if (s > 0) {
+      __syncthreads(); /* B: s_lo known */
+      const int lo = s_lo;
+      ldv_cg<V>(ex, incv + (size_t)lo * n + col);
+      for (int k = lo + 1; k < s; k++) {
+        u32 t[V];
+        ldv_cg<V>(t, aggv + (size_t)k * n + col);
+#pragma unroll
+        for (int e = 0; e < V; e++) ex[e] += t[e];
+      }
+      u32 inc[V];
+#pragma unroll
+      for (int e = 0; e < V; e++) inc[e] = agg[e] + ex[e];
+      stv_cg<V>(my_inc, inc);
+      __threadfence();
+    }
+    /* excl's own row prefix: one more scanned row. */
+#pragma unroll
+    for (int e = 1; e < V; e++) ex[e] += ex[e - 1];
+    const u32 et = ex[V - 1];
+    const u32 eincl = warp_incl_scan(et, lane);
+    const u32 eex = eincl - et;
+    if (lane == 31) wtot[warp][H] = eincl;
+    __syncthreads(); /* C: warp totals, and this chunk's inc stored */
+    if (s > 0 && tid == 0) vflags[(size_t)s * nchunks + c] = f_inc;
+    u32 eoff = carry[par][H] + eex;
+    for (int w2 = 0; w2 < warp; w2++) eoff += wtot[w2][H];
+    u32 erow[V];
+#pragma unroll
+    for (int e = 0; e < V; e++) erow[e] = ex[e] + eoff;
+#pragma unroll
+    for (int r = 0; r < H; r++) {
+      u32 off = carry[par][r];
+      for (int w2 = 0; w2 < warp; w2++) off += wtot[w2][r];
+      u32 o[V];
+#pragma unroll
+      for (int e = 0; e < V; e++) o[e] = v[r][e] + off + erow[e];
+      stv_cs<V>(brow + (size_t)r * n + col, o);
+      if (tid == LB_T - 1) carry[par ^ 1][r] = v[r][V - 1] + off;
+    }
+    if (tid == LB_T - 1) carry[par ^ 1][H] = erow[V - 1];
+  }
+}
+
+/* Look-back configuration: strip rows H and columns per thread V
+ * (MEMSIM_SAT_LB="H,V" selects another one, for tuning). */
+struct LbConf {
+  int h = 32, v = 2;
+};
+LbConf lb_conf(int n) {
+  LbConf c;
+  if (const char *e = std::getenv("MEMSIM_SAT_LB")) {
+    int h = 0, v = 0;
+    if (std::sscanf(e, "%d,%d", &h, &v) == 2 &&
+        ((h == 16 && v == 4) || (h == 32 && (v == 1 || v == 2)) || (h == 64 && v == 1)))
+      c.h = h, c.v = v;
+  }
+  while (c.v > 1 && n % (LB_T * c.v)) c.v /= 2;
+  return c;
 }
 
 struct SatBufs {
   int n = 0;
   u32 *a = nullptr, *b = nullptr, *t = nullptr;
   u32 *colsum, *rowsumT, *colpre, *rowpre, *U, *V, *Upre;
-  unsigned long long *status = nullptr;
+  u32 *aggv = nullptr, *incv = nullptr, *flags = nullptr;
   u32 *ticket = nullptr;
   u32 epoch = 0;
 };
@@ -398,7 +508,16 @@ void launch_sat(SatBufs &B, const std::string &alg, double r) {
   } else if (alg == "1r1w-lookback") {
     B.epoch++;
     MS_CUDA(cudaMemsetAsync(B.ticket, 0, sizeof(u32)));
-    sat_1r1w_lookback<<<n / LB_H, LB_C>>>(B.a, B.b, B.status, B.ticket, n, B.epoch);
+    const LbConf c = lb_conf(n);
+    const unsigned grid = (unsigned)(n / c.h);
+    if (c.h == 16)
+      sat_1r1w_lookback<16, 4><<<grid, LB_T>>>(B.a, B.b, B.aggv, B.incv, B.flags, B.ticket, n, B.epoch);
+    else if (c.h == 64)
+      sat_1r1w_lookback<64, 1><<<grid, LB_T>>>(B.a, B.b, B.aggv, B.incv, B.flags, B.ticket, n, B.epoch);
+    else if (c.v == 1)
+      sat_1r1w_lookback<32, 1><<<grid, LB_T>>>(B.a, B.b, B.aggv, B.incv, B.flags, B.ticket, n, B.epoch);
+    else
+      sat_1r1w_lookback<32, 2><<<grid, LB_T>>>(B.a, B.b, B.aggv, B.incv, B.flags, B.ticket, n, B.epoch);
   }
 }
 
@@ -430,8 +549,12 @@ void run_size(const MsOptions &o, int n, const std::vector<std::string> &algs,
   MS_CUDA(cudaMalloc(&B.U, (size_t)T * T * 4));
   MS_CUDA(cudaMalloc(&B.V, (size_t)T * T * 4));
   MS_CUDA(cudaMalloc(&B.Upre, (size_t)T * T * 4));
-  MS_CUDA(cudaMalloc(&B.status, (size_t)(n / LB_H) * n * 8));
-  MS_CUDA(cudaMemset(B.status, 0, (size_t)(n / LB_H) * n * 8));
+  const size_t lb_vec = (size_t)(n / LB_MIN_H) * n; /* per strip, per column */
+  const size_t lb_flags = (size_t)(n / LB_MIN_H) * (n / LB_T);
+  MS_CUDA(cudaMalloc(&B.aggv, lb_vec * 4));
+  MS_CUDA(cudaMalloc(&B.incv, lb_vec * 4));
+  MS_CUDA(cudaMalloc(&B.flags, lb_flags * 4));
+  MS_CUDA(cudaMemset(B.flags, 0, lb_flags * 4));
   MS_CUDA(cudaMalloc(&B.ticket, 4));
   MS_CUDA(cudaMemcpy(B.a, h_a.data(), N * 4, cudaMemcpyHostToDevice));
 
@@ -445,6 +568,11 @@ void run_size(const MsOptions &o, int n, const std::vector<std::string> &algs,
       if (alg == "1+r") rec.p("r", r);
       rec.p("block", (long long)W);
       rec.x("elem_bytes", 4LL);
+      if (alg == "1r1w-lookback") {
+        const LbConf c = lb_conf(n);
+        rec.x("strip_rows", (long long)c.h);
+        rec.x("cols_per_thread", (long long)c.v);
+      }
       auto poison = [&] { MS_CUDA(cudaMemset(B.b, 0xff, N * 4)); };
       auto launch = [&] { launch_sat(B, alg, r); };
       const std::vector<u32> &want = alg == "copy" ? h_a : h_ref;
@@ -461,7 +589,7 @@ void run_size(const MsOptions &o, int n, const std::vector<std::string> &algs,
   }
   for (void *p : {(void *)B.a, (void *)B.b, (void *)B.t, (void *)B.colsum, (void *)B.rowsumT,
                   (void *)B.colpre, (void *)B.rowpre, (void *)B.U, (void *)B.V, (void *)B.Upre,
-                  (void *)B.status, (void *)B.ticket})
+                  (void *)B.aggv, (void *)B.incv, (void *)B.flags, (void *)B.ticket})
     MS_CUDA(cudaFree(p));
 }
 
