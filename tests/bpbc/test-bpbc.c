@@ -124,3 +124,129 @@ Test(bpbc, bad_parameters_are_refused) {
   cr_expect(err && err->code == MS_ERROR_INVALID);
   g_clear_error(&err);
 }
+
+/* ---- life-multistep (section 6.4, Figure 6.8) on the HMM ---------------------------------- */
+static MsSource *multistep(const char *size, const char *steps, const char *spk, const char *boundary,
+                           const char *arr, const char *seed, GError **err) {
+  GHashTable *h = g_hash_table_new(g_str_hash, g_str_equal);
+  g_hash_table_insert(h, "size", (char *)size);
+  g_hash_table_insert(h, "steps", (char *)steps);
+  if (spk) g_hash_table_insert(h, "steps-per-kernel", (char *)spk);
+  if (boundary) g_hash_table_insert(h, "boundary", (char *)boundary);
+  if (arr) g_hash_table_insert(h, "arrangement", (char *)arr);
+  if (seed) g_hash_table_insert(h, "seed", (char *)seed);
+  MsSource *s = ms_bpbc_source("life-multistep", h, err);
+  g_hash_table_unref(h);
+  return s;
+}
+
+static MsResult *simulate_hmm(MsSource *s) {
+  cr_assert_not_null(s);
+  MsModel *m = ms_model_new(MS_MODEL_HMM, 32, 1, 8, 1, 400);
+  GError *err = NULL;
+  MsResult *r = ms_simulate(m, s, NULL, &err);
+  cr_assert_not_null(r, "%s", err ? err->message : "");
+  ms_model_free(m);
+  ms_source_free(s);
+  return r;
+}
+
+/* The algorithm (block extraction by shifts, t DOUBLE-WORD steps per block, clean-slice
+ * write-back) runs on random universes and must equal the naive simulator after T steps. */
+Test(bpbc, life_multistep_agrees_with_the_naive_simulator) {
+  static const char *const sizes[] = {"64", "192"};
+  static const char *const steps[] = {"1", "7", "16"};
+  static const char *const spks[] = {"1", "3", "8", "31"};
+  static const char *const bounds[] = {"wrap", "dead"};
+  int runs = 0;
+  for (gsize n = 0; n < G_N_ELEMENTS(sizes); n++)
+    for (gsize t = 0; t < G_N_ELEMENTS(steps); t++)
+      for (gsize k = 0; k < G_N_ELEMENTS(spks); k++)
+        for (gsize b = 0; b < G_N_ELEMENTS(bounds); b++) {
+          GError *err = NULL;
+          MsSource *s = multistep(sizes[n], steps[t], spks[k], bounds[b], NULL, steps[t], &err);
+          cr_expect_not_null(s, "%s %s %s %s: %s", sizes[n], steps[t], spks[k], bounds[b], err ? err->message : "");
+          g_clear_error(&err);
+          ms_source_free(s);
+          runs++;
+        }
+  cr_expect_eq(runs, 48);
+}
+
+/* Words a range of cells [lo, hi) touches. */
+static guint64 words_of(gint64 lo, gint64 hi) { return (guint64)((hi - 1) / 64 - lo / 64 + 1); }
+
+/* Exact traffic: global reads of every block (64 rows x 1 or 2 words, clipped at the universe
+ * with boundary=dead), global writes of every clean slice row (1 or 2 words), shared stores
+ * 64, per step 4*32 - 2 reads (no dummy rows) + 64 writes; tk + 1 block barriers per kernel
+ * and kernels - 1 grid barriers.  Counted here from the geometry, independently of the source. */
+Test(bpbc, life_multistep_exact_traffic) {
+  static const struct { guint64 N, T, t; gboolean dead; } rows[] = {
+      {256, 8, 8, FALSE}, {256, 13, 8, TRUE}, {320, 5, 2, FALSE}, {192, 31, 31, TRUE}, {128, 3, 1, TRUE}};
+  for (gsize i = 0; i < G_N_ELEMENTS(rows); i++) {
+    const gint64 N = (gint64)rows[i].N, t = (gint64)rows[i].t, m = 64 - 2 * t, ns = (N + m - 1) / m;
+    const guint64 kernels = (rows[i].T + rows[i].t - 1) / rows[i].t;
+    guint64 reads = 0, writes = 0, shared = 0, bsync = 0;
+    for (gint64 sy = 0; sy < ns; sy++)
+      for (gint64 sx = 0; sx < ns; sx++) {
+        gint64 c0 = sx * m - t, lo = c0, hi = c0 + 64;
+        if (rows[i].dead) lo = MAX(lo, 0), hi = MIN(hi, N);
+        for (gint64 r = sy * m - t; r < sy * m - t + 64; r++)
+          if (!rows[i].dead || (r >= 0 && r < N)) reads += words_of(lo + 64 * 1024, hi + 64 * 1024);
+        for (gint64 r = sy * m; r < MIN(sy * m + m, N); r++) writes += words_of(sx * m, MIN(sx * m + m, N));
+      }
+    for (guint64 k = 0; k < kernels; k++) {
+      guint64 tk = MIN(rows[i].t, rows[i].T - k * rows[i].t);
+      shared += (guint64)(ns * ns) * (64 + tk * (126 + 64));
+      bsync += tk + 1;
+    }
+    char n[16], T[16], tt[16];
+    g_snprintf(n, sizeof n, "%" G_GUINT64_FORMAT, rows[i].N);
+    g_snprintf(T, sizeof T, "%" G_GUINT64_FORMAT, rows[i].T);
+    g_snprintf(tt, sizeof tt, "%" G_GUINT64_FORMAT, rows[i].t);
+    MsResult *r = simulate_hmm(multistep(n, T, tt, rows[i].dead ? "dead" : "wrap", NULL, NULL, NULL));
+    cr_expect_eq(r->global.requests, kernels * (reads + writes), "row %zu: %" G_GUINT64_FORMAT, i,
+                 r->global.requests);
+    cr_expect_eq(r->shared.requests, shared, "row %zu", i);
+    cr_expect_eq(r->grid_barriers, kernels - 1);
+    cr_expect_eq(r->block_barriers, bsync);
+    cr_expect_eq(r->blocks, (guint64)(ns * ns));
+    ms_result_free(r);
+  }
+}
+
+/* Figure 6.8: with the shift arrangement every shared step puts exactly 2 of the warp's 64-bit
+ * requests on each of the 16 two-bank pairs (2 stages per dispatch, the minimum: no bank
+ * conflict); the regular arrangement of Figure 6.7 puts 4 on each of 8 pairs. */
+Test(bpbc, life_multistep_shift_arrangement_is_conflict_free) {
+  MsResult *s = simulate_hmm(multistep("256", "10", "4", NULL, "shift", NULL, NULL));
+  MsResult *g = simulate_hmm(multistep("256", "10", "4", NULL, "regular", NULL, NULL));
+  cr_expect_gt(s->shared.dispatches, 0);
+  cr_expect_eq(s->shared.stages, 2 * s->shared.dispatches);
+  cr_expect_eq(g->shared.stages, 4 * g->shared.dispatches);
+  cr_expect_eq(s->global.stages, g->global.stages);
+  ms_result_free(s);
+  ms_result_free(g);
+}
+
+/* The GPU records carry params {size, steps} only (steps_per_launch = 8 is an extra): the
+ * default t is 8; steps_per_launch is accepted as an alias; bad t is refused. */
+Test(bpbc, life_multistep_parameters) {
+  MsResult *r = simulate_hmm(multistep("128", "32", NULL, NULL, NULL, NULL, NULL));
+  cr_expect_eq(r->grid_barriers, 3);
+  ms_result_free(r);
+  GHashTable *h = g_hash_table_new(g_str_hash, g_str_equal);
+  g_hash_table_insert(h, "size", "128");
+  g_hash_table_insert(h, "steps", "12");
+  g_hash_table_insert(h, "steps_per_launch", "4");
+  r = simulate_hmm(ms_bpbc_source("life-multistep", h, NULL));
+  cr_expect_eq(r->grid_barriers, 2);
+  ms_result_free(r);
+  g_hash_table_unref(h);
+  GError *err = NULL;
+  cr_expect_null(multistep("128", "4", "32", NULL, NULL, NULL, &err));
+  g_clear_error(&err);
+  cr_expect_null(multistep("128", "4", "4", NULL, "diagonal", NULL, &err));
+  cr_expect(err && err->code == MS_ERROR_INVALID);
+  g_clear_error(&err);
+}

@@ -15,6 +15,7 @@
  *   life-double         64 cells per 64-bit word, two rows per thread (Algorithm
  *                       DOUBLE-WORD): 12 reads, 2 writes; a 64-bit word is one request to
  *                       its first 32-bit word address (so a warp spans 2 address groups).
+ *   life-multistep      on the HMM (section 6.4, Figure 6.8): see the multistep section below.
  * Every step of the universe is one kernel: T steps are separated by grid barriers and
  * alternate between two arrays.  The universe wraps around (torus) unless boundary=dead
  * (cells outside are dead, reads outside are not made: kernels/bpbc.cu's convention). */
@@ -22,9 +23,9 @@
 #include "ms-perm.h"
 #include <string.h>
 
-typedef enum { PAIRWISE, PAIRWISE_NAIVE, LIFE_WORD, LIFE_SINGLE, LIFE_DOUBLE } Alg;
+typedef enum { PAIRWISE, PAIRWISE_NAIVE, LIFE_WORD, LIFE_SINGLE, LIFE_DOUBLE, LIFE_MULTISTEP } Alg;
 static const char *const alg_names[] = {"pairwise-sum", "pairwise-sum-naive", "life-word", "life-single",
-                                        "life-double", NULL};
+                                        "life-double", "life-multistep", NULL};
 
 typedef struct {
   Alg alg;
@@ -273,6 +274,7 @@ static gint64 address(const Bpbc *B, guint acc, guint64 t) {
     return life_at(B, cur, r - 1 + acc / 3, w + (acc % 3 == 0 ? 0 : acc % 3 == 1 ? -1 : 1), (gint64)B->N,
                    (gint64)B->wpr, 2);
   }
+  case LIFE_MULTISTEP: break; /* its own source */
   }
   return MS_ADDR_NONE;
 }
@@ -284,6 +286,7 @@ static MsOp op_of(const Bpbc *B, guint acc) {
   case LIFE_WORD:
   case LIFE_SINGLE: return acc == 9 ? MS_OP_WRITE : MS_OP_READ;
   case LIFE_DOUBLE: return acc >= 12 ? MS_OP_WRITE : MS_OP_READ;
+  case LIFE_MULTISTEP: break; /* its own source */
   }
   return MS_OP_READ;
 }
@@ -324,8 +327,308 @@ static void bpbc_destroy(gpointer self) { g_free(self); }
 
 static const MsSourceFuncs bpbc_funcs = {bpbc_next, bpbc_fill, bpbc_destroy};
 
+/* ---- life-multistep: t steps per kernel in shared memory (section 6.4) -----------------------
+ *
+ * The paper's 64 x 64 blocks with Algorithm DOUBLE-WORD: the N x N universe is cut into
+ * ceil(N/m) x ceil(N/m) slices of m x m cells, m = 64 - 2t; each slice grown by t cells in
+ * every direction is a 64 x 64 block (64 rows of one 64-bit word each) handled by one CUDA
+ * block of a single warp (32 threads, "we use CUDA blocks with a single warp").  Thread i
+ * owns block rows 2i and 2i + 1.  One kernel:
+ *   1. global reads: block row e starts at cell column c0 = sx*m - t, so it is one aligned
+ *      word (c0 % 64 == 0) or two; thread i reads (row 2i, word 1), (2i, word 2),
+ *      (2i + 1, word 1), (2i + 1, word 2): 4 steps, the second-word ones inactive when
+ *      aligned; rows outside the universe are not read with boundary=dead, wrap around with
+ *      wrap;
+ *   2. shared writes of rows 2i and 2i + 1 (after the shifts that merge the two words) into
+ *      buffer 0, then a block barrier;
+ *   3. tk steps (tk = t, or T mod t in a last, shorter kernel): read rows 2i-1, 2i, 2i+1,
+ *      2i+2 of the current buffer (Figure 6.6: words k, k+2, ..., k+62 for k = -1..2; the
+ *      dummy rows -1 and 64 are known zeros, so threads 0 and 31 skip those reads), write
+ *      rows 2i and 2i + 1 of the other buffer, block barrier (cells beyond the block are
+ *      taken as 0: the dirty boundary of Figure 6.4);
+ *   4. global writes of the clean m x m slice: rows t .. t+m-1 of the block, cell columns
+ *      sx*m .. sx*m+m-1 (clipped at N), i.e. one or two words per row (a word shared with a
+ *      neighbouring slice is a masked write: one request);
+ *   and a grid barrier before the next kernel (kernels alternate two global arrays).
+ * Shared memory holds 64-bit words: a 64-bit access is one request at its even 32-bit word
+ * address, so the DMM sees 16 two-bank pairs (the paper's "16 memory banks with 64-bit
+ * width"); 32 requests need at least 2 stages.  The shift arrangement (Figure 6.8) stores
+ * block row e in 64-bit slot (e/16)*16 + (e + (e/16 & 1)) % 16: every step above then puts
+ * exactly 2 requests on each pair (the minimum), while the regular arrangement (slot e)
+ * puts 4 on each of 8 pairs.  Buffers are 64 slots apart. */
+#define MS_D 64 /* block side d: 64 cells = one 64-bit word, 64 rows */
+
+typedef enum {
+  MS_GREAD,  /* 4: (row 2i + (a>>1), word a&1) */
+  MS_SSTORE, /* 2: row 2i + a into buffer 0 */
+  MS_SREAD,  /* 4: row 2i - 1 + a */
+  MS_SWRITE, /* 2: row 2i + a */
+  MS_GWRITE, /* 4: (row 2i + (a>>1), word a&1) */
+  MS_BSYNC,
+  MS_GSYNC
+} MsKind;
+
+typedef struct {
+  guint64 N, T, t, m, wpr, ns, blocks;
+  gboolean wrap, shift;
+  guint64 kernels;
+  /* cursor */
+  guint64 kernel, tk, sstep;
+  int phase, a;
+  gboolean finished;
+  /* step being filled */
+  int cur_phase, cur_a;
+  guint64 cur_kernel, cur_sstep;
+} Multi;
+
+static guint64 ms_slot(const Multi *M, gint64 e, guint64 buf) {
+  guint64 u = (guint64)e;
+  guint64 s = M->shift ? (u / 16) * 16 + (u + ((u / 16) & 1)) % 16 : u;
+  return 2 * (buf * MS_D + s);
+}
+
+/* Global 32-bit word address of 64-bit word (r, w) of array arr, MS_ADDR_NONE when not read. */
+static gint64 ms_gaddr(const Multi *M, guint64 arr, gint64 r, gint64 w) {
+  const gint64 N = (gint64)M->N, W = (gint64)M->wpr;
+  if (M->wrap) {
+    r = ((r % N) + N) % N;
+    w = ((w % W) + W) % W;
+  } else if (r < 0 || r >= N || w < 0 || w >= W) {
+    return MS_ADDR_NONE;
+  }
+  return 2 * ((gint64)arr * N * W + r * W + w);
+}
+
+static gint64 floor_div64(gint64 x) { return x >= 0 ? x / 64 : -((-x + 63) / 64); }
+
+static gint64 ms_address(const Multi *M, guint64 g) {
+  const guint64 b = g / 32, i = g % 32;
+  const gint64 sy = (gint64)(b / M->ns), sx = (gint64)(b % M->ns);
+  const gint64 t = (gint64)M->t, m = (gint64)M->m, N = (gint64)M->N;
+  const guint64 cur = M->cur_kernel & 1;
+  const int a = M->cur_a;
+  switch ((MsKind)M->cur_phase) {
+  case MS_GREAD: {
+    gint64 r = sy * m - t + 2 * (gint64)i + (a >> 1), c0 = sx * m - t;
+    gint64 w = floor_div64(c0);
+    if ((a & 1) && c0 - 64 * w == 0) return MS_ADDR_NONE; /* aligned: one word */
+    return ms_gaddr(M, cur, r, w + (a & 1));
+  }
+  case MS_SSTORE:
+    return (gint64)ms_slot(M, 2 * (gint64)i + a, 0);
+  case MS_SREAD: {
+    gint64 e = 2 * (gint64)i - 1 + a;
+    if (e < 0 || e >= MS_D) return MS_ADDR_NONE; /* dummy rows -1 and 64: zeros */
+    return (gint64)ms_slot(M, e, M->cur_sstep & 1);
+  }
+  case MS_SWRITE:
+    return (gint64)ms_slot(M, 2 * (gint64)i + a, (M->cur_sstep & 1) ^ 1);
+  case MS_GWRITE: {
+    gint64 e = 2 * (gint64)i + (a >> 1);
+    if (e < t || e >= t + m) return MS_ADDR_NONE;
+    gint64 r = sy * m - t + e;
+    if (r >= N) return MS_ADDR_NONE;
+    gint64 cs = sx * m, ce = MIN(cs + m, N);
+    gint64 w = cs / 64 + (a & 1);
+    if (w > (ce - 1) / 64) return MS_ADDR_NONE;
+    return ms_gaddr(M, cur ^ 1, r, w);
+  }
+  default:
+    return MS_ADDR_NONE;
+  }
+}
+
+/* Step list of one kernel: phase order and counts. */
+static const int ms_count[] = {4, 2, 4, 2, 4, 1, 1};
+
+static MsNext multi_next(gpointer self, MsStep *step, GError **error) {
+  (void)error;
+  Multi *M = self;
+  if (M->finished) return MS_NEXT_END;
+  M->cur_phase = M->phase;
+  M->cur_a = M->a;
+  M->cur_kernel = M->kernel;
+  M->cur_sstep = M->sstep;
+  step->space = MS_SPACE_GLOBAL;
+  step->scope = MS_SCOPE_BLOCK;
+  switch ((MsKind)M->phase) {
+  case MS_GREAD: step->op = MS_OP_READ; break;
+  case MS_GWRITE: step->op = MS_OP_WRITE; break;
+  case MS_SSTORE:
+  case MS_SWRITE: step->op = MS_OP_WRITE, step->space = MS_SPACE_SHARED; break;
+  case MS_SREAD: step->op = MS_OP_READ, step->space = MS_SPACE_SHARED; break;
+  case MS_BSYNC: step->op = MS_OP_SYNC; break;
+  case MS_GSYNC: step->op = MS_OP_SYNC, step->scope = MS_SCOPE_GRID; break;
+  }
+  /* advance the cursor */
+  if ((guint)M->phase < G_N_ELEMENTS(ms_count) && ++M->a < ms_count[M->phase]) return MS_NEXT_STEP;
+  M->a = 0;
+  switch ((MsKind)M->phase) {
+  case MS_GREAD: M->phase = MS_SSTORE; break;
+  case MS_SSTORE: M->phase = MS_BSYNC; M->sstep = 0; break;
+  case MS_BSYNC:
+    if (M->sstep < M->tk) M->phase = MS_SREAD;
+    else M->phase = MS_GWRITE;
+    break;
+  case MS_SREAD: M->phase = MS_SWRITE; break;
+  case MS_SWRITE: M->phase = MS_BSYNC; M->sstep++; break;
+  case MS_GWRITE:
+    if (M->kernel + 1 >= M->kernels) M->finished = TRUE;
+    else M->phase = MS_GSYNC;
+    break;
+  case MS_GSYNC:
+    M->kernel++;
+    M->tk = MIN(M->t, M->T - M->kernel * M->t);
+    M->phase = MS_GREAD;
+    break;
+  }
+  return MS_NEXT_STEP;
+}
+
+static gboolean multi_fill(gpointer self, guint64 first, guint64 count, gint64 *addr, GError **error) {
+  (void)error;
+  Multi *M = self;
+  for (guint64 k = 0; k < count; k++) addr[k] = ms_address(M, first + k);
+  return TRUE;
+}
+
+static const MsSourceFuncs multi_funcs = {multi_next, multi_fill, bpbc_destroy};
+
+/* DOUBLE-WORD (section 6.3) on rows K and L given the rows above and below and the words left
+ * and right of each: the next states of K and L. */
+static void double_word(guint64 up, guint64 upl, guint64 upr, guint64 K, guint64 kl, guint64 kr, guint64 L,
+                        guint64 ll, guint64 lr, guint64 dn, guint64 dl, guint64 dr, guint64 *nk, guint64 *nl) {
+#define WEST(c, l) (((c) << 1) | ((l) >> 63))
+#define EAST(c, r) (((c) >> 1) | ((r) << 63))
+  guint64 A = WEST(up, upl), Bw = up, C = EAST(up, upr), D = WEST(K, kl), E = EAST(K, kr);
+  guint64 I = WEST(L, ll), J = EAST(L, lr), F = WEST(dn, dl), Gw = dn, H = EAST(dn, dr);
+#undef WEST
+#undef EAST
+  guint64 de1 = D & E, de0 = D ^ E, ij1 = I & J, ij0 = I ^ J;
+  guint64 ab1 = A & Bw, ab0 = A ^ Bw, cl1 = C & L, cl0 = C ^ L;
+  guint64 fg1 = F & Gw, fg0 = F ^ Gw, hk1 = H & K, hk0 = H ^ K;
+  guint64 m0 = de0 ^ ij0, m1 = de1 ^ ij1 ^ (de0 & ij0), m2 = de1 & ij1;
+  guint64 p0 = ab0 ^ cl0, p1 = ab1 ^ cl1 ^ (ab0 & cl0), p2 = ab1 & cl1;
+  guint64 q0 = fg0 ^ hk0, q1 = fg1 ^ hk1 ^ (fg0 & hk0), q2 = fg1 & hk1;
+  guint64 k0 = p0 ^ m0, kx = p0 & m0, ky = p1 ^ m1, k1 = kx ^ ky;
+  guint64 k23 = p2 | m2 | (p1 & m1) | (kx & ky);
+  guint64 l0 = q0 ^ m0, lx = q0 & m0, ly = q1 ^ m1, l1 = lx ^ ly;
+  guint64 l23 = q2 | m2 | (q1 & m1) | (lx & ly);
+  guint64 kz = ~k23 & k1, lz = ~l23 & l1;
+  *nk = (K & ~k0 & kz) | (k0 & kz);
+  *nl = (L & ~l0 & lz) | (l0 & lz);
+}
+
+/* Runs the multistep algorithm itself (block extraction with shifts, t DOUBLE-WORD steps per
+ * block with zero outside it, clean-slice write-back) and compares with the naive simulator. */
+static gboolean verify_multistep(const Multi *M, guint64 seed, GError **error) {
+  const guint64 N = M->N, W = M->wpr, s_ = seed;
+  guint64 s = s_;
+  guint8 *ref = g_new(guint8, N * N);
+  for (guint64 i = 0; i < N * N; i++) ref[i] = (guint8)(ms_rand_below(&s, 3) == 0); /* density 1/3 */
+  guint64 *u = g_new0(guint64, N * W), *v = g_new0(guint64, N * W);
+  for (guint64 i = 0; i < N * N; i++) u[i / 64] |= (guint64)ref[i] << (i % 64);
+  life_naive(ref, N, M->T, M->wrap);
+  const gint64 t = (gint64)M->t, m = (gint64)M->m, Ni = (gint64)N, Wi = (gint64)W;
+  guint64 blk[2][MS_D];
+  for (guint64 k = 0; k < M->kernels; k++) {
+    const guint64 tk = MIN(M->t, M->T - k * M->t);
+    memset(v, 0, N * W * sizeof *v);
+    for (guint64 b = 0; b < M->blocks; b++) {
+      const gint64 sy = (gint64)(b / M->ns), sx = (gint64)(b % M->ns);
+      const gint64 r0 = sy * m - t, c0 = sx * m - t, w0 = floor_div64(c0), off = c0 - 64 * w0;
+      for (gint64 e = 0; e < MS_D; e++) {
+        gint64 a0 = ms_gaddr(M, 0, r0 + e, w0), a1 = off ? ms_gaddr(M, 0, r0 + e, w0 + 1) : MS_ADDR_NONE;
+        guint64 x0 = a0 < 0 ? 0 : u[a0 / 2], x1 = a1 < 0 ? 0 : u[a1 / 2];
+        blk[0][e] = (x0 >> off) | (off ? x1 << (64 - off) : 0);
+      }
+      /* boundary=dead: cells of the block outside the universe stay dead (masked in registers) */
+      guint64 cols = ~G_GUINT64_CONSTANT(0);
+      if (!M->wrap)
+        for (gint64 j = 0; j < 64; j++)
+          if (c0 + j < 0 || c0 + j >= Ni) cols &= ~(G_GUINT64_CONSTANT(1) << j);
+      int c = 0;
+      for (guint64 st = 0; st < tk; st++) {
+        for (int i = 0; i < 32; i++) {
+          guint64 up = i ? blk[c][2 * i - 1] : 0, dn = i < 31 ? blk[c][2 * i + 2] : 0;
+          double_word(up, 0, 0, blk[c][2 * i], 0, 0, blk[c][2 * i + 1], 0, 0, dn, 0, 0, &blk[c ^ 1][2 * i],
+                      &blk[c ^ 1][2 * i + 1]);
+        }
+        c ^= 1;
+        if (!M->wrap)
+          for (gint64 e = 0; e < MS_D; e++) blk[c][e] &= (r0 + e < 0 || r0 + e >= Ni) ? 0 : cols;
+      }
+      const gint64 cs = sx * m, ce = MIN(cs + m, Ni);
+      for (gint64 e = t; e < t + m && r0 + e < Ni; e++) {
+        for (gint64 w = cs / 64; w <= (ce - 1) / 64; w++) {
+          gint64 lo = MAX(cs, 64 * w) - 64 * w, hi = MIN(ce, 64 * w + 64) - 64 * w; /* bits [lo, hi) */
+          guint64 mask = (hi - lo == 64 ? ~G_GUINT64_CONSTANT(0) : ((G_GUINT64_CONSTANT(1) << (hi - lo)) - 1)) << lo;
+          gint64 sh = 64 * w - c0; /* bit b of word w is block bit b + sh */
+          guint64 val = sh >= 64 ? 0 : sh >= 0 ? blk[c][e] >> sh : blk[c][e] << -sh;
+          v[(r0 + e) * Wi + w] |= val & mask;
+        }
+      }
+    }
+    guint64 *x = u;
+    u = v;
+    v = x;
+  }
+  gboolean ok = TRUE;
+  for (guint64 i = 0; i < N * N && ok; i++) ok = ((u[i / 64] >> (i % 64)) & 1u) == ref[i];
+  g_free(u);
+  g_free(v);
+  g_free(ref);
+  if (!ok)
+    g_set_error(error, MS_ERROR, MS_ERROR_VERIFY,
+                "bpbc life-multistep: the universe after %" G_GUINT64_FORMAT
+                " steps differs from the straightforward simulator",
+                M->T);
+  return ok;
+}
+
+static MsSource *multistep_source(GHashTable *params, guint64 N, guint64 T, guint64 seed, gboolean wrap,
+                                  const char *boundary, GError **error) {
+  guint64 t;
+  const char *key = g_hash_table_contains(params, "steps_per_launch") ? "steps_per_launch" : "steps-per-kernel";
+  if (!ms_param_uint(params, key, 8, 1, 31, &t, error)) return NULL;
+  const char *arr = ms_param_str(params, "arrangement", "shift");
+  if (strcmp(arr, "shift") != 0 && strcmp(arr, "regular") != 0) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "--arrangement: expected shift or regular, got \"%s\"", arr);
+    return NULL;
+  }
+  Multi *M = g_new0(Multi, 1);
+  M->N = N;
+  M->T = T;
+  M->t = t;
+  M->m = MS_D - 2 * t;
+  M->wpr = N / 64;
+  M->ns = (N + M->m - 1) / M->m;
+  M->blocks = M->ns * M->ns;
+  M->wrap = wrap;
+  M->shift = strcmp(arr, "shift") == 0;
+  M->kernels = (T + t - 1) / t;
+  M->tk = MIN(t, T);
+  M->phase = MS_GREAD;
+  if (M->blocks * 32 > (G_GUINT64_CONSTANT(1) << 32)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_LIMIT, "bpbc life-multistep: too many blocks");
+    g_free(M);
+    return NULL;
+  }
+  if (!verify_multistep(M, seed, error)) {
+    g_free(M);
+    return NULL;
+  }
+  char *name = g_strdup_printf("bpbc life-multistep size=%" G_GUINT64_FORMAT " steps=%" G_GUINT64_FORMAT
+                               " steps-per-kernel=%" G_GUINT64_FORMAT " %s %s",
+                               N, T, t, boundary, arr);
+  MsSource *src = ms_source_new(name, M->blocks * 32, 32, &multi_funcs, M);
+  g_free(name);
+  return src;
+}
+
 MsSource *ms_bpbc_source(const char *algorithm, GHashTable *params, GError **error) {
-  static const char *const known[] = {"bits", "k", "instances", "size", "steps", "seed", "boundary", NULL};
+  static const char *const known[] = {"bits", "k", "instances", "size", "steps", "seed", "boundary",
+                                      "steps-per-kernel", "steps_per_launch", "arrangement", NULL};
   if (!ms_param_check(params, known, "bpbc", error)) return NULL;
   int alg = -1;
   for (int i = 0; algorithm && alg_names[i]; i++)
@@ -349,6 +652,13 @@ MsSource *ms_bpbc_source(const char *algorithm, GHashTable *params, GError **err
   if (strcmp(boundary, "wrap") != 0 && strcmp(boundary, "dead") != 0) {
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "--boundary: expected wrap or dead, got \"%s\"", boundary);
     return NULL;
+  }
+  if (alg == LIFE_MULTISTEP) {
+    if (N % 64) {
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "--size: %" G_GUINT64_FORMAT " is not a multiple of 64", N);
+      return NULL;
+    }
+    return multistep_source(params, N, T, seed, strcmp(boundary, "wrap") == 0, boundary, error);
   }
   Bpbc *B = g_new0(Bpbc, 1);
   B->alg = (Alg)alg;
