@@ -20,7 +20,7 @@ int ms_cmd_gen_permutation(int argc, char **argv) {
       {"elem-words", 'e', 0, G_OPTION_ARG_STRING, &ew, "Words per element of a and b: 1 or 2 (default 1)", "1|2"},
       {"blocks", 0, 0, G_OPTION_ARG_STRING, &blocks, "Independent instances on the GPU (accepted, not traced)", "B"},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the trace to FILE (default standard output)", "FILE"},
-      {"format", 'f', 0, G_OPTION_ARG_STRING, &format, "Trace form: explicit (default) or binary", "FORM"},
+      {"format", 'f', 0, G_OPTION_ARG_STRING, &format, "Trace form: compact (default: JSON with the tables as data arrays), explicit or binary", "FORM"},
       {"run", 'r', 0, G_OPTION_ARG_FILENAME, &run, "Simulate on MODEL instead of writing the trace", "MODEL"},
       {"json", 'j', 0, G_OPTION_ARG_NONE, &json, "With --run: print one JSON object", NULL},
       {NULL}};
@@ -44,6 +44,23 @@ int ms_cmd_gen_permutation(int argc, char **argv) {
   for (gsize k = 0; k < G_N_ELEMENTS(keys); k++)
     if (vals[k]) g_hash_table_insert(params, (gpointer)keys[k], (gpointer)vals[k]);
   GError *err = NULL;
+  if (!run && (!format || strcmp(format, "compact") == 0)) {
+    /* the compact form (issue 4); large tables go to side files next to the output */
+    gboolean to_stdout = !output || strcmp(output, "-") == 0;
+    gchar *text = ms_permutation_compact(alg, params, to_stdout ? NULL : output, &err);
+    g_hash_table_destroy(params);
+    if (!text) {
+      code = ms_cli_fail("gen permutation", err);
+      goto out;
+    }
+    if (to_stdout) {
+      fputs(text, stdout);
+    } else if (!g_file_set_contents(output, text, -1, &err)) {
+      code = ms_cli_fail("gen permutation", err);
+    }
+    g_free(text);
+    goto out;
+  }
   MsSource *src = ms_permutation_source(alg, params, &err);
   g_hash_table_destroy(params);
   if (!src) code = ms_cli_fail("gen permutation", err);

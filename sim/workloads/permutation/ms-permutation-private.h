@@ -48,6 +48,13 @@ guint64 ms_perm_formula(const char *kind, char which, guint64 n, guint32 w, guin
 gboolean ms_perm_conflict_free_tables(const gint64 *q, guint64 len, guint32 w, guint32 *s,
                                       guint32 *d, GError **error);
 
+/* The verified trace of ms_permutation_source() in the compact JSON form: tables (P, Q = P^-1,
+ * S, D) as data arrays, steps as address expressions of tid.  With `path` (the file the text
+ * will be written to) tables longer than 4096 entries go to little-endian u32 side files
+ * STEM.NAME.u32 in its folder (STEM: path's name without .json); without it all are inline.
+ * Returns the JSON text (g_free) or NULL with error set. */
+gchar *ms_permutation_compact(const char *algorithm, GHashTable *params, const char *path, GError **error);
+
 /* Algorithm names, NULL-terminated. */
 extern const char *const ms_permutation_algorithms[];
 

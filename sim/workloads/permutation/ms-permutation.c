@@ -273,6 +273,7 @@ typedef struct {
   GPtrArray *tabs;  /* owned tables */
   guint64 global_elems, shared_elems; /* data elements each space holds (verification) */
   guint64 a_base, b_base, ew;         /* a and b (global or shared per algorithm) */
+  guint64 n;                          /* elements permuted */
   MsSpace data_space;
   guint cur;
 } Prog;
@@ -684,7 +685,8 @@ static Prog *build_hmm(const char *alg, const char *pname, const gint64 *P, guin
 
 /* ---- the family entry point -------------------------------------------------------- */
 
-MsSource *ms_permutation_source(const char *algorithm, GHashTable *params, GError **error) {
+/* Build and verify the program of `algorithm`; *name gets the trace name. */
+static Prog *perm_build(const char *algorithm, GHashTable *params, gchar **name, GError **error) {
   static const char *const known[] = {"n", "permutation", "seed", "width", "elem-words", "elem_words", "blocks", NULL};
   if (!ms_param_check(params, known, "permutation", error)) return NULL;
   if (!algorithm || !g_strv_contains(ms_permutation_algorithms, algorithm)) {
@@ -712,12 +714,172 @@ MsSource *ms_permutation_source(const char *algorithm, GHashTable *params, GErro
   }
   g_free(P);
   if (!p) return NULL;
+  p->n = n;
   gchar *seedstr = strcmp(pname, "random") == 0 ? g_strdup_printf(", seed = %" G_GUINT64_FORMAT, seed) : g_strdup("");
-  gchar *name = g_strdup_printf("permutation %s, P = %s, n = %" G_GUINT64_FORMAT ", w = %" G_GUINT64_FORMAT
-                                ", elem-words = %" G_GUINT64_FORMAT "%s",
-                                algorithm, pname, n, w, ew, seedstr);
+  *name = g_strdup_printf("permutation %s, P = %s, n = %" G_GUINT64_FORMAT ", w = %" G_GUINT64_FORMAT
+                          ", elem-words = %" G_GUINT64_FORMAT "%s",
+                          algorithm, pname, n, w, ew, seedstr);
   g_free(seedstr);
+  return p;
+}
+
+MsSource *ms_permutation_source(const char *algorithm, GHashTable *params, GError **error) {
+  gchar *name = NULL;
+  Prog *p = perm_build(algorithm, params, &name, error);
+  if (!p) return NULL;
   MsSource *src = ms_source_new(name, p->threads, p->block, &prog_funcs, p);
   g_free(name);
   return src;
+}
+
+/* ---- the compact trace form ---------------------------------------------------------------- */
+
+/* Names of the program's tables, in the order prog_tab made them: P (D-designated), Q = P^-1
+ * (S-designated), S and D (conflict-free; S<k>, D<k> for the k-th row-wise kernel). */
+static gchar *tab_name(const char *alg, guint ntabs, guint k) {
+  if (ntabs == 1) return g_strdup(strstr(alg, "s-designated") ? "Q" : "P");
+  if (ntabs == 2) return g_strdup(k == 0 ? "S" : "D");
+  return g_strdup_printf("%c%u", k % 2 ? 'D' : 'S', k / 2 + 1);
+}
+
+/* The element index a step addresses, as an expression of tid. */
+static gchar *ix_expr(const Prog *p, const PStep *s, GPtrArray *names) {
+  const char *tn = NULL;
+  if (s->tab)
+    for (guint k = 0; k < p->tabs->len; k++)
+      if (p->tabs->pdata[k] == s->tab) tn = names->pdata[k];
+  switch (s->ix) {
+  case IX_TID: return g_strdup("tid");
+  case IX_TAB: return g_strdup_printf("%s[tid]", tn);
+  case IX_LOCAL: return g_strdup("ltid");
+  case IX_ROWTAB: return g_strdup_printf("ltid - tid %% nbar + %s[tid]", tn);
+  case IX_TG_IN: return g_strdup("(tid / ww / nt * w + tid % ww / w) * nbar + tid / ww % nt * w + tid % w");
+  case IX_TG_OUT: return g_strdup("(tid / ww % nt * w + tid % ww / w) * nbar + tid / ww / nt * w + tid % w");
+  case IX_TS_IN: return g_strdup("ltid - tid % ww + tid % ww / w * w + (tid % ww / w + tid % w) % w");
+  case IX_TS_OUT: return g_strdup("ltid - tid % ww + tid % w * w + (tid % w + tid % ww / w) % w");
+  }
+  return g_strdup("tid");
+}
+
+static gboolean write_u32_file(const char *path, const guint32 *v, guint64 n, GError **error) {
+  guint8 *b = g_new(guint8, 4 * MAX(n, 1));
+  for (guint64 i = 0; i < n; i++)
+    for (int k = 0; k < 4; k++) b[4 * i + (guint64)k] = (guint8)(v[i] >> (8 * k));
+  GError *e = NULL;
+  gboolean ok = g_file_set_contents(path, (const gchar *)b, (gssize)(4 * n), &e);
+  g_free(b);
+  if (!ok) {
+    g_set_error(error, MS_ERROR, MS_ERROR_IO, "permutation: cannot write %s: %s", path, e->message);
+    g_error_free(e);
+  }
+  return ok;
+}
+
+#define INLINE_MAX 4096 /* tables up to this length inline, larger ones in side files */
+
+gchar *ms_permutation_compact(const char *algorithm, GHashTable *params, const char *path, GError **error) {
+  gchar *name = NULL;
+  Prog *p = perm_build(algorithm, params, &name, error);
+  if (!p) return NULL;
+  const gboolean hmm = g_str_has_prefix(algorithm, "hmm-");
+  GString *j = g_string_new("{\"memsim_trace\": 1, \"form\": \"compact\",\n \"name\": \"");
+  g_string_append_printf(j, "%s\",\n \"threads\": %" G_GUINT64_FORMAT ", \"block_threads\": %" G_GUINT64_FORMAT ",\n",
+                         name, p->threads, p->block);
+  if (hmm)
+    g_string_append_printf(j, " \"constants\": {\"w\": %u, \"ww\": %" G_GUINT64_FORMAT ", \"nbar\": %" G_GUINT64_FORMAT
+                              ", \"nt\": %" G_GUINT64_FORMAT "},\n",
+                           p->w, (guint64)p->w * p->w, p->nbar, p->nbar / p->w);
+  g_string_append(j, " \"arrays\": {");
+  /* address arrays: one per (space, base) a step uses */
+  GPtrArray *tnames = g_ptr_array_new_with_free_func(g_free);
+  for (guint k = 0; k < p->tabs->len; k++) g_ptr_array_add(tnames, tab_name(algorithm, p->tabs->len, k));
+  GPtrArray *anames = g_ptr_array_new_with_free_func(g_free); /* per step */
+  GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free); /* "space:base" -> name */
+  guint nidx = 0, ntmp = 0;
+  gboolean first = TRUE, ok = TRUE;
+  for (guint k = 0; k < p->steps->len; k++) {
+    const PStep *s = &g_array_index(p->steps, PStep, k);
+    if (s->step.op == MS_OP_SYNC) {
+      g_ptr_array_add(anames, NULL);
+      continue;
+    }
+    gchar *key = g_strdup_printf("%d:%" G_GUINT64_FORMAT, (int)s->step.space, s->base);
+    const char *nm = g_hash_table_lookup(seen, key);
+    if (nm) {
+      g_ptr_array_add(anames, g_strdup(nm));
+      g_free(key);
+      continue;
+    }
+    gchar *an;
+    guint64 len;
+    if (!s->data) { /* an index array: holds the table the algorithm reads next */
+      an = nidx < tnames->len ? g_ascii_strdown(tnames->pdata[nidx], -1) : g_strdup_printf("idx%u", nidx);
+      nidx++;
+      len = p->n;
+    } else if (s->step.space == p->data_space && s->base == p->a_base) {
+      an = g_strdup("a"), len = p->n * p->ew;
+    } else if (s->step.space == p->data_space && s->base == p->b_base) {
+      an = g_strdup("b"), len = p->n * p->ew;
+    } else if (s->step.space == MS_SPACE_SHARED) {
+      an = g_strdup(s->base == 0 ? "sa" : "sb"), len = p->block * p->ew;
+    } else {
+      an = g_strdup_printf("t%u", ++ntmp), len = p->n * p->ew;
+    }
+    g_string_append_printf(j, "%s\n   \"%s\": {\"base\": %" G_GUINT64_FORMAT ", \"length\": %" G_GUINT64_FORMAT "}",
+                           first ? "" : ",", an, s->base, len);
+    first = FALSE;
+    g_hash_table_insert(seen, key, g_strdup(an));
+    g_ptr_array_add(anames, an);
+  }
+  /* data arrays: the tables */
+  gchar *dir = path ? g_path_get_dirname(path) : NULL, *stem = path ? g_path_get_basename(path) : NULL;
+  if (stem && g_str_has_suffix(stem, ".json")) stem[strlen(stem) - 5] = '\0';
+  for (guint k = 0; k < p->tabs->len && ok; k++) {
+    const guint32 *t = p->tabs->pdata[k];
+    const char *tn = tnames->pdata[k];
+    g_string_append_printf(j, "%s\n   \"%s\": {\"data\": ", first ? "" : ",", tn);
+    first = FALSE;
+    if (!path || p->n <= INLINE_MAX) {
+      g_string_append_c(j, '[');
+      for (guint64 i = 0; i < p->n; i++) g_string_append_printf(j, "%s%u", i ? (i % 32 ? ", " : ",\n     ") : "", t[i]);
+      g_string_append(j, "]}");
+    } else {
+      gchar *fname = g_strdup_printf("%s.%s.u32", stem, tn);
+      gchar *full = g_build_filename(dir, fname, NULL);
+      ok = write_u32_file(full, t, p->n, error);
+      g_string_append_printf(j, "{\"file\": \"%s\", \"type\": \"u32\"}}", fname);
+      g_free(fname);
+      g_free(full);
+    }
+  }
+  g_free(dir);
+  g_free(stem);
+  g_string_append(j, "},\n \"steps\": [");
+  for (guint k = 0; k < p->steps->len; k++) {
+    const PStep *s = &g_array_index(p->steps, PStep, k);
+    g_string_append(j, k ? ",\n   " : "\n   ");
+    if (s->step.op == MS_OP_SYNC) {
+      g_string_append_printf(j, "{\"op\": \"sync\", \"scope\": \"%s\"}", s->step.scope == MS_SCOPE_GRID ? "grid" : "block");
+      continue;
+    }
+    gchar *x = ix_expr(p, s, tnames);
+    gchar *addr = s->ew == 1 ? g_strdup_printf("%s[%s]", (char *)anames->pdata[k], x)
+                             : g_strdup_printf("%s[%" G_GUINT64_FORMAT " * (%s)]", (char *)anames->pdata[k], s->ew, x);
+    g_string_append_printf(j, "{\"op\": \"%s\", \"space\": \"%s\", \"addr\": \"%s\"}",
+                           s->step.op == MS_OP_READ ? "read" : "write",
+                           s->step.space == MS_SPACE_SHARED ? "shared" : "global", addr);
+    g_free(x);
+    g_free(addr);
+  }
+  g_string_append(j, "\n ]}\n");
+  g_ptr_array_free(tnames, TRUE);
+  g_ptr_array_free(anames, TRUE);
+  g_hash_table_destroy(seen);
+  g_free(name);
+  prog_free(p);
+  if (!ok) {
+    g_string_free(j, TRUE);
+    return NULL;
+  }
+  return g_string_free(j, FALSE);
 }
