@@ -416,22 +416,45 @@ static MsNext gcd_next(gpointer self, MsStep *step, GError **error) {
     const SlotUse *u = p->use[s];
     const guint64 P = G->P, W = G->words;
     guint64 active = 0;
-    gint64 first = -1;
     gboolean same = TRUE;
-    for (guint64 t = 0; t < P; t++) {
-      guint64 tu = G->oblivious ? 0 : t;
-      const SlotUse *v = &u[tu];
-      if (k < v->start || k - v->start >= v->count) {
-        G->addr[t] = MS_ADDR_NONE;
-        continue;
+    gint64 *addr = G->addr;
+    if (G->oblivious) { /* one data set: every thread has the same word, or none */
+      const SlotUse *v = &u[0];
+      if (k >= v->start && k - v->start < v->count) {
+        gint64 w = (gint64)v->base + (gint64)d->dir * (gint64)(k - v->start);
+        guint64 arr = G->xa_iter[0] ^ (guint64)d->role;
+        for (guint64 t = 0; t < P; t++)
+          addr[t] = (gint64)(arr * P * W) + (G->row ? (gint64)(t * W) + w : w * (gint64)P + (gint64)t);
+        active = P;
+      } else {
+        for (guint64 t = 0; t < P; t++) addr[t] = MS_ADDR_NONE;
       }
-      gint64 w = (gint64)v->base + (gint64)d->dir * (gint64)(k - v->start);
-      guint64 arr = G->xa_iter[tu] ^ (guint64)d->role;
-      gint64 logical = (gint64)(arr * W) + w;
-      if (!active) first = logical;
-      else if (first != logical) same = FALSE;
-      G->addr[t] = (gint64)(arr * P * W) + (G->row ? (gint64)(t * W) + w : w * (gint64)P + (gint64)t);
-      active++;
+    } else {
+      /* hot loop of the generator: one pass, no per-thread branches but the activity test */
+      const gint64 dir = d->dir, role = d->role, rowW = G->row ? (gint64)W : 1, colP = G->row ? 1 : (gint64)P;
+      const gint64 plane = (gint64)(P * W);
+      const guint8 *xa = G->xa_iter;
+      for (guint64 t = 0; t < P; t++) {
+        const SlotUse *v = &u[t];
+        guint32 off = k - v->start;
+        if (k < v->start || off >= v->count) {
+          addr[t] = MS_ADDR_NONE;
+          continue;
+        }
+        gint64 w = (gint64)v->base + dir * (gint64)off;
+        addr[t] = (gint64)(xa[t] ^ role) * plane + (gint64)t * rowW + w * colP;
+        active++;
+      }
+      /* uniform: every thread at one logical word (only possible when all are active) */
+      if (active == P) {
+        gint64 first = -1;
+        for (guint64 t = 0; t < P && same; t++) {
+          const SlotUse *v = &u[t];
+          gint64 logical = (gint64)((xa[t] ^ (guint64)role) * W) + (gint64)v->base + dir * (gint64)(k - v->start);
+          if (t == 0) first = logical;
+          else if (logical != first) same = FALSE;
+        }
+      }
     }
     gboolean uniform = same && active == P;
     if (!active) continue;
