@@ -27,6 +27,7 @@ typedef struct {
   guint64 count;
   char *var;
   GPtrArray *body;
+  guint64 lo, hi; /* the threads that may be active (a team's range) */
 } Item;
 
 static void item_free(gpointer p) {
@@ -40,10 +41,67 @@ static void item_free(gpointer p) {
 
 static GPtrArray *list_new(void) { return g_ptr_array_new_with_free_func(item_free); }
 
+static Item *item_new(int kind) {
+  Item *it = g_new0(Item, 1);
+  it->kind = kind;
+  it->hi = G_MAXUINT64;
+  return it;
+}
+
+/* Mark the items of l from index `from` on (loop bodies included) as active only in
+ * threads [lo, hi): the simulator's and the verifier's fill skip the other threads. */
+static void set_range(GPtrArray *l, guint from, guint64 lo, guint64 hi) {
+  for (guint i = from; i < l->len; i++) {
+    Item *it = g_ptr_array_index(l, i);
+    it->lo = lo;
+    it->hi = hi;
+    if (it->body) set_range(it->body, 0, lo, hi);
+  }
+}
+
+/* Walks a program's steps in order, loops expanded. */
+typedef struct {
+  GPtrArray *l;
+  guint idx;
+  guint64 iter, count;
+} IterFrame;
+
+typedef struct {
+  IterFrame f[64];
+  int d;
+} Iter;
+
+static void iter_init(Iter *it, GPtrArray *top) {
+  it->d = 0;
+  it->f[0].l = top;
+  it->f[0].idx = 0;
+  it->f[0].iter = 0;
+  it->f[0].count = 1;
+}
+
+static Item *iter_next(Iter *it) {
+  for (;;) {
+    IterFrame *f = &it->f[it->d];
+    if (f->idx >= f->l->len) {
+      if (it->d == 0) return NULL;
+      if (++f->iter < f->count) f->idx = 0;
+      else it->d--;
+      continue;
+    }
+    Item *x = g_ptr_array_index(f->l, f->idx++);
+    if (x->kind != K_LOOP) return x;
+    if (x->count == 0) continue;
+    it->d++;
+    it->f[it->d].l = x->body;
+    it->f[it->d].idx = 0;
+    it->f[it->d].iter = 0;
+    it->f[it->d].count = x->count;
+  }
+}
+
 /* A memory step; takes ownership of addr and when (when may be NULL). */
 static void mem(GPtrArray *l, MsOp op, MsSpace sp, int act, int r1, int r2, char *addr, char *when) {
-  Item *it = g_new0(Item, 1);
-  it->kind = K_MEM;
+  Item *it = item_new(K_MEM);
   it->op = op;
   it->space = sp;
   it->act = act;
@@ -55,15 +113,12 @@ static void mem(GPtrArray *l, MsOp op, MsSpace sp, int act, int r1, int r2, char
 }
 
 static void sync_(GPtrArray *l, int kind) {
-  Item *it = g_new0(Item, 1);
-  it->kind = kind;
-  g_ptr_array_add(l, it);
+  g_ptr_array_add(l, item_new(kind));
 }
 
 /* A loop of `count` iterations; returns its body (NULL-safe: count 0 gives a detached list). */
 static GPtrArray *loop(GPtrArray *l, guint64 count, const char *var) {
-  Item *it = g_new0(Item, 1);
-  it->kind = K_LOOP;
+  Item *it = item_new(K_LOOP);
   it->count = count;
   it->var = g_strdup(var);
   it->body = list_new();
@@ -119,6 +174,7 @@ static char *range(guint64 f, guint64 c) {
 /* Column-wise prefix sums of arr (rows x cols, row-major), one thread per column (2R2W). */
 static void colprefix(Prog *p, Kernel *kn, const char *arr, guint64 rows, guint64 cols) {
   guint64 f = team(p, kn, cols);
+  guint start_ = kn->items->len;
   char *rg = range(f, cols);
   mem(kn->items, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RX, 0, F("%s[tid - %" G_GUINT64_FORMAT "]", arr, f), g_strdup(rg));
   if (rows > 1) {
@@ -128,11 +184,13 @@ static void colprefix(Prog *p, Kernel *kn, const char *arr, guint64 rows, guint6
     mem(b, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RX, 0, a, g_strdup(rg));
   }
   g_free(rg);
+  set_range(kn->items, start_, f, f + (cols));
 }
 
 /* Row-wise prefix sums, one thread per row: stride access (2R2W). */
 static void rowprefix(Prog *p, Kernel *kn, const char *arr, guint64 N) {
   guint64 f = team(p, kn, N);
+  guint start_ = kn->items->len;
   char *rg = range(f, N);
   mem(kn->items, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RX, 0, F("%s[(tid - %" G_GUINT64_FORMAT ") * %" G_GUINT64_FORMAT "]", arr, f, N), g_strdup(rg));
   if (N > 1) {
@@ -142,6 +200,7 @@ static void rowprefix(Prog *p, Kernel *kn, const char *arr, guint64 N) {
     mem(b, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RX, 0, a, g_strdup(rg));
   }
   g_free(rg);
+  set_range(kn->items, start_, f, f + (N));
 }
 
 /* Diagonal arrangement of a W x W tile in shared memory: (r, c) at sh[r*W + (r+c) % W]. */
@@ -154,7 +213,9 @@ static char *diag(guint64 W, const char *r, const char *c) {
  * transpose position from the diagonal arrangement. */
 static void transpose(Prog *p, Kernel *kn, const char *src, const char *dst) {
   guint64 W = p->W, m = p->m, N = p->N;
-  guint64 f = team(p, kn, m * m * W), b0 = f / W;
+  guint64 f = team(p, kn, m * m * W);
+  guint64 b0 = f / W;
+  guint start_ = kn->items->len;
   char *rg = range(f, m * m * W);
   char *bi = F("((bid - %" G_GUINT64_FORMAT ") / %" G_GUINT64_FORMAT ")", b0, m);
   char *bj = F("((bid - %" G_GUINT64_FORMAT ") %% %" G_GUINT64_FORMAT ")", b0, m);
@@ -172,6 +233,7 @@ static void transpose(Prog *p, Kernel *kn, const char *src, const char *dst) {
   g_free(rg);
   g_free(bi);
   g_free(bj);
+  set_range(kn->items, start_, f, f + (m * m * W));
 }
 
 static char *and_(const char *a, const char *b) { return F("(%s) && (%s)", a, b); }
@@ -189,7 +251,9 @@ typedef struct {
  * columns 0..mm-2), tile sum -> U (tree reduction in shared memory). */
 static void r2_step1(Prog *p, Kernel *kn, const Level *L) {
   guint64 W = p->W, M = L->M, mm = L->mm;
-  guint64 f = team(p, kn, mm * mm * W), b0 = f / W;
+  guint64 f = team(p, kn, mm * mm * W);
+  guint64 b0 = f / W;
+  guint start_ = kn->items->len;
   char *bi = F("((bid - %" G_GUINT64_FORMAT ") / %" G_GUINT64_FORMAT ")", b0, mm);
   char *bj = F("((bid - %" G_GUINT64_FORMAT ") %% %" G_GUINT64_FORMAT ")", b0, mm);
   char *r0 = range(f, mm * mm * W);
@@ -231,6 +295,7 @@ static void r2_step1(Prog *p, Kernel *kn, const Level *L) {
   g_free(r0);
   g_free(dl);
   g_free(rg);
+  set_range(kn->items, start_, f, f + (mm * mm * W));
 }
 
 /* Step 2 (the prefix part): column-wise prefix sums of Rm and of St (= row-wise prefix sums
@@ -238,6 +303,7 @@ static void r2_step1(Prog *p, Kernel *kn, const Level *L) {
 static void r2_step2(Prog *p, Kernel *kn, const Level *L) {
   guint64 W = p->W, M = L->M, mm = L->mm, rows = mm - 1;
   guint64 f = team(p, kn, 2 * M);
+  guint start_ = kn->items->len;
   char *r0 = range(f, 2 * M);
   char *j = F("(tid - %" G_GUINT64_FORMAT ")", f);
   /* the prefix of row q is needed by tile (q+1, col) (Rm) or (row, q+1) (St) */
@@ -258,6 +324,7 @@ static void r2_step2(Prog *p, Kernel *kn, const Level *L) {
   g_free(j);
   g_free(blk);
   g_free(c0);
+  set_range(kn->items, start_, f, f + (2 * M));
 }
 
 /* SAT of an mm x mm matrix (mm <= W) by one block: rows into shared memory (diagonal
@@ -265,6 +332,7 @@ static void r2_step2(Prog *p, Kernel *kn, const Level *L) {
 static void small_sat(Prog *p, Kernel *kn, const char *U, guint64 mm) {
   guint64 W = p->W;
   guint64 f = team(p, kn, W);
+  guint start_ = kn->items->len;
   char *r0 = range(f, W);
   char *c = F("%s && ltid < %" G_GUINT64_FORMAT, r0, mm);
   GPtrArray *b = loop(kn->items, mm, "r");
@@ -280,6 +348,7 @@ static void small_sat(Prog *p, Kernel *kn, const char *U, guint64 mm) {
   mem(b, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RS, 0, F("%s[r * %" G_GUINT64_FORMAT " + ltid]", U, mm), g_strdup(c));
   g_free(r0);
   g_free(c);
+  set_range(kn->items, start_, f, f + (W));
 }
 
 /* The SAT of one tile in shared memory, shared by 2R1W Step 3 and the 1R1W stages.
@@ -373,7 +442,9 @@ static void pre_1r1w(Prog *p, GPtrArray *l, const Tile *T, gpointer data) {
 
 static void r2_step3(Prog *p, Kernel *kn, const Level *L) {
   guint64 W = p->W, mm = L->mm;
-  guint64 f = team(p, kn, mm * mm * W), b0 = f / W;
+  guint64 f = team(p, kn, mm * mm * W);
+  guint64 b0 = f / W;
+  guint start_ = kn->items->len;
   char *bi = F("((bid - %" G_GUINT64_FORMAT ") / %" G_GUINT64_FORMAT ")", b0, mm);
   char *bj = F("((bid - %" G_GUINT64_FORMAT ") %% %" G_GUINT64_FORMAT ")", b0, mm);
   char *r0 = range(f, mm * mm * W);
@@ -386,6 +457,7 @@ static void r2_step3(Prog *p, Kernel *kn, const Level *L) {
   g_free(r0);
   g_free(dl);
   g_free(act);
+  set_range(kn->items, start_, f, f + (mm * mm * W));
 }
 
 /* 2R1W on L from kernel k0; returns the last kernel used.  Recursion (seed 001 section 6.3
@@ -463,6 +535,7 @@ static void stage_1r1w(Prog *p, GPtrArray *l, const char *K) {
 static void stages(Prog *p, gboolean after, guint64 kfrom, guint64 kto, guint64 threads,
                    void (*stage)(Prog *, GPtrArray *, const char *)) {
   if (kfrom > kto) return;
+  guint start = p->tail->len;
   p->tail_threads = MAX(p->tail_threads, threads);
   if (!after) {
     char *K = F("%" G_GUINT64_FORMAT, kfrom);
@@ -470,12 +543,16 @@ static void stages(Prog *p, gboolean after, guint64 kfrom, guint64 kto, guint64 
     g_free(K);
     kfrom++;
   }
-  if (kfrom > kto) return;
+  if (kfrom > kto) {
+    set_range(p->tail, start, 0, threads);
+    return;
+  }
   GPtrArray *b = loop(p->tail, kto - kfrom + 1, "k");
   sync_(b, K_GSYNC);
   char *K = F("(k + %" G_GUINT64_FORMAT ")", kfrom);
   stage(p, b, K);
   g_free(K);
+  set_range(p->tail, start, 0, threads);
 }
 
 /* ---- JSON text ---------------------------------------------------------------------------- */
@@ -524,8 +601,9 @@ static gboolean ex_fail(Exec *x, const char *msg, guint64 tid, gint64 a) {
 
 static gboolean ex_mem(Exec *x, const Item *it) {
   const guint64 chunk = 1 << 16;
-  for (guint64 first = 0; first < x->P; first += chunk) {
-    guint64 cnt = MIN(chunk, x->P - first);
+  guint64 hi = MIN(it->hi, x->P);
+  for (guint64 first = it->lo; first < hi; first += chunk) {
+    guint64 cnt = MIN(chunk, hi - first);
     if (!ms_source_fill(x->src, first, cnt, x->addr, x->error)) return FALSE;
     for (guint64 w0 = 0; w0 < cnt; w0 += x->W) {
       guint64 wn = MIN(x->W, cnt - w0), act = 0;
@@ -569,14 +647,10 @@ static gboolean ex_mem(Exec *x, const Item *it) {
   return TRUE;
 }
 
-static gboolean ex_items(Exec *x, GPtrArray *l) {
-  for (guint i = 0; i < l->len; i++) {
-    Item *it = g_ptr_array_index(l, i);
-    if (it->kind == K_LOOP) {
-      for (guint64 k = 0; k < it->count; k++)
-        if (!ex_items(x, it->body)) return FALSE;
-      continue;
-    }
+static gboolean ex_items(Exec *x, GPtrArray *top) {
+  Iter iter;
+  iter_init(&iter, top);
+  for (Item *it; (it = iter_next(&iter));) {
     MsStep st;
     MsNext nx = ms_source_next(x->src, &st, x->error);
     if (nx == MS_NEXT_ERROR) return FALSE;
@@ -626,7 +700,8 @@ static void prog_free(Prog *p) {
   g_string_free(p->arrays, TRUE);
 }
 
-char *ms_sat_compact(const char *algorithm, GHashTable *params, MsSatStats *stats, GError **error) {
+static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *stats, GPtrArray **top_out,
+                       GError **error) {
   static const char *const known[] = {"n", "block", "r", "seed", "values", NULL};
   static const char *const algs[] = {"2r2w", "4r4w", "4r1w", "2r1w", "1r1w", "1+r", NULL};
   if (!ms_param_check(params, known, "sat", error)) return NULL;
@@ -804,7 +879,8 @@ char *ms_sat_compact(const char *algorithm, GHashTable *params, MsSatStats *stat
   x.st.threads = threads;
   x.st.block_threads = W;
   if (ok && stats) *stats = x.st;
-  g_ptr_array_free(top, TRUE);
+  if (ok && top_out) *top_out = top;
+  else g_ptr_array_free(top, TRUE);
   prog_free(p);
   if (!ok) {
     g_string_free(s, TRUE);
@@ -813,13 +889,65 @@ char *ms_sat_compact(const char *algorithm, GHashTable *params, MsSatStats *stat
   return g_string_free(s, FALSE);
 }
 
+/* The source the simulator reads: the parsed compact trace, with fill() asked only for the
+ * threads of the step's team (the others are inactive by the step's predicate anyway). */
+typedef struct {
+  MsSource *inner;
+  GPtrArray *top;
+  Iter iter;
+  Item *cur;
+} Wrap;
+
+static MsNext wrap_next(gpointer self, MsStep *step, GError **error) {
+  Wrap *w = self;
+  MsNext nx = ms_source_next(w->inner, step, error);
+  if (nx == MS_NEXT_STEP) w->cur = iter_next(&w->iter);
+  return nx;
+}
+
+static gboolean wrap_fill(gpointer self, guint64 first, guint64 count, gint64 *addr, GError **error) {
+  Wrap *w = self;
+  guint64 lo = MAX(first, w->cur->lo), hi = MIN(first + count, w->cur->hi);
+  if (lo >= hi) {
+    for (guint64 i = 0; i < count; i++) addr[i] = MS_ADDR_NONE;
+    return TRUE;
+  }
+  for (guint64 i = first; i < lo; i++) addr[i - first] = MS_ADDR_NONE;
+  for (guint64 i = hi; i < first + count; i++) addr[i - first] = MS_ADDR_NONE;
+  return ms_source_fill(w->inner, lo, hi - lo, addr + (lo - first), error);
+}
+
+static void wrap_free(gpointer self) {
+  Wrap *w = self;
+  ms_source_free(w->inner);
+  g_ptr_array_free(w->top, TRUE);
+  g_free(w);
+}
+
+static const MsSourceFuncs wrap_funcs = {wrap_next, wrap_fill, wrap_free};
+
 MsSource *ms_sat_source(const char *algorithm, GHashTable *params, GError **error) {
-  char *text = ms_sat_compact(algorithm, params, NULL, error);
+  GPtrArray *top = NULL;
+  char *text = sat_build(algorithm, params, NULL, &top, error);
   if (!text) return NULL;
   cJSON *root = ms_json_parse(text, strlen(text), "sat", error);
   g_free(text);
-  if (!root) return NULL;
-  MsSource *src = ms_trace_compact_from_json(root, "sat", error);
+  MsSource *src = root ? ms_trace_compact_from_json(root, "sat", error) : NULL;
   cJSON_Delete(root);
-  return src;
+  if (!src) {
+    g_ptr_array_free(top, TRUE);
+    return NULL;
+  }
+  Wrap *w = g_new0(Wrap, 1);
+  w->inner = src;
+  w->top = top;
+  iter_init(&w->iter, top);
+  char *name = g_strdup(ms_source_name(src));
+  MsSource *out = ms_source_new(name, ms_source_threads(src), ms_source_block_threads(src), &wrap_funcs, w);
+  g_free(name);
+  return out;
+}
+
+char *ms_sat_compact(const char *algorithm, GHashTable *params, MsSatStats *stats, GError **error) {
+  return sat_build(algorithm, params, stats, NULL, error);
 }
