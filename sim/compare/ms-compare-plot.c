@@ -144,7 +144,7 @@ gboolean ms_cmp_plot_timeline(const char *model_path, const char *trace_path, co
   }
   guint64 warps = MAX(r->warps, 1);
   guint64 lat = ms_model_is_hmm(m) ? m->shared_latency : m->latency;
-  begin(png, 1000, 140 + 70 * (int)MIN(warps, 16));
+  begin(png, 1000, 200 + 70 * (int)MIN(warps, 16));
   plenv(0, (double)r->time_units, -0.5, (double)warps - 0.5, 0, 0);
   char *title = g_strdup_printf("%s on %s: %" G_GUINT64_FORMAT " time units", ms_source_name(s), m->name && *m->name ? m->name : ms_model_kind_name(m->kind),
                                 r->time_units);
@@ -171,7 +171,7 @@ gboolean ms_cmp_plot_timeline(const char *model_path, const char *trace_path, co
     plptex((double)e->time + 0.1, y + 0.42, 1, 0, 0, lab);
   }
   char *foot = g_strdup_printf("box: stages entering the pipeline (one per time unit); thin box: in flight until complete (latency %" G_GUINT64_FORMAT ")", lat);
-  plmtex("b", 5.0, 0.0, 0.0, foot);
+  plmtex("b", 6.2, 0.0, 0.0, foot);
   g_free(foot);
   plend();
   ms_result_free(r);

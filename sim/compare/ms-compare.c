@@ -10,9 +10,9 @@ static const char *const families[] = {"permutation", "sat", "gcd", "bpbc", NULL
 
 /* Simulation caps: above them a record's work parameter is reduced and the prediction scaled
  * (docs/validation.md, "Reduced simulations"); --exact turns them off. */
-#define SAT_N_CAP 4096u
-#define GCD_INSTANCES_CAP 4096u
-#define LIFE_SIZE_CAP 2048u
+#define SAT_N_CAP 1024u
+#define GCD_INSTANCES_CAP 1024u
+#define LIFE_SIZE_CAP 1024u
 /* Address distance between replicas of a trace. */
 #define REPLICA_OFFSET (G_GINT64_CONSTANT(1) << 34)
 
@@ -64,6 +64,7 @@ void ms_cmp_free(MsCompare *c) {
   g_hash_table_destroy(c->families);
   g_ptr_array_free(c->notes, TRUE);
   if (c->cache) g_hash_table_destroy(c->cache);
+  g_free(c->cache_path);
   g_mutex_clear(&c->cache_lock);
   g_free(c->cal.train_spec);
   g_free(c->cal.method);
@@ -464,12 +465,21 @@ static void cache_store(MsCompare *cmp, MsCmpRecord *r) {
                             r->time_units, r->shared.stages, r->shared.dispatches, r->shared.requests, r->global.stages,
                             r->global.dispatches, r->global.requests);
   g_mutex_lock(&cmp->cache_lock);
+  if (cmp->cache_path) { /* append at once: a long run that is cut off keeps its results */
+    FILE *f = fopen(cmp->cache_path, "a");
+    if (f) {
+      fprintf(f, "%s\t%s\n", k, v);
+      fclose(f);
+    }
+  }
   g_hash_table_replace(cmp->cache, k, v);
   g_mutex_unlock(&cmp->cache_lock);
 }
 
 gboolean ms_cmp_load_cache(MsCompare *cmp, const char *path, GError **error) {
   if (!cmp->cache) cmp->cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+  g_free(cmp->cache_path);
+  cmp->cache_path = g_strdup(path);
   gchar *text = NULL;
   if (!g_file_test(path, G_FILE_TEST_EXISTS)) return TRUE;
   GError *e = NULL;

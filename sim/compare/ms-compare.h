@@ -88,6 +88,7 @@ typedef struct {
   guint threads;
   GHashTable *cache;    /* simulation cache key -> counts, or NULL */
   GMutex cache_lock;
+  char *cache_path;
 } MsCompare;
 
 MsCompare *ms_cmp_new(const char *model_path, GError **error);

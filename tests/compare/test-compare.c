@@ -75,8 +75,8 @@ Test(compare, reduced_simulations_scale) {
   GHashTable *p = NULL;
   GError *e = NULL;
   cr_assert(ms_cmp_map(c, &r, &p, &e));
-  cr_assert_float_eq(r.scale, 32.0 * 16.0, 1e-9);
-  cr_assert_str_eq(g_hash_table_lookup(p, "size"), "2048");
+  cr_assert_float_eq(r.scale, 32.0 * 64.0, 1e-9);
+  cr_assert_str_eq(g_hash_table_lookup(p, "size"), "1024");
   cr_assert_str_eq(g_hash_table_lookup(p, "steps"), "1");
   g_hash_table_unref(p);
   c->exact = TRUE;
