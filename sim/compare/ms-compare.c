@@ -93,9 +93,15 @@ static const char *json_type(const cJSON *j) {
   return "an object";
 }
 
-/* Time fields in another unit than ns: the harness writes ns only. */
+/* Kernel-duration statistics (min_, avg_, max_, median_...) in another unit than ns: the
+ * harness writes them in ns only.  Other extras (e.g. the host's colouring_host_s) are not
+ * kernel times and may carry their own unit. */
 static gboolean is_foreign_unit(const char *key) {
+  static const char *const stats[] = {"min_", "avg_", "max_", "median_", NULL};
   static const char *const suffixes[] = {"_us", "_ms", "_s", "_ps", "_sec", "_cycles", "_clocks", NULL};
+  gboolean stat = FALSE;
+  for (int i = 0; stats[i]; i++) stat |= g_str_has_prefix(key, stats[i]);
+  if (!stat) return FALSE;
   for (int i = 0; suffixes[i]; i++)
     if (g_str_has_suffix(key, suffixes[i])) return TRUE;
   return FALSE;
