@@ -55,8 +55,22 @@ bool make_perm(const std::string &name, size_t n, uint64_t seed, std::vector<uin
   std::iota(p.begin(), p.end(), 0u);
   if (name == "identical") return true;
   if (name == "random") {
-    MsRng rng(seed);
-    for (size_t i = n - 1; i > 0; i--) std::swap(p[i], p[rng.below(i + 1)]);
+    /* exactly memsim's ms_perm_generate (sim/workloads/ms-perm.c): splitmix64 from state =
+     * seed, unbiased rejection sampling, Fisher-Yates from the top, so the GPU permutes the
+     * same permutation the simulator predicts (bank conflicts then compare to the unit) */
+    uint64_t st = seed;
+    auto next = [&st]() {
+      uint64_t z = (st += 0x9E3779B97F4A7C15ull);
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      return z ^ (z >> 31);
+    };
+    for (size_t i = n - 1; i > 0; i--) {
+      uint64_t bound = i + 1, lim = UINT64_MAX - UINT64_MAX % bound, r;
+      do r = next();
+      while (r >= lim);
+      std::swap(p[i], p[r % bound]);
+    }
     return true;
   }
   size_t side = 1;
