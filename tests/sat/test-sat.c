@@ -101,9 +101,56 @@ Test(sat, table_6_1_counts) {
   cr_assert_eq(s.shared_writes, 2 * n);
   cr_assert_eq(s.grid_barriers, 2 * m - 2);
 
-  s = stats_of("1+r", N, W, NULL, "0.25"); /* qa = 4 diagonals by 2R1W, stages 4..14 by 1R1W */
+  /* 1.25R1W: qa = qb = 4 diagonals by 2R1W (A, B), stages 4..10 by 1R1W: n/w + 4d + 4 */
+  s = stats_of("1+r", N, W, NULL, "0.25");
   cr_assert_eq(ms_sat_diagonals_for_r(m, 0.25), 4);
-  cr_assert_eq(s.grid_barriers, 3 + (2 * m - 1 - 4) - 1);
+  cr_assert_eq(s.grid_barriers, m + 4);
+}
+
+/* Table 6.1's (1+r)R1W row: (1+r)n reads (r = the share of elements in A and B, which the
+ * rounding of qa = round(m sqrt r) makes a little different from r), n writes, all
+ * coalesced, and (2m-1-qa-qb) stages + 2(2+2d) + 1 barriers between and around them. */
+Test(sat, one_plus_r_row_of_table_6_1) {
+  static const struct { guint64 n, w, d; } sizes[] = {{256, 32, 0}, {64, 4, 1}, {256, 4, 2}};
+  static const char *const rs[] = {"0", "0.25", "0.5", "1"};
+  for (gsize z = 0; z < G_N_ELEMENTS(sizes); z++) {
+    const guint64 N = sizes[z].n, W = sizes[z].w, m = N / W, n = N * N, d = sizes[z].d;
+    guint64 prev_reads = 0, prev_b = G_MAXUINT64;
+    for (gsize i = 0; i < G_N_ELEMENTS(rs); i++) {
+      MsSatStats s = stats_of("1+r", N, W, NULL, rs[i]);
+      guint64 qa = ms_sat_diagonals_for_r(m, g_ascii_strtod(rs[i], NULL)), qb = MIN(qa, 2 * m - 1 - qa);
+      guint64 tiles = qa * (qa + 1) / 2 + qb * (qb + 1) / 2, nc = 2 * m - 1 - qa - qb;
+      guint64 two = tiles * W * W; /* elements read twice */
+      cr_assert_eq(s.stride_reads + s.stride_writes, 0);
+      cr_assert_geq(s.coalesced_reads, n + two, "r=%s reads %" G_GUINT64_FORMAT, rs[i], s.coalesced_reads);
+      cr_assert_leq(s.coalesced_reads, n + two + 8 * n / W, "r=%s reads %" G_GUINT64_FORMAT, rs[i], s.coalesced_reads);
+      cr_assert_geq(s.coalesced_writes, n);
+      cr_assert_leq(s.coalesced_writes, n + 6 * n / W, "r=%s writes %" G_GUINT64_FORMAT, rs[i], s.coalesced_writes);
+      if (qa == 0) cr_assert_eq(s.grid_barriers, 2 * m - 2);
+      else cr_assert_eq(s.grid_barriers, nc + 5 + 4 * d, "r=%s N=%" G_GUINT64_FORMAT " W=%" G_GUINT64_FORMAT ": B = %" G_GUINT64_FORMAT,
+                        rs[i], N, W, s.grid_barriers);
+      cr_assert_gt(s.coalesced_reads, prev_reads);
+      cr_assert_lt(s.grid_barriers, prev_b);
+      prev_reads = s.coalesced_reads;
+      prev_b = s.grid_barriers;
+    }
+    /* 1.25R1W against its neighbours: fewer barriers than 1R1W, fewer reads than 2R1W */
+    MsSatStats q = stats_of("1+r", N, W, NULL, "0.25"), one = stats_of("1r1w", N, W, NULL, NULL), two = stats_of("2r1w", N, W, NULL, NULL);
+    cr_assert_lt(q.grid_barriers, one.grid_barriers);
+    cr_assert_lt(q.coalesced_reads, two.coalesced_reads);
+    cr_assert_eq(q.grid_barriers, m + 4 + 4 * d); /* qa = qb = m/2: Table 6.1's n/w + 4d + 4 */
+  }
+}
+
+/* (1+r)R1W verifies for r in {0, 0.25, 0.5, 1} on one tile, few tiles, recursion (W = 4,
+ * N = 64 and 256; W = 2), W = 32, random, large and all-ones inputs. */
+Test(sat, one_plus_r_verifies_for_the_r_sweep) {
+  static const struct { guint64 w, n; } sizes[] = {{4, 4}, {4, 8}, {4, 12}, {4, 16}, {2, 16}, {4, 64}, {2, 64}, {32, 32}, {32, 128}, {32, 160}};
+  static const char *const rs[] = {"0", "0.25", "0.5", "1", "0.03", "0.7"};
+  static const char *const vals[] = {"random", "large", "ones"};
+  for (gsize z = 0; z < G_N_ELEMENTS(sizes); z++)
+    for (gsize i = 0; i < G_N_ELEMENTS(rs); i++)
+      for (gsize v = 0; v < G_N_ELEMENTS(vals); v++) stats_of("1+r", sizes[z].n, sizes[z].w, vals[v], rs[i]);
 }
 
 /* 2R1W recursion: N = 2048, W = 32 -> m = 64 > W, one level (d = 1): 2d + 2 barriers. */

@@ -136,7 +136,8 @@ typedef struct {
 
 typedef struct {
   guint64 N, W, m, n;
-  guint64 qa; /* 1+r: tile diagonals done by 2R1W */
+  guint64 qa; /* 1+r: tile diagonals done by 2R1W before the 1R1W stages (triangle A) */
+  guint64 qb; /* 1+r: tile diagonals done by 2R1W after them (triangle B) */
   GString *arrays;
   guint64 next_base;
   GPtrArray *kernels; /* Kernel* */
@@ -146,6 +147,9 @@ typedef struct {
 } Prog;
 
 static void add_array(Prog *p, const char *name, guint64 len) {
+  /* bases aligned to max(W, 32) words, so that a row of an array starts an address group */
+  guint64 al = MAX(p->W, 32);
+  p->next_base = (p->next_base + al - 1) / al * al;
   g_string_append_printf(p->arrays, "%s\"%s\": {\"base\": %" G_GUINT64_FORMAT ", \"length\": %" G_GUINT64_FORMAT "}",
                          p->arrays->len ? ", " : "", name, p->next_base, MAX(len, 1));
   p->next_base += MAX(len, 1);
@@ -244,12 +248,14 @@ typedef struct {
   guint64 M, mm; /* side of the matrix, tiles per side */
   char X[16], RS[16], U[16];
   guint64 dlim; /* only tiles with bi + bj < dlim (1+r's triangle (A)); 2*mm-1 = all */
+  guint64 dmin; /* and bi + bj >= dmin (1+r's triangle (B), Step 1 only); 0 = all */
+  const char *tag; /* array name prefix ("" or "B") */
   gboolean colt; /* step 3 also writes the row prefixes at tile edges to ColT (1+r) */
 } Level;
 
 /* Step 1: per tile, column sums -> Rm (tile rows 0..mm-2), row sums -> St (St = S^T, tile
  * columns 0..mm-2), tile sum -> U (tree reduction in shared memory). */
-static void r2_step1(Prog *p, Kernel *kn, const Level *L) {
+static guint64 r2_step1(Prog *p, Kernel *kn, const Level *L) {
   guint64 W = p->W, M = L->M, mm = L->mm;
   guint64 f = team(p, kn, mm * mm * W);
   guint64 b0 = f / W;
@@ -257,7 +263,8 @@ static void r2_step1(Prog *p, Kernel *kn, const Level *L) {
   char *bi = F("((bid - %" G_GUINT64_FORMAT ") / %" G_GUINT64_FORMAT ")", b0, mm);
   char *bj = F("((bid - %" G_GUINT64_FORMAT ") %% %" G_GUINT64_FORMAT ")", b0, mm);
   char *r0 = range(f, mm * mm * W);
-  char *dl = F("%s + %s < %" G_GUINT64_FORMAT, bi, bj, L->dlim);
+  char *dl = L->dmin ? F("%s + %s < %" G_GUINT64_FORMAT " && %s + %s >= %" G_GUINT64_FORMAT, bi, bj, L->dlim, bi, bj, L->dmin)
+                     : F("%s + %s < %" G_GUINT64_FORMAT, bi, bj, L->dlim);
   char *rg = and_(r0, dl);
   GPtrArray *b = loop(kn->items, W, "r");
   mem(b, MS_OP_READ, MS_SPACE_GLOBAL, A_LDADD, RX, RS,
@@ -296,6 +303,7 @@ static void r2_step1(Prog *p, Kernel *kn, const Level *L) {
   g_free(dl);
   g_free(rg);
   set_range(kn->items, start_, f, f + (mm * mm * W));
+  return f;
 }
 
 /* Step 2 (the prefix part): column-wise prefix sums of Rm and of St (= row-wise prefix sums
@@ -468,8 +476,8 @@ static guint r2_emit(Prog *p, Level *L, guint k0, GError **error) {
     r2_step3(p, kernel_at(p, k0), L);
     return k0;
   }
-  g_snprintf(L->RS, sizeof L->RS, "RS%d", L->level);
-  g_snprintf(L->U, sizeof L->U, "U%d", L->level);
+  g_snprintf(L->RS, sizeof L->RS, "RS%s%d", L->tag ? L->tag : "", L->level);
+  g_snprintf(L->U, sizeof L->U, "U%s%d", L->tag ? L->tag : "", L->level);
   add_array(p, L->RS, 2 * (L->mm - 1) * L->M);
   add_array(p, L->U, L->mm * L->mm);
   r2_step1(p, kernel_at(p, k0), L);
@@ -485,13 +493,177 @@ static guint r2_emit(Prog *p, Level *L, guint k0, GError **error) {
                   L->mm, L->mm, p->W);
       return G_MAXUINT;
     }
-    Level in = {.level = L->level + 1, .M = L->mm, .mm = L->mm / p->W, .dlim = 2 * (L->mm / p->W)};
+    Level in = {.level = L->level + 1, .M = L->mm, .mm = L->mm / p->W, .dlim = 2 * (L->mm / p->W), .tag = L->tag};
     g_strlcpy(in.X, L->U, sizeof in.X);
     e = r2_emit(p, &in, k0 + 1, error);
     if (e == G_MAXUINT) return e;
   }
   r2_step3(p, kernel_at(p, e + 1), L);
   return e + 1;
+}
+
+/* ---- (1+r)R1W triangle (B): 2R1W after the 1R1W stages --------------------------------- */
+/* B is the tiles with bi + bj >= D0 = 2m - 1 - qb (qb <= m - 1, so every tile column of B has
+ * a finished tile above it and every tile row a finished tile to its left).  For (x, y) in
+ * tile (bi, bj) of B, with bt the first row of B in tile column bj and L[x] the sum of row x
+ * left of the tile:
+ *   b[x][y] = b[bt-1][y]                                   (finished SAT row above B: RS)
+ *           + sum_{y'=left..y} sum_{x'=bt..top-1} a[x'][y']  (column sums of the B tiles
+ *                                                         above, prefixed from 0: row 0)
+ *           + sum_{x'=bt..top-1} L[x']                     (corner Q, added at (0, 0))
+ *           + sum_{x'=top..x} (L[x'] + sum_{y'=left..y} a[x'][y'])   (the tile itself, row
+ *                                                         pass from L: RT).
+ * L comes from the row-wise prefix of the B tiles' row sums starting at ColT of the finished
+ * tile left of B; Q(bi, bj) is the SAT at (bi-1, bj-1) of the tile-sum matrix U' that holds
+ * B's tile sums, and in the cell left of B in each tile row the sum of that row's ColT
+ * values (a difference of two finished SAT values), zeros elsewhere. */
+typedef struct {
+  guint64 D0;
+  char RS[16], U[16];
+} BRegion;
+
+/* Step 1 extras: the boundary cell of U' for each tile row of B (thread 0 of the first B
+ * tile of the row) and the zero cells (a team of m^2 threads, one per cell). */
+static void b_step1_extra(Prog *p, Kernel *kn, guint64 f, const BRegion *B) {
+  guint64 W = p->W, m = p->m, N = p->N, b0 = f / W;
+  guint start_ = kn->items->len;
+  char *bi = F("((bid - %" G_GUINT64_FORMAT ") / %" G_GUINT64_FORMAT ")", b0, m);
+  char *bj = F("((bid - %" G_GUINT64_FORMAT ") %% %" G_GUINT64_FORMAT ")", b0, m);
+  char *c = F("tid >= %" G_GUINT64_FORMAT " && tid < %" G_GUINT64_FORMAT " && ltid == 0 && %s + %s == %" G_GUINT64_FORMAT, f,
+              f + m * m * W, bi, bj, B->D0);
+  mem(kn->items, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RX, 0,
+      F("a[(%s * %" G_GUINT64_FORMAT " + %" G_GUINT64_FORMAT ") * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " - 1]", bi, W, W - 1,
+        N, bj, W),
+      g_strdup(c));
+  mem(kn->items, MS_OP_READ, MS_SPACE_GLOBAL, A_SUB, RX, 0,
+      F("a[(%s * %" G_GUINT64_FORMAT " - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " - 1]", bi, W, N, bj, W), g_strdup(c));
+  mem(kn->items, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RX, 0, F("%s[%s * %" G_GUINT64_FORMAT " + %s - 1]", B->U, bi, m, bj), c);
+  set_range(kn->items, start_, f, f + m * m * W);
+  g_free(bi);
+  g_free(bj);
+  /* zeros: the cells before the boundary diagonal, and (m-1-qb, m-1) on it */
+  guint64 z = team(p, kn, m * m);
+  start_ = kn->items->len;
+  char *e = F("(tid - %" G_GUINT64_FORMAT ")", z);
+  mem(kn->items, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RX, 0, F("%s[%s]", B->U, e),
+      F("tid >= %" G_GUINT64_FORMAT " && tid < %" G_GUINT64_FORMAT " && (%s / %" G_GUINT64_FORMAT " + %s %% %" G_GUINT64_FORMAT
+        " + 1 < %" G_GUINT64_FORMAT " || %s %% %" G_GUINT64_FORMAT " == %" G_GUINT64_FORMAT " && %s / %" G_GUINT64_FORMAT
+        " + %" G_GUINT64_FORMAT " == %" G_GUINT64_FORMAT ")",
+        z, z + m * m, e, m, e, m, B->D0, e, m, m - 1, e, m, m, B->D0));
+  set_range(kn->items, start_, z, z + m * m);
+  g_free(e);
+}
+
+/* Step 2: column-wise prefix of the B tiles' column sums from 0 (one thread per column), and
+ * row-wise prefix of their row sums from ColT left of B (one thread per row), in place. */
+static void b_step2(Prog *p, Kernel *kn, const BRegion *B) {
+  guint64 W = p->W, m = p->m, N = p->N, D0 = B->D0;
+  guint64 f = team(p, kn, 2 * N);
+  guint start_ = kn->items->len;
+  char *y = F("(tid - %" G_GUINT64_FORMAT ")", f);
+  char *cr = F("tid >= %" G_GUINT64_FORMAT " && tid < %" G_GUINT64_FORMAT, f, f + N);
+  GPtrArray *b = loop(kn->items, m - 1, "q");
+  char *a = F("%s[q * %" G_GUINT64_FORMAT " + %s]", B->RS, N, y);
+  char *c = F("%s && q + %s / %" G_GUINT64_FORMAT " >= %" G_GUINT64_FORMAT, cr, y, W, D0);
+  mem(b, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0, g_strdup(a), g_strdup(c));
+  mem(b, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RX, 0, a, c);
+  g_free(cr);
+  g_free(y);
+  /* rows: x in tile row bi of B has its first B tile at bj0 = D0 - bi */
+  char *x = F("(tid - %" G_GUINT64_FORMAT ")", f + N);
+  char *bi = F("(%s / %" G_GUINT64_FORMAT ")", x, W);
+  char *rr = F("tid >= %" G_GUINT64_FORMAT " && tid < %" G_GUINT64_FORMAT " && %s + %" G_GUINT64_FORMAT " >= %" G_GUINT64_FORMAT,
+               f + N, f + 2 * N, bi, m - 1, D0);
+  mem(kn->items, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RX, 0,
+      F("ColT[(%" G_GUINT64_FORMAT " - %s) * %" G_GUINT64_FORMAT " + %s]", D0 - 1, bi, N, x), g_strdup(rr));
+  if (D0 - 1 < p->qa) {
+    /* the tile left of B was done by 2R1W (A): its row 0 ColT holds the SAT value above
+     * its top-right corner too (see pre_1r1w) */
+    c = F("%s && ltid == 0 && %s > 0", rr, bi);
+    mem(kn->items, MS_OP_READ, MS_SPACE_GLOBAL, A_SUB, RX, 0,
+        F("a[(%s * %" G_GUINT64_FORMAT " - 1) * %" G_GUINT64_FORMAT " + (%" G_GUINT64_FORMAT " - %s) * %" G_GUINT64_FORMAT " - 1]", bi, W, N,
+          D0, bi, W),
+        c);
+  }
+  mem(kn->items, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RX, 0,
+      F("%s[%" G_GUINT64_FORMAT " + (%" G_GUINT64_FORMAT " - %s) * %" G_GUINT64_FORMAT " + %s]", B->RS, (m - 1) * N, D0 - 1, bi, N, x),
+      g_strdup(rr));
+  b = loop(kn->items, m - 1, "q");
+  a = F("%s[%" G_GUINT64_FORMAT " + q * %" G_GUINT64_FORMAT " + %s]", B->RS, (m - 1) * N, N, x);
+  c = F("%s && q + %s >= %" G_GUINT64_FORMAT, rr, bi, D0);
+  mem(b, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0, g_strdup(a), g_strdup(c));
+  mem(b, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RX, 0, a, c);
+  g_free(rr);
+  g_free(bi);
+  g_free(x);
+  set_range(kn->items, start_, f, f + 2 * N);
+}
+
+static void pre_b(Prog *p, GPtrArray *l, const Tile *T, gpointer data) {
+  const BRegion *B = data;
+  guint64 W = p->W, N = p->N, m = p->m, D0 = B->D0;
+  char *c = F("%s && %s + %s > %" G_GUINT64_FORMAT, T->act, T->bi, T->bj, D0);
+  mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0,
+      F("%s[(%s - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", B->RS, T->bi, N, T->bj, W), g_strdup(c));
+  char *c0 = F("%s && ltid == 0", c);
+  mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0, F("%s[(%s - 1) * %" G_GUINT64_FORMAT " + %s - 1]", B->U, T->bi, m, T->bj), c0);
+  g_free(c);
+  mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RT, 0,
+      F("%s[%" G_GUINT64_FORMAT " + (%s - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", B->RS, (m - 1) * N, T->bj, N,
+        T->bi, W),
+      g_strdup(T->act));
+  mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RS, 0,
+      F("a[((%" G_GUINT64_FORMAT " - %s) * %" G_GUINT64_FORMAT " - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", D0,
+        T->bj, W, N, T->bj, W),
+      g_strdup(T->act));
+}
+
+/* Triangle B in its own kernels (from 0); returns FALSE with error set. */
+static gboolean b_emit(Prog *p, GError **error) {
+  guint64 m = p->m, W = p->W, D0 = 2 * m - 1 - p->qb;
+  BRegion B = {.D0 = D0};
+  g_strlcpy(B.RS, "RSB0", sizeof B.RS);
+  g_strlcpy(B.U, "UB0", sizeof B.U);
+  add_array(p, B.RS, 2 * (m - 1) * p->N);
+  add_array(p, B.U, m * m);
+  Level L = {.level = 0, .M = p->N, .mm = m, .dlim = 2 * m, .dmin = D0, .tag = "B"};
+  g_strlcpy(L.X, "a", sizeof L.X);
+  g_strlcpy(L.RS, B.RS, sizeof L.RS);
+  g_strlcpy(L.U, B.U, sizeof L.U);
+  Kernel *k0 = kernel_at(p, 0);
+  guint64 f = r2_step1(p, k0, &L);
+  b_step1_extra(p, k0, f, &B);
+  b_step2(p, kernel_at(p, 1), &B);
+  guint e = 1;
+  if (m <= W) {
+    small_sat(p, kernel_at(p, 1), B.U, m);
+  } else {
+    if (m % W != 0) {
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                  "sat: 1+r: the %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT " tile-sum matrix of triangle B is larger than one "
+                  "block and not a multiple of --block %" G_GUINT64_FORMAT,
+                  m, m, W);
+      return FALSE;
+    }
+    Level in = {.level = 1, .M = m, .mm = m / W, .dlim = 2 * (m / W), .tag = "B"};
+    g_strlcpy(in.X, B.U, sizeof in.X);
+    e = r2_emit(p, &in, 1, error);
+    if (e == G_MAXUINT) return FALSE;
+  }
+  Kernel *kn = kernel_at(p, e + 1);
+  guint64 t = team(p, kn, m * m * W);
+  guint start_ = kn->items->len;
+  char *bi = F("((bid - %" G_GUINT64_FORMAT ") / %" G_GUINT64_FORMAT ")", t / W, m);
+  char *bj = F("((bid - %" G_GUINT64_FORMAT ") %% %" G_GUINT64_FORMAT ")", t / W, m);
+  char *act = F("tid >= %" G_GUINT64_FORMAT " && tid < %" G_GUINT64_FORMAT " && %s + %s >= %" G_GUINT64_FORMAT, t, t + m * m * W, bi,
+                bj, D0);
+  Tile T = {"a", p->N, bi, bj, act};
+  tile_sat(p, kn->items, &T, pre_b, &B, FALSE);
+  set_range(kn->items, start_, t, t + m * m * W);
+  g_free(bi);
+  g_free(bj);
+  g_free(act);
+  return TRUE;
 }
 
 /* ---- stage algorithms (a loop of kernels) ------------------------------------------------ */
@@ -760,6 +932,7 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
   add_array(p, "a", p->n);
   char *name = NULL;
   gboolean ok = TRUE;
+  GPtrArray *bk = NULL; /* 1+r: triangle B's kernels */
   if (strcmp(algorithm, "2r2w") == 0) {
     colprefix(p, kernel_at(p, 0), "a", N, N);
     rowprefix(p, kernel_at(p, 1), "a", N);
@@ -790,12 +963,29 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
       g_strlcpy(L.X, "a", sizeof L.X);
       ok = r2_emit(p, &L, 0, error) != G_MAXUINT;
     }
-    stages(p, qa > 0, qa, 2 * m - 2, N, stage_1r1w);
+    p->qb = MIN(qa, 2 * m - 1 - qa);
+    stages(p, qa > 0, qa, 2 * m - 2 - p->qb, N, stage_1r1w);
+    if (ok && p->qb > 0) {
+      /* triangle B: its own kernels, after the stages */
+      GPtrArray *ka = p->kernels;
+      p->kernels = g_ptr_array_new();
+      ok = b_emit(p, error);
+      bk = p->kernels;
+      p->kernels = ka;
+    }
     if (one)
       name = F("1R1W SAT of a %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT " matrix: %" G_GUINT64_FORMAT " tile anti-diagonal stages (seed 001 section 6.4)", N, N, 2 * m - 1);
     else
-      name = F("(1+r)R1W SAT of a %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT " matrix, r = %s: 2R1W on %" G_GUINT64_FORMAT " tile diagonals, then 1R1W stages (seed 001 section 6.5)",
-               N, N, rs ? rs : "0.25", qa);
+      name = F("(1+r)R1W SAT of a %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT " matrix, r = %s: 2R1W on the first %" G_GUINT64_FORMAT
+               " tile diagonals, 1R1W stages, 2R1W on the last %" G_GUINT64_FORMAT " (seed 001 section 6.5)",
+               N, N, rs ? rs : "0.25", qa, p->qb);
+  }
+  guint na = p->kernels->len; /* kernels before the stages; B's follow them */
+  if (bk) {
+    /* prog_free frees p->kernels: hand it B's kernels too */
+    while (bk->len) g_ptr_array_add(p->kernels, g_ptr_array_steal_index(bk, 0));
+    g_ptr_array_free(bk, TRUE);
+    bk = NULL;
   }
   if (!ok) {
     g_free(name);
@@ -805,13 +995,19 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
   /* flatten: kernels separated by grid barriers, then the stage loops */
   GPtrArray *top = list_new();
   guint64 threads = p->tail_threads;
-  for (guint k = 0; k < p->kernels->len; k++) {
+  for (guint k = 0; k < na; k++) {
     Kernel *kn = g_ptr_array_index(p->kernels, k);
     if (k > 0) sync_(top, K_GSYNC);
     while (kn->items->len) g_ptr_array_add(top, g_ptr_array_steal_index(kn->items, 0));
     threads = MAX(threads, kn->threads);
   }
   while (p->tail->len) g_ptr_array_add(top, g_ptr_array_steal_index(p->tail, 0));
+  for (guint k = na; k < p->kernels->len; k++) {
+    Kernel *kn = g_ptr_array_index(p->kernels, k);
+    sync_(top, K_GSYNC);
+    while (kn->items->len) g_ptr_array_add(top, g_ptr_array_steal_index(kn->items, 0));
+    threads = MAX(threads, kn->threads);
+  }
   threads = (threads + W - 1) / W * W;
 
   GString *s = g_string_new(NULL);
