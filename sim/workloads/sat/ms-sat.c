@@ -753,17 +753,31 @@ static void print_items(GString *s, GPtrArray *l, int ind, gboolean *first) {
 }
 
 /* ---- verification: execute the parsed trace on real data ---------------------------------- */
+/* Words are 32-bit, arithmetic modulo 2^32 (the reference too).  Threads run in chunks of
+ * whole blocks: within a kernel, each chunk runs all of the kernel's steps before the next
+ * chunk starts, each chunk reading the trace through its own parsed source.  Blocks of one
+ * kernel share nothing but global memory, and none of these algorithms reads in a kernel
+ * what another block writes in it, so the result is that of the step order; only one
+ * chunk's shared memory and registers are held (shared memory dies at a kernel boundary). */
+typedef guint32 Word;
+
 typedef struct {
   MsSource *src;
-  guint64 P, W, G, SH;
-  guint64 *gmem, *smem, *reg[NREG];
+  Iter iter;
+  gboolean done;
+} Chunk;
+
+typedef struct {
+  guint64 P, W, G, SH, CT; /* threads, block width, global words, shared words per block, chunk threads */
+  guint64 c_lo, c_hi;      /* the chunk running now */
+  Word *gmem, *smem, *reg[NREG];
   guint32 *sh_epoch, epoch;
   gint64 *addr;
   MsSatStats st;
   GError **error;
 } Exec;
 
-#define POISON G_GUINT64_CONSTANT(0x5eadbeefdeadbeef)
+#define POISON 0xdeadbeefu
 
 static gboolean ex_fail(Exec *x, const char *msg, guint64 tid, gint64 a) {
   g_set_error(x->error, MS_ERROR, MS_ERROR_VERIFY, "sat: verification: %s (thread %" G_GUINT64_FORMAT ", address %" G_GINT64_FORMAT ")",
@@ -771,22 +785,23 @@ static gboolean ex_fail(Exec *x, const char *msg, guint64 tid, gint64 a) {
   return FALSE;
 }
 
-static gboolean ex_mem(Exec *x, const Item *it) {
+static gboolean ex_mem(Exec *x, MsSource *src, const Item *it) {
   const guint64 chunk = 1 << 16;
-  guint64 hi = MIN(it->hi, x->P);
-  for (guint64 first = it->lo; first < hi; first += chunk) {
+  guint64 lo = MAX(it->lo, x->c_lo), hi = MIN(MIN(it->hi, x->P), x->c_hi);
+  for (guint64 first = lo; first < hi; first += chunk) {
     guint64 cnt = MIN(chunk, hi - first);
-    if (!ms_source_fill(x->src, first, cnt, x->addr, x->error)) return FALSE;
-    for (guint64 w0 = 0; w0 < cnt; w0 += x->W) {
-      guint64 wn = MIN(x->W, cnt - w0), act = 0;
+    if (!ms_source_fill(src, first, cnt, x->addr, x->error)) return FALSE;
+    /* warps: groups of W threads aligned to W */
+    for (guint64 w0 = 0; w0 < cnt;) {
+      guint64 wn = MIN(x->W - (first + w0) % x->W, cnt - w0), act = 0;
       gint64 g = -1;
       gboolean one = TRUE;
       for (guint64 k = w0; k < w0 + wn; k++) {
         gint64 a = x->addr[k];
         if (a < 0) continue;
         act++;
-        guint64 t = first + k;
-        guint64 *cell;
+        guint64 t = first + k, lt = t - x->c_lo;
+        Word *cell;
         if (it->space == MS_SPACE_GLOBAL) {
           if ((guint64)a >= x->G) return ex_fail(x, "global address beyond the arrays", t, a);
           if (g < 0) g = a / (gint64)x->W;
@@ -794,7 +809,7 @@ static gboolean ex_mem(Exec *x, const Item *it) {
           cell = &x->gmem[a];
         } else {
           if ((guint64)a >= x->SH) return ex_fail(x, "shared address beyond the block's shared memory", t, a);
-          guint64 blk = t / x->W;
+          guint64 blk = lt / x->W;
           if (x->sh_epoch[blk] != x->epoch) {
             for (guint64 q = 0; q < x->SH; q++) x->smem[blk * x->SH + q] = POISON;
             x->sh_epoch[blk] = x->epoch;
@@ -802,13 +817,14 @@ static gboolean ex_mem(Exec *x, const Item *it) {
           cell = &x->smem[blk * x->SH + (guint64)a];
         }
         switch (it->act) {
-        case A_LD: x->reg[it->r1][t] = *cell; break;
-        case A_ADD: x->reg[it->r1][t] += *cell; break;
-        case A_SUB: x->reg[it->r1][t] -= *cell; break;
-        case A_ST: *cell = x->reg[it->r1][t]; break;
-        default: x->reg[it->r1][t] = *cell; x->reg[it->r2][t] += *cell; break;
+        case A_LD: x->reg[it->r1][lt] = *cell; break;
+        case A_ADD: x->reg[it->r1][lt] += *cell; break;
+        case A_SUB: x->reg[it->r1][lt] -= *cell; break;
+        case A_ST: *cell = x->reg[it->r1][lt]; break;
+        default: x->reg[it->r1][lt] = *cell; x->reg[it->r2][lt] += *cell; break;
         }
       }
+      w0 += wn;
       if (!act) continue;
       gboolean rd = it->op == MS_OP_READ;
       if (it->space == MS_SPACE_SHARED) *(rd ? &x->st.shared_reads : &x->st.shared_writes) += act;
@@ -819,29 +835,58 @@ static gboolean ex_mem(Exec *x, const Item *it) {
   return TRUE;
 }
 
-static gboolean ex_items(Exec *x, GPtrArray *top) {
-  Iter iter;
-  iter_init(&iter, top);
-  for (Item *it; (it = iter_next(&iter));) {
+/* Run chunk c through the steps of one kernel (up to and including the next grid barrier,
+ * or the end); `count` says whether barriers and steps are counted (the first chunk). */
+static gboolean ex_kernel(Exec *x, Chunk *c, gboolean count) {
+  for (int r = 0; r < NREG; r++) memset(x->reg[r], 0, sizeof(Word) * (x->c_hi - x->c_lo));
+  x->epoch++;
+  for (;;) {
+    Item *it = iter_next(&c->iter);
     MsStep st;
-    MsNext nx = ms_source_next(x->src, &st, x->error);
+    MsNext nx = ms_source_next(c->src, &st, x->error);
     if (nx == MS_NEXT_ERROR) return FALSE;
+    if (!it) {
+      if (nx != MS_NEXT_END) return ex_fail(x, "the parsed trace has steps past the description", 0, -1);
+      c->done = TRUE;
+      return TRUE;
+    }
     gboolean ok = nx == MS_NEXT_STEP;
     if (ok && it->kind == K_MEM) ok = st.op == it->op && st.space == it->space;
     else if (ok) ok = st.op == MS_OP_SYNC && st.scope == (it->kind == K_BSYNC ? MS_SCOPE_BLOCK : MS_SCOPE_GRID);
     if (!ok) return ex_fail(x, "the parsed trace does not follow the description", 0, -1);
-    x->st.steps++;
+    if (count) x->st.steps++;
     if (it->kind == K_GSYNC) { /* kernel boundary: registers and shared memory are lost */
-      x->st.grid_barriers++;
-      x->epoch++;
-      for (int r = 0; r < NREG; r++) memset(x->reg[r], 0, sizeof(guint64) * x->P);
+      if (count) x->st.grid_barriers++;
+      return TRUE;
     } else if (it->kind == K_BSYNC) {
-      x->st.block_barriers++;
-    } else if (!ex_mem(x, it)) {
+      if (count) x->st.block_barriers++;
+    } else if (!ex_mem(x, c->src, it)) {
       return FALSE;
     }
   }
-  return TRUE;
+}
+
+/* Execute the whole program, kernel after kernel, chunk after chunk. */
+static gboolean ex_run(Exec *x, cJSON *root, GPtrArray *top) {
+  guint64 nc = (x->P + x->CT - 1) / x->CT;
+  Chunk *cs = g_new0(Chunk, nc);
+  gboolean ok = TRUE;
+  for (guint64 c = 0; c < nc && ok; c++) {
+    cs[c].src = ms_trace_compact_from_json(root, "sat", x->error);
+    ok = cs[c].src != NULL;
+    iter_init(&cs[c].iter, top);
+  }
+  while (ok && !cs[0].done) {
+    for (guint64 c = 0; c < nc && ok; c++) {
+      x->c_lo = c * x->CT;
+      x->c_hi = MIN(x->P, x->c_lo + x->CT);
+      ok = ex_kernel(x, &cs[c], c == 0);
+      if (ok && cs[c].done != cs[0].done) ok = ex_fail(x, "chunks disagree on the end of the trace", x->c_lo, -1);
+    }
+  }
+  for (guint64 c = 0; c < nc; c++) ms_source_free(cs[c].src);
+  g_free(cs);
+  return ok;
 }
 
 static guint64 input_value(guint64 seed, guint64 idx, int values) {
@@ -849,7 +894,7 @@ static guint64 input_value(guint64 seed, guint64 idx, int values) {
   guint64 v = ms_rand_next(&s);
   switch (values) {
   case 0: return v & 0xfffff;               /* random 20-bit */
-  case 1: return v | (G_GUINT64_CONSTANT(1) << 62); /* large: sums wrap modulo 2^64 */
+  case 1: return v | (G_GUINT64_CONSTANT(1) << 31); /* large (>= 2^31 in the 32-bit words): sums wrap */
   default: return 1;                        /* ones */
   }
 }
@@ -874,7 +919,7 @@ static void prog_free(Prog *p) {
 
 static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *stats, GPtrArray **top_out,
                        GError **error) {
-  static const char *const known[] = {"n", "block", "r", "seed", "values", NULL};
+  static const char *const known[] = {"n", "block", "r", "seed", "values", "verify-chunk", NULL};
   static const char *const algs[] = {"2r2w", "4r4w", "4r1w", "2r1w", "1r1w", "1+r", NULL};
   if (!ms_param_check(params, known, "sat", error)) return NULL;
   if (!algorithm || !g_strv_contains(algs, algorithm)) {
@@ -882,8 +927,9 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
                 algorithm ? algorithm : "");
     return NULL;
   }
-  guint64 N, W, seed;
+  guint64 N, W, seed, vchunk;
   if (!ms_param_uint(params, "block", 32, 2, 1024, &W, error) ||
+      !ms_param_uint(params, "verify-chunk", G_GUINT64_CONSTANT(1) << 17, 1, G_MAXUINT32, &vchunk, error) ||
       !ms_param_uint(params, "n", 0, 1, G_GUINT64_CONSTANT(1) << 16, &N, error) ||
       !ms_param_uint(params, "seed", 1, 0, G_MAXUINT64, &seed, error))
     return NULL;
@@ -1026,38 +1072,31 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
   x.W = W;
   x.G = p->next_base;
   x.SH = p->sh_words;
+  x.CT = MAX(W, vchunk / W * W);
   cJSON *root = ms_json_parse(s->str, s->len, "sat", error);
-  if (root) x.src = ms_trace_compact_from_json(root, "sat", error);
-  cJSON_Delete(root);
-  ok = x.src != NULL;
+  ok = root != NULL;
   if (ok) {
-    x.gmem = g_new0(guint64, x.G);
-    guint64 blocks = threads / W;
-    x.smem = g_new(guint64, blocks * x.SH);
+    guint64 ct = MIN(x.CT, threads);
+    x.gmem = g_new0(Word, x.G);
+    guint64 blocks = (ct + W - 1) / W;
+    x.smem = g_new(Word, blocks * x.SH);
     x.sh_epoch = g_new0(guint32, blocks);
-    x.epoch = 1;
-    for (int q = 0; q < NREG; q++) x.reg[q] = g_new0(guint64, threads);
+    for (int q = 0; q < NREG; q++) x.reg[q] = g_new0(Word, ct);
     x.addr = g_new(gint64, 1 << 16);
-    for (guint64 i = 0; i < p->n; i++) x.gmem[i] = input_value(seed, i, values);
-    ok = ex_items(&x, top);
-    if (ok) {
-      MsStep st;
-      MsNext nx = ms_source_next(x.src, &st, error);
-      if (nx == MS_NEXT_ERROR) ok = FALSE;
-      else if (nx != MS_NEXT_END) ok = ex_fail(&x, "the parsed trace has steps past the description", 0, -1);
-    }
+    for (guint64 i = 0; i < p->n; i++) x.gmem[i] = (Word)input_value(seed, i, values);
+    ok = ex_run(&x, root, top);
     /* a straightforward SAT, streamed from the regenerated input */
     if (ok) {
-      guint64 *col = g_new0(guint64, N);
+      Word *col = g_new0(Word, N);
       for (guint64 i = 0; i < N && ok; i++) {
-        guint64 run = 0;
+        Word run = 0;
         for (guint64 j = 0; j < N; j++) {
-          run += input_value(seed, i * N + j, values);
+          run += (Word)input_value(seed, i * N + j, values);
           col[j] += run;
           if (x.gmem[i * N + j] != col[j]) {
             g_set_error(error, MS_ERROR, MS_ERROR_VERIFY,
-                        "sat: verification: %s result at (%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ") is %" G_GUINT64_FORMAT
-                        ", the SAT is %" G_GUINT64_FORMAT, algorithm, i, j, x.gmem[i * N + j], col[j]);
+                        "sat: verification: %s result at (%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ") is %u, the SAT is %u (mod 2^32)",
+                        algorithm, i, j, x.gmem[i * N + j], col[j]);
             ok = FALSE;
             break;
           }
@@ -1070,8 +1109,8 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
     g_free(x.sh_epoch);
     for (int q = 0; q < NREG; q++) g_free(x.reg[q]);
     g_free(x.addr);
-    ms_source_free(x.src);
   }
+  cJSON_Delete(root);
   x.st.threads = threads;
   x.st.block_threads = W;
   if (ok && stats) *stats = x.st;
