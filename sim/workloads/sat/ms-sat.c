@@ -758,7 +758,8 @@ static void print_items(GString *s, GPtrArray *l, int ind, gboolean *first) {
  * chunk starts, each chunk reading the trace through its own parsed source.  Blocks of one
  * kernel share nothing but global memory, and none of these algorithms reads in a kernel
  * what another block writes in it, so the result is that of the step order; only one
- * chunk's shared memory and registers are held (shared memory dies at a kernel boundary). */
+ * chunk's shared memory and registers are held (shared memory dies at a kernel boundary).
+ * By default there is one chunk unless all blocks' shared tiles exceed 256 MB, then four. */
 typedef guint32 Word;
 
 typedef struct {
@@ -1072,7 +1073,11 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
   x.W = W;
   x.G = p->next_base;
   x.SH = p->sh_words;
+  /* by default one chunk while all blocks' shared tiles fit in 256 MB, else 4 chunks (each
+   * chunk's parsed source holds its own expression buffers, ~100 MB) */
   x.CT = MAX(W, vchunk / W * W);
+  if (!ms_param_str(params, "verify-chunk", NULL))
+    x.CT = threads / W * x.SH * sizeof(guint32) <= (G_GUINT64_CONSTANT(256) << 20) ? threads : ((threads + 3) / 4 + W - 1) / W * W;
   cJSON *root = ms_json_parse(s->str, s->len, "sat", error);
   ok = root != NULL;
   if (ok) {
