@@ -241,8 +241,16 @@ static gboolean load_step(Engine *e) {
     gboolean dmm_rule = e->model->kind == MS_MODEL_DMM || (e->hmm && st.space == MS_SPACE_SHARED);
     guint64 step_stages = 0, step_disp = 0, step_req = 0;
     if (e->hmm && st.space == MS_SPACE_SHARED) memset(e->dmm_stages, 0, sizeof(guint64) * e->model->dmms);
-    for (guint64 first = 0; first < e->p; first += e->chunk) {
-      guint64 cnt = MIN(e->chunk, e->p - first);
+    /* only the warps that overlap the source's active range can have requests */
+    guint64 lo, hi;
+    ms_source_active_range(e->src, &lo, &hi);
+    guint64 wlo = lo / e->w, whi = (hi + e->w - 1) / e->w;
+    if (whi <= wlo) wlo = whi = 0;
+    memset(r->k, 0, wlo * sizeof(guint16));
+    memset(r->k + whi, 0, (e->W - whi) * sizeof(guint16));
+    guint64 end = MIN(e->p, whi * e->w);
+    for (guint64 first = wlo * e->w; first < end; first += e->chunk) {
+      guint64 cnt = MIN(e->chunk, end - first);
       if (!ms_source_fill(e->src, first, cnt, e->addr, &e->error)) {
         rec_free(e, r);
         return FALSE;
@@ -611,7 +619,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
 
   MsSource *pf = NULL;
   if (e.opt->threads != 1 && e.p >= 65536) {
-    pf = ms_source_prefetch(src, e.chunk);
+    pf = ms_source_prefetch(src, e.chunk, e.w);
     e.src = pf;
   }
   gboolean ok = run(&e);

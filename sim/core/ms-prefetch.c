@@ -13,12 +13,14 @@ typedef struct {
   int kind;
   MsStep step;
   guint64 first, count;
+  guint64 lo, hi; /* SLOT_STEP: the step's active range */
   gint64 *addr;
 } Slot;
 
 typedef struct {
   MsSource *inner;
-  guint64 chunk, threads;
+  guint64 chunk, threads, w;
+  guint64 lo, hi; /* consumer side: the active range of the step last returned */
   GThread *thread;
   GMutex lock;
   GCond cond;
@@ -53,14 +55,25 @@ static gpointer producer(gpointer data) {
     MsNext nx = ms_source_next(f->inner, &s->step, &err);
     s->kind = nx == MS_NEXT_STEP ? SLOT_STEP : nx == MS_NEXT_END ? SLOT_END : SLOT_ERROR;
     if (err) f->error = err; /* read by the consumer only after it sees SLOT_ERROR */
+    if (nx != MS_NEXT_STEP) {
+      slot_publish(f);
+      return NULL;
+    }
+    if (s->step.op == MS_OP_SYNC) {
+      slot_publish(f);
+      continue;
+    }
+    /* the same warp-aligned chunks over the active range as the engine will ask for */
+    ms_source_active_range(f->inner, &s->lo, &s->hi);
+    guint64 wlo = s->lo / f->w, whi = (s->hi + f->w - 1) / f->w;
+    if (whi <= wlo) wlo = whi = 0;
+    guint64 end = MIN(f->threads, whi * f->w);
     slot_publish(f);
-    if (nx != MS_NEXT_STEP) return NULL;
-    if (s->step.op == MS_OP_SYNC) continue;
-    for (guint64 first = 0; first < f->threads; first += f->chunk) {
+    for (guint64 first = wlo * f->w; first < end; first += f->chunk) {
       Slot *c = slot_for_write(f);
       if (!c) return NULL;
       c->first = first;
-      c->count = MIN(f->chunk, f->threads - first);
+      c->count = MIN(f->chunk, end - first);
       gboolean ok = ms_source_fill(f->inner, first, c->count, c->addr, &err);
       c->kind = ok ? SLOT_CHUNK : SLOT_ERROR;
       if (!ok) f->error = err;
@@ -96,6 +109,8 @@ static MsNext pf_next(gpointer self, MsStep *step, GError **error) {
     return MS_NEXT_ERROR; /* the slot stays: the stream ends here */
   }
   if (kind == SLOT_END) return MS_NEXT_END; /* stays too: further calls see the end again */
+  f->lo = s->lo;
+  f->hi = s->hi;
   slot_release(f);
   return MS_NEXT_STEP;
 }
@@ -134,12 +149,19 @@ static void pf_destroy(gpointer self) {
   g_free(f);
 }
 
-static const MsSourceFuncs prefetch_funcs = {pf_next, pf_fill, pf_destroy};
+static void pf_range(gpointer self, guint64 *first, guint64 *end) {
+  Prefetch *f = self;
+  *first = f->lo;
+  *end = f->hi;
+}
 
-MsSource *ms_source_prefetch(MsSource *inner, guint64 chunk) {
+static const MsSourceFuncs prefetch_funcs = {pf_next, pf_fill, pf_destroy, pf_range};
+
+MsSource *ms_source_prefetch(MsSource *inner, guint64 chunk, guint32 w) {
   Prefetch *f = g_new0(Prefetch, 1);
   f->inner = inner;
   f->chunk = chunk;
+  f->w = w;
   f->threads = ms_source_threads(inner);
   for (int i = 0; i < SLOTS; i++) f->slots[i].addr = g_new(gint64, chunk);
   g_mutex_init(&f->lock);

@@ -35,9 +35,10 @@ struct _MsSource {
 };
 
 /* ---- ms-prefetch.c ---- */
-/* A source that runs `inner` on a worker thread, `chunk` threads per fill.  `inner` stays
+/* A source that runs `inner` on a worker thread, `chunk` threads per fill, over the warps
+ * (of w threads) that overlap each step's active range.  `inner` stays
  * owned by the caller and must outlive the returned source; the caller must not use
  * `inner` while the returned source exists. */
-MsSource *ms_source_prefetch(MsSource *inner, guint64 chunk);
+MsSource *ms_source_prefetch(MsSource *inner, guint64 chunk, guint32 w);
 
 #endif

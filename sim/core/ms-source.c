@@ -31,3 +31,11 @@ gboolean ms_source_fill(MsSource *s, guint64 first, guint64 count, gint64 *addr,
                         GError **error) {
   return s->funcs.fill(s->self, first, count, addr, error);
 }
+
+void ms_source_active_range(MsSource *s, guint64 *first, guint64 *end) {
+  *first = 0;
+  *end = s->threads;
+  if (s->funcs.active_range) s->funcs.active_range(s->self, first, end);
+  if (*end > s->threads) *end = s->threads;
+  if (*first > *end) *first = *end;
+}

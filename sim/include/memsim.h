@@ -98,6 +98,11 @@ typedef struct {
   MsNext (*next)(gpointer self, MsStep *step, GError **error);
   gboolean (*fill)(gpointer self, guint64 first, guint64 count, gint64 *addr, GError **error);
   void (*destroy)(gpointer self);
+  /* Optional (NULL: every thread may be active).  After next() returned a memory step:
+   * the range [*first, *end) of threads outside which every thread is inactive in it.  The
+   * engine then calls fill() only for the warps that overlap the range, so a step in which
+   * a few threads work costs in proportion to them.  fill() must still accept any range. */
+  void (*active_range)(gpointer self, guint64 *first, guint64 *end);
 } MsSourceFuncs;
 
 typedef struct _MsSource MsSource;
@@ -112,6 +117,8 @@ guint64 ms_source_block_threads(const MsSource *source);
 MsNext ms_source_next(MsSource *source, MsStep *step, GError **error);
 gboolean ms_source_fill(MsSource *source, guint64 first, guint64 count, gint64 *addr,
                         GError **error);
+/* The current memory step's active range (all threads if the source does not say). */
+void ms_source_active_range(MsSource *source, guint64 *first, guint64 *end);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(MsSource, ms_source_free)
 
 /* Open a trace file of any form (explicit JSON, compact JSON, binary), detected from its
