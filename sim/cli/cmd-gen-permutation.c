@@ -5,7 +5,7 @@
 #include <string.h>
 
 int ms_cmd_gen_permutation(int argc, char **argv) {
-  gchar *alg = NULL, *perm = NULL, *n = NULL, *width = NULL, *seed = NULL, *ew = NULL, *blocks = NULL;
+  gchar *alg = NULL, *perm = NULL, *n = NULL, *width = NULL, *seed = NULL, *ew = NULL, *blocks = NULL, *table = NULL;
   gchar *output = NULL, *format = NULL, *run = NULL;
   gboolean json = FALSE;
   GOptionEntry entries[] = {
@@ -18,6 +18,9 @@ int ms_cmd_gen_permutation(int argc, char **argv) {
       {"width", 'w', 0, G_OPTION_ARG_STRING, &width, "Banks and warp size w (default 32)", "W"},
       {"seed", 0, 0, G_OPTION_ARG_STRING, &seed, "Seed of the random permutation (default 1)", "S"},
       {"elem-words", 'e', 0, G_OPTION_ARG_STRING, &ew, "Words per element of a and b: 1 or 2 (default 1)", "1|2"},
+      {"table", 0, 0, G_OPTION_ARG_STRING, &table, "DMM algorithms: where each pass reads its table: shared "
+       "(default, the paper: a shared-memory read per pass) or register (held in registers, loaded once; the "
+       "trace is one pass without table reads)", "shared|register"},
       {"blocks", 0, 0, G_OPTION_ARG_STRING, &blocks, "Independent instances on the GPU (accepted, not traced)", "B"},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the trace to FILE (default standard output)", "FILE"},
       {"format", 'f', 0, G_OPTION_ARG_STRING, &format, "Trace form: compact (default: JSON with the tables as data arrays), explicit or binary", "FORM"},
@@ -39,8 +42,8 @@ int ms_cmd_gen_permutation(int argc, char **argv) {
     goto out;
   }
   GHashTable *params = g_hash_table_new(g_str_hash, g_str_equal);
-  const char *keys[] = {"permutation", "n", "width", "seed", "elem-words", "blocks"};
-  const char *vals[] = {perm, n, width, seed, ew, blocks};
+  const char *keys[] = {"permutation", "n", "width", "seed", "elem-words", "blocks", "table"};
+  const char *vals[] = {perm, n, width, seed, ew, blocks, table};
   for (gsize k = 0; k < G_N_ELEMENTS(keys); k++)
     if (vals[k]) g_hash_table_insert(params, (gpointer)keys[k], (gpointer)vals[k]);
   GError *err = NULL;
@@ -74,6 +77,7 @@ out:
   g_free(seed);
   g_free(ew);
   g_free(blocks);
+  g_free(table);
   g_free(output);
   g_free(format);
   g_free(run);

@@ -627,3 +627,123 @@ Test(compact, refused_like_the_source) {
   g_clear_error(&err);
   g_hash_table_unref(h);
 }
+
+/* ---- table = register (the GPU kernels' form: tables in registers, loaded once) ---------- */
+
+static MsResult *run_table(const MsModel *m, const char *alg, const char *perm, const char *table, guint64 ew) {
+  GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+  g_hash_table_insert(h, "permutation", g_strdup(perm));
+  g_hash_table_insert(h, "n", g_strdup("1024"));
+  g_hash_table_insert(h, "elem-words", g_strdup_printf("%" G_GUINT64_FORMAT, ew));
+  g_hash_table_insert(h, "table", g_strdup(table));
+  GError *e = NULL;
+  MsSource *s = ms_permutation_source(alg, h, &e);
+  g_hash_table_destroy(h);
+  cr_assert(s, "%s %s %s: %s", alg, perm, table, e ? e->message : "");
+  MsSimOptions o = {0};
+  o.per_step = TRUE;
+  MsResult *r = ms_simulate(m, s, &o, &e);
+  cr_assert(r, "%s", e ? e->message : "");
+  ms_source_free(s);
+  return r;
+}
+
+static const char *const all_perms[] = {"identical", "random", "transpose", "shuffle", "bit-reversal"};
+
+/* Conflict-free with its S and D in registers is one read of a and one write of b, both
+ * conflict-free: exactly the copy's stages, on every permutation and element width. */
+Test(table_register, conflict_free_costs_the_copy_on_every_permutation) {
+  g_autoptr(MsModel) m = ms_model_new(MS_MODEL_DMM, 32, 1, 1, 1, 1);
+  for (guint64 ew = 1; ew <= 2; ew++) {
+    MsResult *c = run_table(m, "copy", "identical", "register", ew);
+    MsResult *cs = run_table(m, "copy", "identical", "shared", ew);
+    cr_expect_eq(c->stages, cs->stages, "the copy reads no table");
+    cr_expect_eq(c->stages, 64 * ew);
+    for (gsize k = 0; k < G_N_ELEMENTS(all_perms); k++) {
+      MsResult *r = run_table(m, "conflict-free", all_perms[k], "register", ew);
+      MsResult *sh = run_table(m, "conflict-free", all_perms[k], "shared", ew);
+      cr_expect_eq(r->per_step->len, 2, "%s: read a, write b", all_perms[k]);
+      cr_expect_eq(r->stages, c->stages, "%s ew=%" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT, all_perms[k], ew, r->stages);
+      cr_expect_eq(sh->stages, c->stages + 64, "%s: shared adds the reads of S and D (32 stages each)", all_perms[k]);
+      ms_result_free(r);
+      ms_result_free(sh);
+    }
+    ms_result_free(c);
+    ms_result_free(cs);
+  }
+}
+
+/* D-designated and S-designated lose only the read of their table: the conflicts of the
+ * permuted access (the write b[P(i)], the read a[P^-1(i)]) are unchanged. */
+Test(table_register, designated_keep_their_conflicts) {
+  g_autoptr(MsModel) m = ms_model_new(MS_MODEL_DMM, 32, 1, 1, 1, 1);
+  for (gsize k = 0; k < G_N_ELEMENTS(all_perms); k++)
+    for (int d = 0; d < 2; d++) {
+      const char *alg = d ? "d-designated" : "s-designated";
+      MsResult *r = run_table(m, alg, all_perms[k], "register", 1);
+      MsResult *sh = run_table(m, alg, all_perms[k], "shared", 1);
+      cr_assert_eq(r->per_step->len, 2);
+      cr_assert_eq(sh->per_step->len, 3);
+      /* the permuted access is the write (D) or the read (S) */
+      guint ir = d ? 1 : 0, is = d ? 2 : 1;
+      MsStepResult *a = &g_array_index(r->per_step, MsStepResult, ir);
+      MsStepResult *b = &g_array_index(sh->per_step, MsStepResult, is);
+      cr_expect_eq(a->step.op, b->step.op);
+      cr_expect_eq(a->stages, b->stages, "%s %s", alg, all_perms[k]);
+      cr_expect_eq(r->extra_stages, sh->extra_stages, "%s %s", alg, all_perms[k]);
+      cr_expect_eq(r->stages + 32, sh->stages, "%s %s: one conflict-free table read less", alg, all_perms[k]);
+      ms_result_free(r);
+      ms_result_free(sh);
+    }
+  /* Table 4.3's transpose: the D-designated write keeps its 32 stages per warp */
+  MsResult *t = run_table(m, "d-designated", "transpose", "register", 1);
+  cr_expect_eq(t->stages, 32 + 32 * 32);
+  ms_result_free(t);
+}
+
+/* The in-place algorithms read no table: register changes nothing. */
+Test(table_register, inplace_is_unchanged) {
+  g_autoptr(MsModel) m = ms_model_new(MS_MODEL_DMM, 32, 1, 1, 1, 1);
+  static const char *const algs[] = {"d-designated-inplace", "s-designated-inplace", "conflict-free-inplace"};
+  for (gsize k = 0; k < G_N_ELEMENTS(algs); k++) {
+    MsResult *r = run_table(m, algs[k], "shuffle", "register", 1), *s = run_table(m, algs[k], "shuffle", "shared", 1);
+    cr_expect_eq(r->stages, s->stages, "%s", algs[k]);
+    ms_result_free(r);
+    ms_result_free(s);
+  }
+}
+
+/* The compact text of a register trace is the in-process source; bad values are errors. */
+Test(table_register, compact_matches_and_bad_values_are_refused) {
+  static const char *const algs[] = {"d-designated", "s-designated", "conflict-free"};
+  for (gsize k = 0; k < G_N_ELEMENTS(algs); k++) {
+    GHashTable *h = params_of("random", "256", "32", "2");
+    g_hash_table_insert(h, "table", "register");
+    GError *err = NULL;
+    gchar *text = ms_permutation_compact(algs[k], h, NULL, &err);
+    cr_assert_not_null(text, "%s: %s", algs[k], err ? err->message : "");
+    cr_expect(strstr(text, "table = register") != NULL);
+    MsSource *ref = ms_permutation_source(algs[k], h, &err);
+    MsSource *cmp = ms_trace_open_memory(text, strlen(text), "compact.json", &err);
+    expect_same_stream(ref, cmp, algs[k]);
+    ms_source_free(ref);
+    ms_source_free(cmp);
+    g_free(text);
+    g_hash_table_unref(h);
+  }
+  GHashTable *h = params_of("random", "1024", "32", "1");
+  GError *err = NULL;
+  g_hash_table_insert(h, "table", "global");
+  cr_expect_null(ms_permutation_source("d-designated", h, &err));
+  cr_expect(err && strstr(err->message, "neither shared nor register"));
+  g_clear_error(&err);
+  g_hash_table_insert(h, "table", "register");
+  cr_expect_null(ms_permutation_source("hmm-d-designated", h, &err));
+  cr_expect(err && strstr(err->message, "DMM algorithms"));
+  g_clear_error(&err);
+  g_hash_table_insert(h, "table", "shared");
+  MsSource *s = ms_permutation_source("hmm-d-designated", h, &err);
+  cr_expect_not_null(s, "%s", err ? err->message : "");
+  ms_source_free(s);
+  g_hash_table_unref(h);
+}

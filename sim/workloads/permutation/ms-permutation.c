@@ -416,8 +416,12 @@ static gboolean prog_verify(const Prog *p, const gint64 *P, guint64 n, GError **
 
 /* ---- DMM algorithms (seed 001 chapter 4): one block of n threads, shared memory ------ */
 
+/* `reg`: table = register: each thread holds its table entries (P, Q, or S and D) in
+ * registers, loaded once before the passes; the trace is one pass without the table reads
+ * (what a kernel repeating the permutation repeats).  The in-place algorithms and the copy
+ * read no table, so reg changes nothing for them. */
 static Prog *build_dmm(const char *alg, const char *pname, const gint64 *P, guint64 n,
-                       guint32 w, guint64 ew, GError **error) {
+                       guint32 w, guint64 ew, gboolean reg, GError **error) {
   Prog *p = prog_new(n, n, w, n);
   p->ew = ew;
   p->a_base = 0;
@@ -427,6 +431,7 @@ static Prog *build_dmm(const char *alg, const char *pname, const gint64 *P, guin
   guint64 ix = 2 * n * ew; /* index arrays p / q / s / d, one word per entry */
   const MsSpace sh = MS_SPACE_SHARED;
   gboolean inplace = g_str_has_suffix(alg, "-inplace");
+  gboolean tabread = !inplace && !reg; /* the pass reads its table from shared memory */
   if (inplace) {
     char which = alg[0] == 'd' ? 'p' : alg[0] == 's' ? 'q' : 's';
     if (!ms_perm_formula_holds(pname, which, n, w) || !ms_perm_formula_holds(pname, 'p', n, w)) {
@@ -459,7 +464,7 @@ static Prog *build_dmm(const char *alg, const char *pname, const gint64 *P, guin
     guint32 *t = prog_tab(p, n);
     for (guint64 i = 0; i < n; i++) t[i] = (guint32)(inplace ? ms_perm_formula(pname, 'p', n, w, i) : (guint64)P[i]);
     add_mem(p, MS_OP_READ, sh, IX_TID, 0, ew, NULL, TRUE);
-    if (!inplace) add_mem(p, MS_OP_READ, sh, IX_TID, ix, 1, NULL, FALSE);
+    if (tabread) add_mem(p, MS_OP_READ, sh, IX_TID, ix, 1, NULL, FALSE);
     add_mem(p, MS_OP_WRITE, sh, IX_TAB, n * ew, ew, t, TRUE);
   } else if (strcmp(alg, "s-designated") == 0 || strcmp(alg, "s-designated-inplace") == 0) {
     guint32 *t = prog_tab(p, n);
@@ -467,7 +472,7 @@ static Prog *build_dmm(const char *alg, const char *pname, const gint64 *P, guin
       for (guint64 i = 0; i < n; i++) t[i] = (guint32)ms_perm_formula(pname, 'q', n, w, i);
     else
       for (guint64 i = 0; i < n; i++) t[P[i]] = (guint32)i;
-    if (!inplace) add_mem(p, MS_OP_READ, sh, IX_TID, ix, 1, NULL, FALSE);
+    if (tabread) add_mem(p, MS_OP_READ, sh, IX_TID, ix, 1, NULL, FALSE);
     add_mem(p, MS_OP_READ, sh, IX_TAB, 0, ew, t, TRUE);
     add_mem(p, MS_OP_WRITE, sh, IX_TID, n * ew, ew, NULL, TRUE);
   } else if (strcmp(alg, "conflict-free") == 0 || strcmp(alg, "conflict-free-inplace") == 0) {
@@ -487,7 +492,7 @@ static Prog *build_dmm(const char *alg, const char *pname, const gint64 *P, guin
       prog_free(p);
       return NULL;
     }
-    if (!inplace) {
+    if (tabread) {
       add_mem(p, MS_OP_READ, sh, IX_TID, ix, 1, NULL, FALSE);
       add_mem(p, MS_OP_READ, sh, IX_TID, ix + n, 1, NULL, FALSE);
     }
@@ -687,7 +692,7 @@ static Prog *build_hmm(const char *alg, const char *pname, const gint64 *P, guin
 
 /* Build and verify the program of `algorithm`; *name gets the trace name. */
 static Prog *perm_build(const char *algorithm, GHashTable *params, gchar **name, GError **error) {
-  static const char *const known[] = {"n", "permutation", "seed", "width", "elem-words", "elem_words", "blocks", NULL};
+  static const char *const known[] = {"n", "permutation", "seed", "width", "elem-words", "elem_words", "blocks", "table", NULL};
   if (!ms_param_check(params, known, "permutation", error)) return NULL;
   if (!algorithm || !g_strv_contains(ms_permutation_algorithms, algorithm)) {
     gchar *list = g_strjoinv(", ", (gchar **)ms_permutation_algorithms);
@@ -703,11 +708,23 @@ static Prog *perm_build(const char *algorithm, GHashTable *params, gchar **name,
       !ms_param_uint(params, ewkey, 1, 1, 2, &ew, error) ||
       !ms_param_uint(params, "blocks", 1, 1, G_MAXUINT64, &blocks, error))
     return NULL;
+  const char *tabs = ms_param_str(params, "table", "shared");
+  const gboolean hmm = g_str_has_prefix(algorithm, "hmm-");
+  if (strcmp(tabs, "shared") != 0 && strcmp(tabs, "register") != 0) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "permutation: --table: \"%s\" is neither shared nor register", tabs);
+    return NULL;
+  }
+  const gboolean reg = strcmp(tabs, "register") == 0;
+  if (reg && hmm) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "%s: --table register is for the DMM algorithms (the HMM algorithms read their tables from global memory)", algorithm);
+    return NULL;
+  }
   const char *pname = ms_param_str(params, "permutation", "identical");
   gint64 *P = ms_perm_load(pname, &n, seed, error);
   if (!P) return NULL;
-  Prog *p = g_str_has_prefix(algorithm, "hmm-") ? build_hmm(algorithm, pname, P, n, (guint32)w, ew, error)
-                                                : build_dmm(algorithm, pname, P, n, (guint32)w, ew, error);
+  Prog *p = hmm ? build_hmm(algorithm, pname, P, n, (guint32)w, ew, error)
+                : build_dmm(algorithm, pname, P, n, (guint32)w, ew, reg, error);
   if (p && !prog_verify(p, P, n, error)) {
     prog_free(p);
     p = NULL;
@@ -717,8 +734,8 @@ static Prog *perm_build(const char *algorithm, GHashTable *params, gchar **name,
   p->n = n;
   gchar *seedstr = strcmp(pname, "random") == 0 ? g_strdup_printf(", seed = %" G_GUINT64_FORMAT, seed) : g_strdup("");
   *name = g_strdup_printf("permutation %s, P = %s, n = %" G_GUINT64_FORMAT ", w = %" G_GUINT64_FORMAT
-                          ", elem-words = %" G_GUINT64_FORMAT "%s",
-                          algorithm, pname, n, w, ew, seedstr);
+                          ", elem-words = %" G_GUINT64_FORMAT "%s%s",
+                          algorithm, pname, n, w, ew, seedstr, reg ? ", table = register" : "");
   g_free(seedstr);
   return p;
 }
