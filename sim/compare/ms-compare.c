@@ -185,6 +185,17 @@ static gboolean read_record(MsCompare *cmp, const char *file, const char *device
     }
     g_hash_table_replace(r->params, g_strdup(" inner_repeats"), ms_cmp_param_value(it));
   }
+  /* "table": where the kernel keeps a DMM permutation's tables (kernels/permutation.cu:
+   * "register" = loaded once, held across the inner repeats). */
+  it = cJSON_GetObjectItemCaseSensitive(j, "table");
+  if (it) {
+    if (!cJSON_IsString(it) || !*it->valuestring) {
+      g_string_free(pt, TRUE);
+      rec_free(r);
+      return bad(error, file, i, "field \"table\" must be a non-empty string, got %s", json_type(it));
+    }
+    g_hash_table_replace(r->params, g_strdup(" table"), g_strdup(it->valuestring));
+  }
   r->params_text = g_string_free(pt, FALSE);
   if (!r->verified) {
     it = cJSON_GetObjectItemCaseSensitive(j, "failure");
@@ -294,6 +305,9 @@ gboolean ms_cmp_map(const MsCompare *cmp, MsCmpRecord *r, GHashTable **sim_param
       r->replicas = MIN(x, d);
       r->scale = (double)x * (double)reps / (double)r->replicas;
     }
+    /* The record's "table" is the family's `table` (DMM algorithms only). */
+    const char *tab = g_hash_table_lookup(r->params, " table");
+    if (tab && !g_str_has_prefix(alg, "hmm-")) g_hash_table_replace(p, g_strdup("table"), g_strdup(tab));
     g_hash_table_remove(p, "blocks");
   } else if (strcmp(fam, "sat") == 0) {
     /* 1r1w-lookback reads and writes every element once like 1r1w, in one kernel (the
