@@ -28,6 +28,8 @@ struct Node {
   gboolean uniform;
   gint64 *val;   /* lane values (1 lane if uniform) */
   guint32 *err;  /* lane errors: (node id << 4) | code, 0 for none */
+  guint64 cap;   /* lanes allocated: grown on demand, so a trace of many expressions
+                  * evaluated over few threads stays small */
   guint id;
 };
 
@@ -332,9 +334,9 @@ MsExpr *ms_expr_parse(const char *text, MsExprResolve resolve, gpointer rdata,
   ex->affine = is_affine(ex->root) && !ex->root->uniform;
   for (guint i = 0; i < ex->nodes->len; i++) {
     Node *n = g_ptr_array_index(ex->nodes, i);
-    gsize lanes = n->uniform ? 1 : MS_EXPR_CHUNK;
-    n->val = g_new(gint64, lanes);
-    n->err = g_new(guint32, lanes);
+    n->cap = 1;
+    n->val = g_new(gint64, 1);
+    n->err = g_new(guint32, 1);
   }
   if (elem_words) *elem_words = ps.elem_words ? ps.elem_words : 1;
   return ex;
@@ -363,6 +365,11 @@ static gboolean is_affine(const Node *n) {
 
 static void eval(Node *n, const MsExprEnv *env, guint64 first, guint64 count) {
   guint64 cnt = n->uniform ? 1 : count;
+  if (cnt > n->cap) {
+    n->cap = cnt;
+    n->val = g_renew(gint64, n->val, cnt);
+    n->err = g_renew(guint32, n->err, cnt);
+  }
   gint64 *v = n->val;
   guint32 *er = n->err;
   if (n->a) eval(n->a, env, first, count);

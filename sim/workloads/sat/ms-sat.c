@@ -1164,7 +1164,14 @@ static void wrap_free(gpointer self) {
   g_free(w);
 }
 
-static const MsSourceFuncs wrap_funcs = {wrap_next, wrap_fill, wrap_free};
+/* The team's range: the engine skips the warps outside it entirely. */
+static void wrap_range(gpointer self, guint64 *first, guint64 *end) {
+  Wrap *w = self;
+  *first = w->cur->lo;
+  *end = w->cur->hi; /* clamped to the threads by the caller */
+}
+
+static const MsSourceFuncs wrap_funcs = {wrap_next, wrap_fill, wrap_free, wrap_range};
 
 MsSource *ms_sat_source(const char *algorithm, GHashTable *params, GError **error) {
   GPtrArray *top = NULL;
