@@ -30,6 +30,7 @@ struct Node {
   guint32 *err;  /* lane errors: (node id << 4) | code, 0 for none */
   guint64 cap;   /* lanes allocated: grown on demand, so a trace of many expressions
                   * evaluated over few threads stays small */
+  gboolean anyerr; /* some lane of the last evaluation has an error */
   guint id;
 };
 
@@ -363,7 +364,19 @@ static gboolean is_affine(const Node *n) {
 
 #define ERR(n, code) (((n)->id + 1) << 4 | (code))
 
+static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 count);
+
+/* Evaluate, then note whether any lane failed (INDEX nodes note it themselves). */
 static void eval(Node *n, const MsExprEnv *env, guint64 first, guint64 count) {
+  eval_node(n, env, first, count);
+  if (n->kind == N_INDEX) return;
+  guint64 cnt = n->uniform ? 1 : count;
+  guint32 any = 0;
+  for (guint64 i = 0; i < cnt; i++) any |= n->err[i];
+  n->anyerr = any != 0;
+}
+
+static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 count) {
   guint64 cnt = n->uniform ? 1 : count;
   if (cnt > n->cap) {
     n->cap = cnt;
@@ -450,26 +463,41 @@ static void eval(Node *n, const MsExprEnv *env, guint64 first, guint64 count) {
     return;
   }
   case N_INDEX: {
-    const MsExprArray *arr = &env->arrays[n->sym.slot];
-    for (guint64 i = 0; i < cnt; i++) {
-      gint64 x = av[i * as];
-      er[i] = ae[i * as];
-      v[i] = 0;
-      if (er[i]) continue;
-      if (x < 0) {
-        er[i] = ERR(n, E_NEGINDEX);
-      } else if (n->sym.kind == MS_SYM_DATA) {
-        if ((guint64)x >= arr->length) er[i] = ERR(n, E_INDEX);
-        else v[i] = arr->values[x];
-      } else {
-        gint64 r;
-        if (arr->bounded && (guint64)x >= arr->length) er[i] = ERR(n, E_INDEX);
-        else if (__builtin_mul_overflow(x, (gint64)arr->elem_words, &r) ||
-                 __builtin_add_overflow(r, arr->base + env->word, &r))
-          er[i] = ERR(n, E_OVERFLOW);
-        else v[i] = r;
+    const MsExprArray *arr = &env->arrays[n->sym.kind == MS_SYM_DATA || n->sym.kind == MS_SYM_ADDR ? n->sym.slot : 0];
+    gboolean child_err = n->a->anyerr;
+    guint32 any = 0;
+    if (n->sym.kind == MS_SYM_DATA) {
+      guint64 len = arr->length;
+      for (guint64 i = 0; i < cnt; i++) {
+        gint64 x = av[i * as];
+        gboolean ok = (guint64)x < len; /* a negative index is a huge unsigned one */
+        guint32 e = ok ? 0 : ERR(n, x < 0 ? E_NEGINDEX : E_INDEX);
+        if (child_err && ae[i * as]) e = ae[i * as];
+        v[i] = ok && !e ? arr->values[x] : 0;
+        er[i] = e;
+        any |= e;
+      }
+    } else {
+      /* base + x * elem_words + word: the largest valid x is fixed for the call, so one
+       * unsigned comparison per lane covers the bound, negative indices and overflow */
+      gint64 off;
+      guint64 lim;
+      gboolean off_ok = !__builtin_add_overflow(arr->base, env->word, &off);
+      lim = off_ok ? (guint64)(G_MAXINT64 - off) / arr->elem_words + 1 : 0; /* x < lim fits */
+      guint64 bound = arr->bounded ? MIN(arr->length, lim) : lim;
+      for (guint64 i = 0; i < cnt; i++) {
+        gint64 x = av[i * as];
+        gboolean ok = (guint64)x < bound;
+        guint32 e = ok ? 0
+                    : ERR(n, x < 0 ? E_NEGINDEX
+                             : (arr->bounded && (guint64)x >= arr->length) ? E_INDEX : E_OVERFLOW);
+        if (child_err && ae[i * as]) e = ae[i * as];
+        v[i] = ok && !e ? off + x * (gint64)arr->elem_words : 0;
+        er[i] = e;
+        any |= e;
       }
     }
+    n->anyerr = any != 0;
     return;
   }
   case N_BIN:
@@ -581,8 +609,9 @@ gboolean ms_expr_eval(MsExpr *ex, const MsExprEnv *env, guint64 first, guint64 c
     for (guint64 i = 0; i < count; i++) out[i] = r->val[0];
     return TRUE;
   }
-  for (guint64 i = 0; i < count; i++)
-    if (r->err[i] && (!active || active[i])) return report(ex, r->err[i], first + i, FALSE, error);
+  if (r->anyerr)
+    for (guint64 i = 0; i < count; i++)
+      if (r->err[i] && (!active || active[i])) return report(ex, r->err[i], first + i, FALSE, error);
   memcpy(out, r->val, count * sizeof *out);
   return TRUE;
 }
