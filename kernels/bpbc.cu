@@ -13,11 +13,17 @@
  *   life-multistep      64-bit words; a block copies a tile of 4 x 64 words plus
  *                       a halo of one word and `steps_per_launch` rows to shared
  *                       memory and runs that many steps there (section 6.4).
+ *   life-multistep-shuffle  64-bit words; `steps_per_launch` steps per launch
+ *                       in registers, one warp per 32 words x `strip_rows` rows,
+ *                       the neighbouring words exchanged by __shfl_up_sync and
+ *                       __shfl_down_sync instead of shared memory (life_shuffle.h).
  * Cells outside the universe are dead at every step (no wrap-around).
  */
 #include "measure.h"
+#include "life_shuffle.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -246,6 +252,30 @@ life_multistep(const u64 *__restrict__ u, u64 *__restrict__ v, int S) {
     v[(size_t)gr * wpr + gw] = buf[c][ey + 1][ex + 1];
 }
 
+/* Multi-step with warp shuffles (life_shuffle.h); SH_WARPS warps per block,
+ * each on its own strip. */
+constexpr int SH_WARPS = 2;
+struct WarpShfl {
+  __device__ __forceinline__ u64 up(u64 x) const { return __shfl_up_sync(0xffffffffu, x, 1); }
+  __device__ __forceinline__ u64 down(u64 x) const { return __shfl_down_sync(0xffffffffu, x, 1); }
+};
+__global__ void __launch_bounds__(32 * SH_WARPS)
+life_multistep_shuffle(const u64 *__restrict__ u, u64 *__restrict__ v, int S, int H) {
+  const int lane = threadIdx.x & 31;
+  const int strip = blockIdx.y * SH_WARPS + (threadIdx.x >> 5);
+  if (strip * H >= S) return; /* the whole warp */
+  WarpShfl sh;
+  life_shuffle::warp_steps(u, v, S, H, lane, blockIdx.x, strip, sh);
+}
+/* Rows per strip: MEMSIM_LIFE_SHUFFLE_ROWS (tuning), default 128: at 189
+ * registers an SM holds 10 of these warps, and 16384 / 128 strips x 9 warp
+ * columns fill 132 SMs in one wave. */
+int shuffle_strip_rows() {
+  const char *e = std::getenv("MEMSIM_LIFE_SHUFFLE_ROWS");
+  int h = e ? std::atoi(e) : 128;
+  return h >= 1 ? h : 128;
+}
+
 /* CPU reference: byte per cell, rows split over threads. */
 void life_reference(std::vector<uint8_t> &g, int S, int steps) {
   std::vector<uint8_t> h(g.size());
@@ -319,6 +349,13 @@ void run_life(const MsOptions &, const std::string &alg, int S, int steps,
   rec.p("steps", (long long)steps);
   rec.x("cells", (long long)cells);
   if (alg == "life-multistep") rec.x("steps_per_launch", (long long)MS_T);
+  const int sh_rows = shuffle_strip_rows();
+  if (alg == "life-multistep-shuffle") {
+    rec.x("steps_per_launch", (long long)life_shuffle::T);
+    rec.x("strip_rows", (long long)sh_rows);
+    rec.x("words_per_warp", (long long)life_shuffle::OUT_WORDS);
+    rec.x("threads_per_block", (long long)(32 * SH_WARPS));
+  }
   uint8_t *result = nullptr;
   /* Each call copies the initial universe (a memcpy, not a kernel: CUPTI
    * kernel time excludes it) and runs `steps` steps. */
@@ -330,6 +367,14 @@ void run_life(const MsOptions &, const std::string &alg, int S, int steps,
       dim3 grid(S / 64 / MS_TW, S / MS_TH);
       for (int t = 0; t < steps; t += MS_T) {
         life_multistep<<<grid, MS_EW * MS_EH>>>((const u64 *)cur, (u64 *)nxt, S);
+        std::swap(cur, nxt);
+      }
+    } else if (alg == "life-multistep-shuffle") {
+      const int strips = (S + sh_rows - 1) / sh_rows;
+      dim3 grid((S / 64 + life_shuffle::OUT_WORDS - 1) / life_shuffle::OUT_WORDS,
+                (strips + SH_WARPS - 1) / SH_WARPS);
+      for (int t = 0; t < steps; t += life_shuffle::T) {
+        life_multistep_shuffle<<<grid, 32 * SH_WARPS>>>((const u64 *)cur, (u64 *)nxt, S, sh_rows);
         std::swap(cur, nxt);
       }
     } else {
@@ -363,9 +408,14 @@ void ms_run_bpbc(const MsOptions &o) {
   const size_t m = o.counters ? 4096 : (o.quick ? (1u << 20) : (1u << 22));
   for (int k = 1; k <= 32; k++) {
     if (o.quick && k % 8 != 0 && k != 1) continue;
-    run_pairwise(o, false, k, m);
+    if (ms_selected("pairwise-sum")) run_pairwise(o, false, k, m);
   }
-  run_pairwise(o, true, 32, m);
+  if (ms_selected("pairwise-sum-naive")) run_pairwise(o, true, 32, m);
+  static const char *const life_algs[] = {"life-word", "life-single", "life-double",
+                                          "life-multistep", "life-multistep-shuffle"};
+  bool any_life = false;
+  for (const char *alg : life_algs) any_life = any_life || ms_selected(alg);
+  if (!any_life) return;
   const int S = o.counters ? 256 : (o.quick ? 2048 : 16384);
   const int steps = o.counters ? 8 : (o.quick ? 16 : 32);
   std::vector<uint8_t> init((size_t)S * S);
@@ -373,6 +423,6 @@ void ms_run_bpbc(const MsOptions &o) {
   for (auto &c : init) c = (uint8_t)((rng.next() >> 40) % 3 == 0); /* density 1/3 */
   std::vector<uint8_t> ref = init;
   life_reference(ref, S, steps);
-  for (const char *alg : {"life-word", "life-single", "life-double", "life-multistep"})
-    run_life(o, alg, S, steps, init, ref);
+  for (const char *alg : life_algs)
+    if (ms_selected(alg)) run_life(o, alg, S, steps, init, ref);
 }

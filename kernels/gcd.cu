@@ -8,6 +8,11 @@
  *                 (alpha, beta) from the two leading 32-bit words (approx(),
  *                 section 4.2); pairs of at most 2 words finish in 64-bit
  *                 registers by the fast binary algorithm.
+ *   approximate-ptx64  the same steps, but X <- X - (alpha D^beta - 1) Y is one
+ *                 pass over X (the mulsub and add passes fused), its multi-word
+ *                 multiply-accumulate alpha * Y written as inline PTX
+ *                 mad.lo.cc.u32 / madc.hi.u32 pairs (the 64-bit product
+ *                 y * alpha + carry, low word and high word with carry-in).
  * Inputs: odd random numbers of `bits` bits sharing a planted random 32-bit
  * odd factor (so the GCD is non-trivial); `oblivious` gives every thread the
  * same pair, otherwise each has its own (semi-oblivious access).
@@ -21,7 +26,7 @@ namespace {
 typedef uint32_t u32;
 typedef unsigned long long u64;
 
-enum GcdAlg { GCD_BINARY, GCD_FAST_BINARY, GCD_APPROX };
+enum GcdAlg { GCD_BINARY, GCD_FAST_BINARY, GCD_APPROX, GCD_APPROX_PTX };
 
 /* A number in the column-wise arrangement. */
 struct Col {
@@ -103,6 +108,46 @@ __device__ void add(const Col &x, int lx, const Col &y, int ly) {
   }
 }
 
+/* lo:hi = y * a + c (64-bit result) by PTX multiply-add with carry. */
+__device__ __forceinline__ u32 mac_ptx(u32 y, u32 a, u32 c, u32 &hi) {
+  u32 lo, h;
+  asm("{\n\t"
+      ".reg .u32 t;\n\t"
+      "mad.lo.cc.u32 t, %2, %3, %4;\n\t"
+      "madc.hi.u32 %1, %2, %3, 0;\n\t"
+      "mov.u32 %0, t;\n\t"
+      "}"
+      : "=r"(lo), "=r"(h)
+      : "r"(y), "r"(a), "r"(c));
+  hi = h;
+  return lo;
+}
+
+/* X <- X + [plus] Y - alpha * Y * D^beta (mod D^lx; the result is known to
+ * lie in [0, X]) in one pass over X: the product alpha * Y runs through
+ * mac_ptx with its high word as carry (pc), the sum through one signed carry
+ * (r in -1..1). */
+__device__ void fused_mac(const Col &x, int lx, const Col &y, int ly, u32 alpha, int beta,
+                          bool plus) {
+  const int end = beta + ly; /* word of the product's last carry */
+  u32 pc = 0;
+  long long r = 0;
+  for (int k = 0; k < lx; k++) {
+    if (r == 0 && k >= ly && k < beta) k = beta; /* words between Y and the product stay */
+    u32 lo;
+    if (k >= beta && k < end) {
+      lo = mac_ptx(y[k - beta], alpha, pc, pc);
+    } else {
+      lo = pc; /* 0 below beta, the product's top word at k == end */
+      pc = 0;
+    }
+    long long q = (long long)x[k] + (plus && k < ly ? (long long)y[k] : 0LL) + r - (long long)lo;
+    x[k] = (u32)q;
+    r = q >> 32; /* arithmetic: -1, 0 or 1 */
+    if (k >= end && r == 0) break;
+  }
+}
+
 __device__ u64 gcd64_fast_binary(u64 x, u64 y) {
   /* x, y: x odd or zero, y odd or zero */
   if (x < y) { u64 t = x; x = y; y = t; }
@@ -156,8 +201,10 @@ __global__ void gcd_kernel(const u32 *__restrict__ x0, const u32 *__restrict__ y
       } else if (x12 > y12) { alpha = x12 / (y12 + 1); beta = lx - ly; }
       else if (lx > ly) { alpha = x12 / ((u64)y1 + 1); beta = lx - ly - 1; }
       else { alpha = 1; beta = 0; }
-      if (beta == 0) {
-        if ((alpha & 1) == 0) alpha--;
+      if (beta == 0 && (alpha & 1) == 0) alpha--;
+      if (ALG == GCD_APPROX_PTX) {
+        fused_mac(X, lx, Y, ly, (u32)alpha, beta, beta != 0);
+      } else if (beta == 0) {
         mulsub(X, lx, Y, ly, (u32)alpha, 0);
       } else {
         mulsub(X, lx, Y, ly, (u32)alpha, beta);
@@ -268,7 +315,9 @@ void run_gcd(const MsOptions &o, const char *name, int alg, int bits, size_t ins
     if (alg == GCD_BINARY) gcd_kernel<GCD_BINARY><<<grid, 128>>>(dx0, dy0, dxw, dyw, dout, words, inst);
     else if (alg == GCD_FAST_BINARY)
       gcd_kernel<GCD_FAST_BINARY><<<grid, 128>>>(dx0, dy0, dxw, dyw, dout, words, inst);
-    else gcd_kernel<GCD_APPROX><<<grid, 128>>>(dx0, dy0, dxw, dyw, dout, words, inst);
+    else if (alg == GCD_APPROX)
+      gcd_kernel<GCD_APPROX><<<grid, 128>>>(dx0, dy0, dxw, dyw, dout, words, inst);
+    else gcd_kernel<GCD_APPROX_PTX><<<grid, 128>>>(dx0, dy0, dxw, dyw, dout, words, inst);
   };
   std::vector<Big> ref(X.size());
   size_t step = X.size() <= 2048 ? 1 : X.size() / 2048; /* sampled reference */
@@ -302,8 +351,10 @@ void ms_run_gcd(const MsOptions &o) {
   std::vector<int> bitss = o.quick || o.counters ? std::vector<int>{1024}
                                                  : std::vector<int>{512, 1024, 2048};
   static const struct { const char *name; int alg; } algs[] = {
-      {"binary", GCD_BINARY}, {"fast-binary", GCD_FAST_BINARY}, {"approximate", GCD_APPROX}};
+      {"binary", GCD_BINARY}, {"fast-binary", GCD_FAST_BINARY}, {"approximate", GCD_APPROX},
+      {"approximate-ptx64", GCD_APPROX_PTX}};
   for (int bits : bitss)
     for (bool obl : {true, false})
-      for (const auto &a : algs) run_gcd(o, a.name, a.alg, bits, inst, obl);
+      for (const auto &a : algs)
+        if (ms_selected(a.name)) run_gcd(o, a.name, a.alg, bits, inst, obl);
 }

@@ -80,6 +80,10 @@ void ms_counter_note(const MsRecord &rec);
 
 const MsOptions &ms_options();
 
+/* False when MEMSIM_ONLY is set and does not name this algorithm: families
+ * skip the host-side set-up (inputs, CPU reference) of such records. */
+bool ms_selected(const char *algorithm);
+
 /* Families. Each appends its records through ms_measure(). */
 void ms_run_permutation(const MsOptions &o);
 void ms_run_sat(const MsOptions &o);
