@@ -8,9 +8,9 @@ secs=${1:-1800}
 ninja -C build-fuzz tests/fuzz/fuzz-model tests/fuzz/fuzz-explicit tests/fuzz/fuzz-compact tests/fuzz/fuzz-binary
 for t in model explicit compact binary; do
   mkdir -p /tmp/fuzz/$t
-  ( nice -n 10 /usr/bin/time -f "$t: %U s user CPU, %e s wall" -o /tmp/fuzz/$t.time \
+  ( nice -n "${FUZZ_NICE:-0}" /usr/bin/time -f "$t: %U s user CPU, %e s wall" -o /tmp/fuzz/$t.time \
       build-fuzz/tests/fuzz/fuzz-$t /tmp/fuzz/$t tests/fuzz/corpus/$t -dict=tests/fuzz/memsim.dict \
-      -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
+      -max_total_time="$secs" -timeout=60 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
       > /tmp/fuzz/$t.log 2>&1 || true ) &
 done
 wait
