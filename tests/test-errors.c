@@ -234,7 +234,7 @@ static const BadInput trace_cases[] = {
       {"missing_addr", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"read\"}]}",
        "t.json: steps[0].addr: expected an array, got nothing"},
       {"neg_addr", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"read\",\"addr\":[0,-1,2,3]}]}",
-       "t.json: steps[0].addr[1]: -1 is out of range [0, 9007199254740992]"},
+       "t.json: steps[0].addr[1]: -1 is out of range [0, 9007199254740991]"},
       {"frac_addr", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"read\",\"addr\":[0,1.5,2,3]}]}",
        "t.json: steps[0].addr[1]: expected an integer, got 1.5"},
       {"str_addr", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"read\",\"addr\":[0,\"1\",2,3]}]}",

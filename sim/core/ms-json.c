@@ -156,7 +156,7 @@ gboolean ms_json_get_int(const cJSON *item, gint64 min, gint64 max, const char *
                 filename, where, d);
     return FALSE;
   }
-  if (d >= (double)MS_MAX_JSON_INT || d <= -(double)MS_MAX_JSON_INT) {
+  if (d > (double)MS_MAX_JSON_INT || d < -(double)MS_MAX_JSON_INT) {
     g_set_error(error, MS_ERROR, MS_ERROR_LIMIT,
                 "%s: %s: %.17g is 2^53 or beyond, where JSON numbers stop being exact", filename,
                 where, d);

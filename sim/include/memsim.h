@@ -36,7 +36,7 @@ typedef enum {
 #define MS_MAX_THREADS (G_GUINT64_CONSTANT(1) << 32)
 #define MS_MAX_LATENCY (G_GUINT64_CONSTANT(1) << 32)
 #define MS_MAX_DMMS 65536u
-#define MS_MAX_JSON_INT (G_GINT64_CONSTANT(1) << 53) /* largest exact double integer */
+#define MS_MAX_JSON_INT ((G_GINT64_CONSTANT(1) << 53) - 1) /* JSON integers are exact up to here */
 
 /* ---- models ------------------------------------------------------------------------ */
 typedef enum { MS_MODEL_UMM, MS_MODEL_DMM, MS_MODEL_HMM, MS_MODEL_ASYNC_HMM } MsModelKind;
