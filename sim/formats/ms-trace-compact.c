@@ -7,7 +7,9 @@
 #include "ms-expr.h"
 #include "../workloads/ms-perm.h"
 #include <errno.h>
+#include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_NESTING 32
 #define MAX_DATA_ELEMS (G_GUINT64_CONSTANT(1) << 32)
@@ -177,6 +179,16 @@ static gint64 *read_data_file(Compact *c, const cJSON *spec, const char *where, 
   gchar *bytes = NULL;
   gsize n = 0;
   GError *e2 = NULL;
+  /* the values are held as 8-byte integers: refuse what would not fit in half the memory */
+  GStatBuf sb;
+  guint64 phys = (guint64)sysconf(_SC_PHYS_PAGES) * (guint64)sysconf(_SC_PAGESIZE);
+  if (g_stat(path, &sb) == 0 && phys > 0 && (guint64)sb.st_size / (guint64)size * 16 > phys / 2) {
+    g_set_error(error, MS_ERROR, MS_ERROR_LIMIT,
+                "%s: %s: data file %s (%" G_GUINT64_FORMAT " bytes) would need more than half this machine's memory",
+                c->fn, where, path, (guint64)sb.st_size);
+    g_free(path);
+    return NULL;
+  }
   if (!g_file_get_contents(path, &bytes, &n, &e2)) {
     g_set_error(error, MS_ERROR, MS_ERROR_IO, "%s: %s: cannot read data file %s: %s", c->fn, where, path,
                 e2->message);

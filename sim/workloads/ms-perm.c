@@ -5,6 +5,7 @@
 #include "ms-perm.h"
 #include "memsim.h"
 #include <string.h>
+#include <unistd.h>
 
 guint64 ms_rand_next(guint64 *s) {
   guint64 z = (*s += G_GUINT64_CONSTANT(0x9e3779b97f4a7c15));
@@ -31,6 +32,14 @@ static int log2_exact(guint64 n) {
 gint64 *ms_perm_generate(const char *kind, guint64 n, guint64 seed, GError **error) {
   if (n == 0 || n > (G_GUINT64_CONSTANT(1) << 32)) {
     g_set_error(error, MS_ERROR, MS_ERROR_LIMIT, "permutation size %" G_GUINT64_FORMAT " is out of range [1, 2^32]", n);
+    return NULL;
+  }
+  /* 8 bytes per element: refuse what would not fit in half the machine's memory */
+  guint64 phys = (guint64)sysconf(_SC_PHYS_PAGES) * (guint64)sysconf(_SC_PAGESIZE);
+  if (phys > 0 && n > phys / 2 / sizeof(gint64)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_LIMIT,
+                "a permutation of %" G_GUINT64_FORMAT " elements needs %.1f GiB: more than half this machine's memory",
+                n, (double)n * 8 / (1 << 30));
     return NULL;
   }
   int m = log2_exact(n);
