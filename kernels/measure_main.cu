@@ -39,6 +39,8 @@ std::vector<Act> g_acts;
 std::mutex g_acts_mu;
 bool g_use_cupti = false;
 
+#ifndef MEMSIM_NO_CUPTI
+/* Only CUPTI records give mangled names; the events path names kernels itself. */
 std::string demangle(const char *name) {
   int status = 0;
   char *d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
@@ -58,7 +60,6 @@ std::string demangle(const char *name) {
   return s;
 }
 
-#ifndef MEMSIM_NO_CUPTI
 #if CUPTI_API_VERSION >= 130000
 typedef CUpti_ActivityKernel10 MsKernelActivity;
 #else
