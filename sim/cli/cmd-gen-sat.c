@@ -3,8 +3,10 @@
 #include "../workloads/sat/ms-sat.h"
 #include <string.h>
 
-static GHashTable *sat_params(const char *n, const char *r, const char *block, const char *seed, const char *values) {
+static GHashTable *sat_params(const char *n, const char *r, const char *block, const char *tile_threads, const char *seed,
+                              const char *values) {
   GHashTable *p = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+  if (tile_threads) g_hash_table_insert(p, "tile-threads", g_strdup(tile_threads));
   if (n) g_hash_table_insert(p, "n", g_strdup(n));
   if (r) g_hash_table_insert(p, "r", g_strdup(r));
   if (block) g_hash_table_insert(p, "block", g_strdup(block));
@@ -14,7 +16,7 @@ static GHashTable *sat_params(const char *n, const char *r, const char *block, c
 }
 
 int ms_cmd_gen_sat(int argc, char **argv) {
-  char *alg = NULL, *n = NULL, *r = NULL, *block = NULL, *seed = NULL, *values = NULL, *output = NULL,
+  char *alg = NULL, *n = NULL, *r = NULL, *block = NULL, *tile_threads = NULL, *seed = NULL, *values = NULL, *output = NULL,
        *format = NULL, *run = NULL;
   gboolean json = FALSE;
   GOptionEntry entries[] = {
@@ -22,6 +24,8 @@ int ms_cmd_gen_sat(int argc, char **argv) {
       {"n", 'n', 0, G_OPTION_ARG_STRING, &n, "Matrix side (a multiple of the block width)", "N"},
       {"r", 'r', 0, G_OPTION_ARG_STRING, &r, "1+r: the share r in [0, 1] given to 2R1W (default 0.25)", "R"},
       {"block", 'b', 0, G_OPTION_ARG_STRING, &block, "Tile width W, a power of two (default 32)", "W"},
+      {"tile-threads", 't', 0, G_OPTION_ARG_STRING, &tile_threads,
+       "2r1w, 1r1w, 1+r: threads per tile block, W times a power of two, at most W*W (default 4W)", "T"},
       {"seed", 0, 0, G_OPTION_ARG_STRING, &seed, "Seed of the verification input (default 1)", "S"},
       {"values", 0, 0, G_OPTION_ARG_STRING, &values, "Verification input: random (20-bit), large (>= 2^62, wraps), ones", "KIND"},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the trace to FILE (default stdout)", "FILE"},
@@ -40,7 +44,7 @@ int ms_cmd_gen_sat(int argc, char **argv) {
     code = MS_EXIT_INPUT;
     goto out;
   }
-  params = sat_params(n, r, block, seed, values);
+  params = sat_params(n, r, block, tile_threads, seed, values);
   if (run || format) {
     MsSource *src = ms_sat_source(alg, params, &err);
     code = src ? ms_cli_gen_finish("gen sat", src, output, format, run, json) : ms_cli_fail("gen sat", err);
@@ -55,6 +59,7 @@ out:
   g_free(n);
   g_free(r);
   g_free(block);
+  g_free(tile_threads);
   g_free(seed);
   g_free(values);
   g_free(output);
@@ -65,7 +70,7 @@ out:
 }
 
 /* Predicted time units of (1+r)R1W with qa 2R1W diagonals; G_MAXUINT64 on error. */
-static guint64 eval_qa(const char *n, const char *block, const MsModel *model, guint64 m, guint64 qa, double *r_out,
+static guint64 eval_qa(const char *n, const char *block, const char *tile_threads, const MsModel *model, guint64 m, guint64 qa, double *r_out,
                        GError **error) {
   /* the smallest r giving qa diagonals: m sqrt(r) rounds to qa */
   double r = qa == 0 ? 0.0 : ((double)qa - 0.5) / (double)m;
@@ -75,7 +80,7 @@ static guint64 eval_qa(const char *n, const char *block, const MsModel *model, g
   *r_out = r;
   char rs[64];
   g_ascii_formatd(rs, sizeof rs, "%.6f", r);
-  GHashTable *p = sat_params(n, rs, block, NULL, NULL);
+  GHashTable *p = sat_params(n, rs, block, tile_threads, NULL, NULL);
   MsSource *src = ms_sat_source("1+r", p, error);
   g_hash_table_destroy(p);
   if (!src) return G_MAXUINT64;
@@ -88,11 +93,12 @@ static guint64 eval_qa(const char *n, const char *block, const MsModel *model, g
 }
 
 int ms_cmd_sat_best(int argc, char **argv) {
-  char *n = NULL, *block = NULL, *model_path = NULL;
+  char *n = NULL, *block = NULL, *tile_threads = NULL, *model_path = NULL;
   gint grid = 16;
   GOptionEntry entries[] = {
       {"n", 'n', 0, G_OPTION_ARG_STRING, &n, "Matrix side", "N"},
       {"block", 'b', 0, G_OPTION_ARG_STRING, &block, "Tile width W (default 32)", "W"},
+      {"tile-threads", 't', 0, G_OPTION_ARG_STRING, &tile_threads, "Threads per tile block (default 4W)", "T"},
       {"model", 'm', 0, G_OPTION_ARG_FILENAME, &model_path, "Model file", "MODEL"},
       {"grid", 'g', 0, G_OPTION_ARG_INT, &grid, "Coarse grid r = 0, 1/G, ..., 1 (default 16)", "G"},
       {NULL}};
@@ -130,7 +136,7 @@ int ms_cmd_sat_best(int argc, char **argv) {
 #define EVAL(q)                                                                                      \
   do {                                                                                               \
     if (!tm[q]) {                                                                                    \
-      tm[q] = eval_qa(n, block, model, m, q, &rv[q], &err);                                          \
+      tm[q] = eval_qa(n, block, tile_threads, model, m, q, &rv[q], &err);                            \
       if (tm[q] == G_MAXUINT64) goto fail;                                                           \
       printf("%10.6f %6" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT "\n", rv[q], (guint64)(q), tm[q]); \
       fflush(stdout);                                                                                \
@@ -163,6 +169,7 @@ out:
   g_array_free(keys, TRUE);
   g_free(n);
   g_free(block);
+  g_free(tile_threads);
   g_free(model_path);
   g_option_context_free(ctx);
   return code;

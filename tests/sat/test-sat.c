@@ -90,16 +90,19 @@ Test(sat, table_6_1_counts) {
   cr_assert_eq(s.coalesced_reads, 2 * n + 4 * (m - 1) * N + m * m + (m - 1) * (m - 1));
   cr_assert_eq(s.coalesced_writes, n + 2 * (m - 1) * N + 2 * (m - 2) * N + 2 * m * m);
   cr_assert_eq(s.stride_reads + s.stride_writes, 0);
-  cr_assert_eq(s.shared_writes, 3 * n + m * m * (2 * W - 1) + 2 * m * m);
-  cr_assert_eq(s.shared_reads, 3 * n + m * m * (W - 1) + 2 * m * m);
+  /* copies in (Steps 1, 3), row and column passes (Step 3) write; column and row sums
+   * (Step 1), row and column passes and the copy out (Step 3) read */
+  cr_assert_eq(s.shared_writes, 4 * n + m * m * (2 * W - 1) + 2 * m * m);
+  cr_assert_eq(s.shared_reads, 5 * n + m * m * (W - 1) + 2 * m * m);
+  cr_assert_eq(s.block_threads, 4 * W);
   cr_assert_eq(s.grid_barriers, 2);
 
   s = stats_of("1r1w", N, W, NULL, NULL);
   cr_assert_eq(s.coalesced_reads, n + 2 * (m - 1) * N);
   cr_assert_eq(s.coalesced_writes, n + (m - 1) * N);
   cr_assert_eq(s.stride_reads + s.stride_writes, 0);
-  cr_assert_eq(s.shared_reads, 2 * n);
-  cr_assert_eq(s.shared_writes, 2 * n);
+  cr_assert_eq(s.shared_reads, 3 * n); /* row pass, column pass, copy out */
+  cr_assert_eq(s.shared_writes, 3 * n); /* copy in, row pass, column pass */
   cr_assert_eq(s.grid_barriers, 2 * m - 2);
 
   /* 1.25R1W: qa = qb = 4 diagonals by 2R1W (A, B), stages 4..10 by 1R1W: n/w + 4d + 4 */

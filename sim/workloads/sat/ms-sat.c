@@ -136,6 +136,7 @@ typedef struct {
 
 typedef struct {
   guint64 N, W, m, n;
+  guint64 T; /* threads per block: W, or the tile kernels' copy threads (2R1W, 1R1W, 1+r) */
   guint64 qa; /* 1+r: tile diagonals done by 2R1W before the 1R1W stages (triangle A) */
   guint64 qb; /* 1+r: tile diagonals done by 2R1W after them (triangle B) */
   GString *arrays;
@@ -166,7 +167,7 @@ static Kernel *kernel_at(Prog *p, guint k) {
 
 /* Reserve `count` threads (whole blocks) in kernel k; returns the first. */
 static guint64 team(Prog *p, Kernel *kn, guint64 count) {
-  guint64 f = (kn->threads + p->W - 1) / p->W * p->W;
+  guint64 f = (kn->threads + p->T - 1) / p->T * p->T;
   kn->threads = f + count;
   return f;
 }
@@ -253,37 +254,86 @@ typedef struct {
   gboolean colt; /* step 3 also writes the row prefixes at tile edges to ColT (1+r) */
 } Level;
 
-/* Step 1: per tile, column sums -> Rm (tile rows 0..mm-2), row sums -> St (St = S^T, tile
- * columns 0..mm-2), tile sum -> U (tree reduction in shared memory). */
+/* Tile copies with all T threads of a tile's block (seed 001 section 6.6: 128 threads copy a
+ * 32 x 32 tile, 32 of them compute): with c = T/W warps per tile, thread ltid moves row
+ * q*c + ltid/W, column ltid%W, for q = 0 .. W/c-1; each warp-step is one coalesced row.
+ * Shared memory holds the tile in the diagonal arrangement. */
+static char *tile_row(const Prog *p, const char *q) {
+  return F("(%s) * %" G_GUINT64_FORMAT " + ltid / %" G_GUINT64_FORMAT, q, p->T / p->W, p->W);
+}
+
+static char *tile_gaddr(const Prog *p, const char *X, guint64 M, const char *bi, const char *bj, const char *row) {
+  return F("%s[(%s * %" G_GUINT64_FORMAT " + %s) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid %% %" G_GUINT64_FORMAT "]", X,
+           bi, p->W, row, M, bj, p->W, p->W);
+}
+
+/* Global -> shared.  With add_first the first copy is an add into RX: the compute threads'
+ * row-0 corrections are there; the other threads' RX is still 0 from the kernel start
+ * (the verifier zeroes registers at every kernel boundary and would catch a wrong sum). */
+static void tile_copy_in(Prog *p, GPtrArray *l, const char *X, guint64 M, const char *bi, const char *bj, const char *act,
+                         gboolean add_first) {
+  guint64 W = p->W, reps = W / (p->T / W);
+  char *col = F("ltid %% %" G_GUINT64_FORMAT, W);
+  if (add_first) {
+    char *r0 = tile_row(p, "0");
+    mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0, tile_gaddr(p, X, M, bi, bj, r0), g_strdup(act));
+    mem(l, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RX, 0, diag(W, r0, col), g_strdup(act));
+    g_free(r0);
+  }
+  if (reps > (add_first ? 1u : 0u)) {
+    GPtrArray *b = loop(l, reps - (add_first ? 1 : 0), "q");
+    char *row = tile_row(p, add_first ? "q + 1" : "q");
+    mem(b, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RX, 0, tile_gaddr(p, X, M, bi, bj, row), g_strdup(act));
+    mem(b, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RX, 0, diag(W, row, col), g_strdup(act));
+    g_free(row);
+  }
+  g_free(col);
+}
+
+/* Shared -> global, all T threads. */
+static void tile_copy_out(Prog *p, GPtrArray *l, const char *X, guint64 M, const char *bi, const char *bj, const char *act) {
+  guint64 W = p->W, reps = W / (p->T / W);
+  GPtrArray *b = loop(l, reps, "q");
+  char *row = tile_row(p, "q");
+  char *col = F("ltid %% %" G_GUINT64_FORMAT, W);
+  mem(b, MS_OP_READ, MS_SPACE_SHARED, A_LD, RX, 0, diag(W, row, col), g_strdup(act));
+  mem(b, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RX, 0, tile_gaddr(p, X, M, bi, bj, row), g_strdup(act));
+  g_free(row);
+  g_free(col);
+}
+
+/* Step 1: per tile, the tile is copied into shared memory; its W compute threads take
+ * column sums -> Rm (tile rows 0..mm-2), row sums -> St (St = S^T, tile columns 0..mm-2),
+ * and the tile sum -> U (tree reduction in shared memory). */
 static guint64 r2_step1(Prog *p, Kernel *kn, const Level *L) {
-  guint64 W = p->W, M = L->M, mm = L->mm;
-  guint64 f = team(p, kn, mm * mm * W);
-  guint64 b0 = f / W;
+  guint64 W = p->W, T = p->T, M = L->M, mm = L->mm;
+  guint64 f = team(p, kn, mm * mm * T);
+  guint64 b0 = f / T;
   guint start_ = kn->items->len;
   char *bi = F("((bid - %" G_GUINT64_FORMAT ") / %" G_GUINT64_FORMAT ")", b0, mm);
   char *bj = F("((bid - %" G_GUINT64_FORMAT ") %% %" G_GUINT64_FORMAT ")", b0, mm);
-  char *r0 = range(f, mm * mm * W);
+  char *r0 = range(f, mm * mm * T);
   char *dl = L->dmin ? F("%s + %s < %" G_GUINT64_FORMAT " && %s + %s >= %" G_GUINT64_FORMAT, bi, bj, L->dlim, bi, bj, L->dmin)
                      : F("%s + %s < %" G_GUINT64_FORMAT, bi, bj, L->dlim);
   char *rg = and_(r0, dl);
+  char *cw = F("ltid < %" G_GUINT64_FORMAT, W);
+  char *cg = and_(rg, cw); /* the compute threads */
+  tile_copy_in(p, kn->items, L->X, M, bi, bj, rg, FALSE);
+  sync_(kn->items, K_BSYNC);
   GPtrArray *b = loop(kn->items, W, "r");
-  mem(b, MS_OP_READ, MS_SPACE_GLOBAL, A_LDADD, RX, RS,
-      F("%s[(%s * %" G_GUINT64_FORMAT " + r) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", L->X, bi, W, M, bj, W),
-      g_strdup(rg));
-  mem(b, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RX, 0, diag(W, "r", "ltid"), g_strdup(rg));
+  mem(b, MS_OP_READ, MS_SPACE_SHARED, A_ADD, RS, 0, diag(W, "r", "ltid"), g_strdup(cg));
   char *c1 = F("%s < %" G_GUINT64_FORMAT, bi, mm - 1);
   mem(kn->items, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RS, 0,
-      F("%s[%s * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", L->RS, bi, M, bj, W), and_(rg, c1));
-  sync_(kn->items, K_BSYNC);
+      F("%s[%s * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", L->RS, bi, M, bj, W), and_(cg, c1));
   b = loop(kn->items, W, "c");
-  mem(b, MS_OP_READ, MS_SPACE_SHARED, A_ADD, RT, 0, diag(W, "ltid", "c"), g_strdup(rg));
+  mem(b, MS_OP_READ, MS_SPACE_SHARED, A_ADD, RT, 0, diag(W, "ltid", "c"), g_strdup(cg));
   char *c2 = F("%s < %" G_GUINT64_FORMAT, bj, mm - 1);
   mem(kn->items, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RT, 0,
       F("%s[%" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", L->RS,
         (mm - 1) * M, bj, M, bi, W),
-      and_(rg, c2));
+      and_(cg, c2));
   /* tile sum: the W row sums reduced in a tree */
-  mem(kn->items, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RT, 0, F("sh[%" G_GUINT64_FORMAT " + ltid]", W * W), g_strdup(rg));
+  mem(kn->items, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RT, 0, F("sh[%" G_GUINT64_FORMAT " + ltid]", W * W), g_strdup(cg));
   guint64 lg = 0;
   while ((G_GUINT64_CONSTANT(1) << lg) < W) lg++;
   b = loop(kn->items, lg, "h");
@@ -302,7 +352,9 @@ static guint64 r2_step1(Prog *p, Kernel *kn, const Level *L) {
   g_free(r0);
   g_free(dl);
   g_free(rg);
-  set_range(kn->items, start_, f, f + (mm * mm * W));
+  g_free(cw);
+  g_free(cg);
+  set_range(kn->items, start_, f, f + (mm * mm * T));
   return f;
 }
 
@@ -360,45 +412,39 @@ static void small_sat(Prog *p, Kernel *kn, const char *U, guint64 mm) {
 }
 
 /* The SAT of one tile in shared memory, shared by 2R1W Step 3 and the 1R1W stages.
- * Thread c = ltid loads column c (row 0 plus `row0_add`), then computes the row-wise prefix
- * of row c starting from register t (t_init), then the column-wise prefix of column c
- * starting from register s (s_init) and writes it to X.  Optionally writes t after the row
- * pass (the row prefix up to the tile's right edge) to ColT[bj][row]. */
+ * `pre` leaves, in the compute threads (ltid < W, act_c), the row-0 corrections of column
+ * ltid in RX, the row-pass start of row ltid in RT and the column-pass start of column ltid
+ * in RS.  All T threads copy the tile in (row 0 added to RX), the compute threads do the
+ * row-wise prefix of row ltid from RT (optionally writing t, the row prefix up to the tile's
+ * right edge, to ColT[bj][row]) and the column-wise prefix of column ltid from RS, in place,
+ * and all T threads copy the tile out to X. */
 typedef struct {
   const char *X;
   guint64 M;
-  const char *bi, *bj, *act;
+  const char *bi, *bj, *act, *act_c;
 } Tile;
 
 static void tile_sat(Prog *p, GPtrArray *l, const Tile *T, void (*pre)(Prog *, GPtrArray *, const Tile *, gpointer),
                      gpointer data, gboolean colt) {
-  guint64 W = p->W, M = T->M;
+  guint64 W = p->W;
   if (pre) pre(p, l, T, data);
-  /* row 0 is added to the corrections `pre` left in RX; rows 1.. are plain loads */
-  mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0,
-      F("%s[%s * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", T->X, T->bi, W * M, T->bj, W), g_strdup(T->act));
-  mem(l, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RX, 0, F("sh[ltid]"), g_strdup(T->act));
-  GPtrArray *b = loop(l, W - 1, "r");
-  mem(b, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RX, 0,
-      F("%s[(%s * %" G_GUINT64_FORMAT " + r + 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", T->X, T->bi, W, M, T->bj, W),
-      g_strdup(T->act));
-  mem(b, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RX, 0, diag(W, "r + 1", "ltid"), g_strdup(T->act));
+  tile_copy_in(p, l, T->X, T->M, T->bi, T->bj, T->act, TRUE);
   sync_(l, K_BSYNC);
-  b = loop(l, W, "c");
-  mem(b, MS_OP_READ, MS_SPACE_SHARED, A_ADD, RT, 0, diag(W, "ltid", "c"), g_strdup(T->act));
-  mem(b, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RT, 0, diag(W, "ltid", "c"), g_strdup(T->act));
+  GPtrArray *b = loop(l, W, "c");
+  mem(b, MS_OP_READ, MS_SPACE_SHARED, A_ADD, RT, 0, diag(W, "ltid", "c"), g_strdup(T->act_c));
+  mem(b, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RT, 0, diag(W, "ltid", "c"), g_strdup(T->act_c));
   if (colt) {
     char *c = F("%s < %" G_GUINT64_FORMAT, T->bj, p->m - 1);
     mem(l, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RT, 0,
-        F("ColT[%s * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", T->bj, p->N, T->bi, W), and_(T->act, c));
+        F("ColT[%s * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", T->bj, p->N, T->bi, W), and_(T->act_c, c));
     g_free(c);
   }
   sync_(l, K_BSYNC);
   b = loop(l, W, "r");
-  mem(b, MS_OP_READ, MS_SPACE_SHARED, A_ADD, RS, 0, diag(W, "r", "ltid"), g_strdup(T->act));
-  mem(b, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RS, 0,
-      F("%s[(%s * %" G_GUINT64_FORMAT " + r) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", T->X, T->bi, W, M, T->bj, W),
-      g_strdup(T->act));
+  mem(b, MS_OP_READ, MS_SPACE_SHARED, A_ADD, RS, 0, diag(W, "r", "ltid"), g_strdup(T->act_c));
+  mem(b, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RS, 0, diag(W, "r", "ltid"), g_strdup(T->act_c));
+  sync_(l, K_BSYNC);
+  tile_copy_out(p, l, T->X, T->M, T->bi, T->bj, T->act);
 }
 
 
@@ -409,17 +455,17 @@ static void pre_2r1w(Prog *p, GPtrArray *l, const Tile *T, gpointer data) {
   guint64 W = p->W, M = L->M, mm = L->mm;
   char *c = F("%s > 0", T->bi);
   mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0,
-      F("%s[(%s - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", L->RS, T->bi, M, T->bj, W), and_(T->act, c));
+      F("%s[(%s - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", L->RS, T->bi, M, T->bj, W), and_(T->act_c, c));
   g_free(c);
   c = F("ltid == 0 && %s > 0 && %s > 0", T->bi, T->bj);
   mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0, F("%s[(%s - 1) * %" G_GUINT64_FORMAT " + %s - 1]", L->U, T->bi, mm, T->bj),
-      and_(T->act, c));
+      and_(T->act_c, c));
   g_free(c);
   c = F("%s > 0", T->bj);
   mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RT, 0,
       F("%s[%" G_GUINT64_FORMAT " + (%s - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", L->RS, (mm - 1) * M,
         T->bj, M, T->bi, W),
-      and_(T->act, c));
+      and_(T->act_c, c));
   g_free(c);
 }
 
@@ -430,7 +476,7 @@ static void pre_1r1w(Prog *p, GPtrArray *l, const Tile *T, gpointer data) {
   guint64 W = p->W, N = p->N;
   char *c = F("%s > 0", T->bj);
   mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RT, 0,
-      F("ColT[(%s - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", T->bj, N, T->bi, W), and_(T->act, c));
+      F("ColT[(%s - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", T->bj, N, T->bi, W), and_(T->act_c, c));
   g_free(c);
   if (p->qa > 0) {
     /* a left neighbour done by 2R1W wrote its row 0 with the corrections of its row 0
@@ -438,34 +484,36 @@ static void pre_1r1w(Prog *p, GPtrArray *l, const Tile *T, gpointer data) {
     c = F("ltid == 0 && %s > 0 && %s > 0 && %s + %s - 1 < %" G_GUINT64_FORMAT, T->bi, T->bj, T->bi, T->bj, p->qa);
     mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_SUB, RT, 0,
         F("a[(%s * %" G_GUINT64_FORMAT " - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " - 1]", T->bi, W, N, T->bj, W),
-        and_(T->act, c));
+        and_(T->act_c, c));
     g_free(c);
   }
   c = F("%s > 0", T->bi);
   mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RS, 0,
       F("a[(%s * %" G_GUINT64_FORMAT " - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", T->bi, W, N, T->bj, W),
-      and_(T->act, c));
+      and_(T->act_c, c));
   g_free(c);
 }
 
 static void r2_step3(Prog *p, Kernel *kn, const Level *L) {
-  guint64 W = p->W, mm = L->mm;
-  guint64 f = team(p, kn, mm * mm * W);
-  guint64 b0 = f / W;
+  guint64 T_ = p->T, mm = L->mm;
+  guint64 f = team(p, kn, mm * mm * T_);
+  guint64 b0 = f / T_;
   guint start_ = kn->items->len;
   char *bi = F("((bid - %" G_GUINT64_FORMAT ") / %" G_GUINT64_FORMAT ")", b0, mm);
   char *bj = F("((bid - %" G_GUINT64_FORMAT ") %% %" G_GUINT64_FORMAT ")", b0, mm);
-  char *r0 = range(f, mm * mm * W);
+  char *r0 = range(f, mm * mm * T_);
   char *dl = F("%s + %s < %" G_GUINT64_FORMAT, bi, bj, L->dlim);
   char *act = and_(r0, dl);
-  Tile T = {L->X, L->M, bi, bj, act};
+  char *act_c = F("%s && ltid < %" G_GUINT64_FORMAT, act, p->W);
+  Tile T = {L->X, L->M, bi, bj, act, act_c};
   tile_sat(p, kn->items, &T, mm > 1 ? pre_2r1w : NULL, (gpointer)L, L->colt);
   g_free(bi);
   g_free(bj);
   g_free(r0);
   g_free(dl);
   g_free(act);
-  set_range(kn->items, start_, f, f + (mm * mm * W));
+  g_free(act_c);
+  set_range(kn->items, start_, f, f + (mm * mm * T_));
 }
 
 /* 2R1W on L from kernel k0; returns the last kernel used.  Recursion (seed 001 section 6.3
@@ -525,12 +573,12 @@ typedef struct {
 /* Step 1 extras: the boundary cell of U' for each tile row of B (thread 0 of the first B
  * tile of the row) and the zero cells (a team of m^2 threads, one per cell). */
 static void b_step1_extra(Prog *p, Kernel *kn, guint64 f, const BRegion *B) {
-  guint64 W = p->W, m = p->m, N = p->N, b0 = f / W;
+  guint64 W = p->W, m = p->m, N = p->N, b0 = f / p->T;
   guint start_ = kn->items->len;
   char *bi = F("((bid - %" G_GUINT64_FORMAT ") / %" G_GUINT64_FORMAT ")", b0, m);
   char *bj = F("((bid - %" G_GUINT64_FORMAT ") %% %" G_GUINT64_FORMAT ")", b0, m);
   char *c = F("tid >= %" G_GUINT64_FORMAT " && tid < %" G_GUINT64_FORMAT " && ltid == 0 && %s + %s == %" G_GUINT64_FORMAT, f,
-              f + m * m * W, bi, bj, B->D0);
+              f + m * m * p->T, bi, bj, B->D0);
   mem(kn->items, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RX, 0,
       F("a[(%s * %" G_GUINT64_FORMAT " + %" G_GUINT64_FORMAT ") * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " - 1]", bi, W, W - 1,
         N, bj, W),
@@ -538,7 +586,7 @@ static void b_step1_extra(Prog *p, Kernel *kn, guint64 f, const BRegion *B) {
   mem(kn->items, MS_OP_READ, MS_SPACE_GLOBAL, A_SUB, RX, 0,
       F("a[(%s * %" G_GUINT64_FORMAT " - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " - 1]", bi, W, N, bj, W), g_strdup(c));
   mem(kn->items, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RX, 0, F("%s[%s * %" G_GUINT64_FORMAT " + %s - 1]", B->U, bi, m, bj), c);
-  set_range(kn->items, start_, f, f + m * m * W);
+  set_range(kn->items, start_, f, f + m * m * p->T);
   g_free(bi);
   g_free(bj);
   /* zeros: the cells before the boundary diagonal, and (m-1-qb, m-1) on it */
@@ -579,7 +627,7 @@ static void b_step2(Prog *p, Kernel *kn, const BRegion *B) {
   if (D0 - 1 < p->qa) {
     /* the tile left of B was done by 2R1W (A): its row 0 ColT holds the SAT value above
      * its top-right corner too (see pre_1r1w) */
-    c = F("%s && ltid == 0 && %s > 0", rr, bi);
+    c = F("%s && %s %% %" G_GUINT64_FORMAT " == 0 && %s > 0", rr, x, W, bi);
     mem(kn->items, MS_OP_READ, MS_SPACE_GLOBAL, A_SUB, RX, 0,
         F("a[(%s * %" G_GUINT64_FORMAT " - 1) * %" G_GUINT64_FORMAT " + (%" G_GUINT64_FORMAT " - %s) * %" G_GUINT64_FORMAT " - 1]", bi, W, N,
           D0, bi, W),
@@ -602,7 +650,7 @@ static void b_step2(Prog *p, Kernel *kn, const BRegion *B) {
 static void pre_b(Prog *p, GPtrArray *l, const Tile *T, gpointer data) {
   const BRegion *B = data;
   guint64 W = p->W, N = p->N, m = p->m, D0 = B->D0;
-  char *c = F("%s && %s + %s > %" G_GUINT64_FORMAT, T->act, T->bi, T->bj, D0);
+  char *c = F("%s && %s + %s > %" G_GUINT64_FORMAT, T->act_c, T->bi, T->bj, D0);
   mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0,
       F("%s[(%s - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", B->RS, T->bi, N, T->bj, W), g_strdup(c));
   char *c0 = F("%s && ltid == 0", c);
@@ -611,11 +659,11 @@ static void pre_b(Prog *p, GPtrArray *l, const Tile *T, gpointer data) {
   mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RT, 0,
       F("%s[%" G_GUINT64_FORMAT " + (%s - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", B->RS, (m - 1) * N, T->bj, N,
         T->bi, W),
-      g_strdup(T->act));
+      g_strdup(T->act_c));
   mem(l, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RS, 0,
       F("a[((%" G_GUINT64_FORMAT " - %s) * %" G_GUINT64_FORMAT " - 1) * %" G_GUINT64_FORMAT " + %s * %" G_GUINT64_FORMAT " + ltid]", D0,
         T->bj, W, N, T->bj, W),
-      g_strdup(T->act));
+      g_strdup(T->act_c));
 }
 
 /* Triangle B in its own kernels (from 0); returns FALSE with error set. */
@@ -651,18 +699,20 @@ static gboolean b_emit(Prog *p, GError **error) {
     if (e == G_MAXUINT) return FALSE;
   }
   Kernel *kn = kernel_at(p, e + 1);
-  guint64 t = team(p, kn, m * m * W);
+  guint64 t = team(p, kn, m * m * p->T);
   guint start_ = kn->items->len;
-  char *bi = F("((bid - %" G_GUINT64_FORMAT ") / %" G_GUINT64_FORMAT ")", t / W, m);
-  char *bj = F("((bid - %" G_GUINT64_FORMAT ") %% %" G_GUINT64_FORMAT ")", t / W, m);
-  char *act = F("tid >= %" G_GUINT64_FORMAT " && tid < %" G_GUINT64_FORMAT " && %s + %s >= %" G_GUINT64_FORMAT, t, t + m * m * W, bi,
-                bj, D0);
-  Tile T = {"a", p->N, bi, bj, act};
+  char *bi = F("((bid - %" G_GUINT64_FORMAT ") / %" G_GUINT64_FORMAT ")", t / p->T, m);
+  char *bj = F("((bid - %" G_GUINT64_FORMAT ") %% %" G_GUINT64_FORMAT ")", t / p->T, m);
+  char *act = F("tid >= %" G_GUINT64_FORMAT " && tid < %" G_GUINT64_FORMAT " && %s + %s >= %" G_GUINT64_FORMAT, t, t + m * m * p->T,
+                bi, bj, D0);
+  char *act_c = F("%s && ltid < %" G_GUINT64_FORMAT, act, W);
+  Tile T = {"a", p->N, bi, bj, act, act_c};
   tile_sat(p, kn->items, &T, pre_b, &B, FALSE);
-  set_range(kn->items, start_, t, t + m * m * W);
+  set_range(kn->items, start_, t, t + m * m * p->T);
   g_free(bi);
   g_free(bj);
   g_free(act);
+  g_free(act_c);
   return TRUE;
 }
 
@@ -687,7 +737,7 @@ static void stage_4r1w(Prog *p, GPtrArray *l, const char *K) {
   g_free(act);
 }
 
-/* 1R1W Stage K: the SAT of the tiles (bi, bj) with bi + bj = K, one block of W threads
+/* 1R1W Stage K: the SAT of the tiles (bi, bj) with bi + bj = K, one block of T threads
  * per tile (block t takes the t-th tile of the anti-diagonal from the top). */
 static void stage_1r1w(Prog *p, GPtrArray *l, const char *K) {
   guint64 m = p->m;
@@ -695,12 +745,14 @@ static void stage_1r1w(Prog *p, GPtrArray *l, const char *K) {
   char *bi = F("(%s + bid)", i0);
   char *bj = F("(%s - %s)", K, bi);
   char *act = F("bid <= min(%s, %" G_GUINT64_FORMAT ") - %s", K, m - 1, i0);
-  Tile T = {"a", p->N, bi, bj, act};
+  char *act_c = F("%s && ltid < %" G_GUINT64_FORMAT, act, p->W);
+  Tile T = {"a", p->N, bi, bj, act, act_c};
   tile_sat(p, l, &T, pre_1r1w, NULL, TRUE);
   g_free(i0);
   g_free(bi);
   g_free(bj);
   g_free(act);
+  g_free(act_c);
 }
 
 /* Stages kfrom..kto of a stage algorithm; `after` is TRUE if kernels precede them. */
@@ -769,7 +821,8 @@ typedef struct {
 } Chunk;
 
 typedef struct {
-  guint64 P, W, G, SH, CT; /* threads, block width, global words, shared words per block, chunk threads */
+  guint64 P, W, T, G, SH, CT; /* threads, warp and tile width, block threads, global words, shared words per block,
+                                 chunk threads */
   guint64 c_lo, c_hi;      /* the chunk running now */
   Word *gmem, *smem, *reg[NREG];
   guint32 *sh_epoch, epoch;
@@ -810,7 +863,7 @@ static gboolean ex_mem(Exec *x, MsSource *src, const Item *it) {
           cell = &x->gmem[a];
         } else {
           if ((guint64)a >= x->SH) return ex_fail(x, "shared address beyond the block's shared memory", t, a);
-          guint64 blk = lt / x->W;
+          guint64 blk = lt / x->T;
           if (x->sh_epoch[blk] != x->epoch) {
             for (guint64 q = 0; q < x->SH; q++) x->smem[blk * x->SH + q] = POISON;
             x->sh_epoch[blk] = x->epoch;
@@ -920,7 +973,7 @@ static void prog_free(Prog *p) {
 
 static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *stats, GPtrArray **top_out,
                        GError **error) {
-  static const char *const known[] = {"n", "block", "r", "seed", "values", "verify-chunk", NULL};
+  static const char *const known[] = {"n", "block", "tile-threads", "r", "seed", "values", "verify-chunk", NULL};
   static const char *const algs[] = {"2r2w", "4r4w", "4r1w", "2r1w", "1r1w", "1+r", NULL};
   if (!ms_param_check(params, known, "sat", error)) return NULL;
   if (!algorithm || !g_strv_contains(algs, algorithm)) {
@@ -952,6 +1005,20 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "sat: --values: unknown kind \"%s\" (random, large, ones)", vs);
     return NULL;
   }
+  /* The tile kernels' blocks (2R1W, 1R1W, 1+r): T threads copy a tile, W of them compute
+   * (seed 001 section 6.6 uses 128 threads per 32 x 32 tile); default 4W, at most W^2. */
+  gboolean tiled = strcmp(algorithm, "2r1w") == 0 || strcmp(algorithm, "1r1w") == 0 || strcmp(algorithm, "1+r") == 0;
+  guint64 T = W;
+  if (tiled && !ms_param_uint(params, "tile-threads", MIN(4 * W, W * W), W, W * W, &T, error)) return NULL;
+  if (!tiled && ms_param_str(params, "tile-threads", NULL)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "sat: --tile-threads applies to 2r1w, 1r1w and 1+r only");
+    return NULL;
+  }
+  if (T % W || ((T / W) & (T / W - 1))) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "sat: --tile-threads %" G_GUINT64_FORMAT " is not --block %" G_GUINT64_FORMAT " times a power of two", T, W);
+    return NULL;
+  }
   double r = 0.25;
   const char *rs = ms_param_str(params, "r", NULL);
   if (rs) {
@@ -970,6 +1037,7 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
   Prog *p = &P;
   p->N = N;
   p->W = W;
+  p->T = T;
   p->m = N / W;
   p->n = N * N;
   p->arrays = g_string_new(NULL);
@@ -1011,7 +1079,7 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
       ok = r2_emit(p, &L, 0, error) != G_MAXUINT;
     }
     p->qb = MIN(qa, 2 * m - 1 - qa);
-    stages(p, qa > 0, qa, 2 * m - 2 - p->qb, N, stage_1r1w);
+    stages(p, qa > 0, qa, 2 * m - 2 - p->qb, m * p->T, stage_1r1w);
     if (ok && p->qb > 0) {
       /* triangle B: its own kernels, after the stages */
       GPtrArray *ka = p->kernels;
@@ -1055,12 +1123,12 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
     while (kn->items->len) g_ptr_array_add(top, g_ptr_array_steal_index(kn->items, 0));
     threads = MAX(threads, kn->threads);
   }
-  threads = (threads + W - 1) / W * W;
+  threads = (threads + T - 1) / T * T;
 
   GString *s = g_string_new(NULL);
   g_string_append_printf(s, "{\"memsim_trace\": 1, \"form\": \"compact\",\n \"name\": \"%s\",\n \"threads\": %" G_GUINT64_FORMAT
                             ", \"block_threads\": %" G_GUINT64_FORMAT ",\n \"arrays\": {%s, \"sh\": {\"base\": 0, \"length\": %" G_GUINT64_FORMAT "}},\n \"steps\": [",
-                         name, threads, W, p->arrays->str, p->sh_words);
+                         name, threads, T, p->arrays->str, p->sh_words);
   gboolean first = TRUE;
   print_items(s, top, 2, &first);
   g_string_append(s, "]}\n");
@@ -1071,19 +1139,20 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
   x.error = error;
   x.P = threads;
   x.W = W;
+  x.T = T;
   x.G = p->next_base;
   x.SH = p->sh_words;
   /* by default one chunk while all blocks' shared tiles fit in 256 MB, else 4 chunks (each
    * chunk's parsed source holds its own expression buffers, ~100 MB) */
-  x.CT = MAX(W, vchunk / W * W);
+  x.CT = MAX(T, vchunk / T * T);
   if (!ms_param_str(params, "verify-chunk", NULL))
-    x.CT = threads / W * x.SH * sizeof(guint32) <= (G_GUINT64_CONSTANT(256) << 20) ? threads : ((threads + 3) / 4 + W - 1) / W * W;
+    x.CT = threads / T * x.SH * sizeof(guint32) <= (G_GUINT64_CONSTANT(256) << 20) ? threads : ((threads + 3) / 4 + T - 1) / T * T;
   cJSON *root = ms_json_parse(s->str, s->len, "sat", error);
   ok = root != NULL;
   if (ok) {
     guint64 ct = MIN(x.CT, threads);
     x.gmem = g_new0(Word, x.G);
-    guint64 blocks = (ct + W - 1) / W;
+    guint64 blocks = (ct + T - 1) / T;
     x.smem = g_new(Word, blocks * x.SH);
     x.sh_epoch = g_new0(guint32, blocks);
     for (int q = 0; q < NREG; q++) x.reg[q] = g_new0(Word, ct);
@@ -1117,7 +1186,7 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
   }
   cJSON_Delete(root);
   x.st.threads = threads;
-  x.st.block_threads = W;
+  x.st.block_threads = T;
   if (ok && stats) *stats = x.st;
   if (ok && top_out) *top_out = top;
   else g_ptr_array_free(top, TRUE);
