@@ -115,6 +115,16 @@ if [ "$one" = "$two" ] && grep -q '"requests":16777216' <<<"$one"; then echo "ok
 else fail "threads_agree: $one / $two"; fi
 expect threads_bad 2 "--threads: 3 is not 1 or 2" -- run "$dmm" "$fig" --threads 3
 
+# gen sat: Table 6.1 counts as JSON (--stats), the tile kernels' copy threads
+n=$((n + 1))
+if out=$("$memsim" gen sat -a 1r1w --n 64 --block 8 --tile-threads 16 --stats 2>/dev/null) &&
+   grep -q '"block_threads": 16' <<<"$out" && grep -q '"verified": true' <<<"$out" && grep -q '"grid_barriers": 14' <<<"$out"; then
+  echo "ok - sat_stats"
+else fail "sat_stats: $out"; fi
+expect sat_stats_no_run 2 "--stats prints counts to stdout" -- gen sat -a 2r1w --n 64 --stats --run "$dmm"
+expect sat_tile_threads_alg 2 "--tile-threads applies to 2r1w, 1r1w and 1+r only" -- gen sat -a 2r2w --n 64 --tile-threads 64
+expect sat_tile_threads_pow 2 "--tile-threads 96 is not --block 32 times a power of two" -- gen sat -a 1+r --n 64 --tile-threads 96
+
 # without a GPU (CI), measure says so and exits 3; on a GPU machine this check is skipped
 n=$((n + 1))
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi >/dev/null 2>&1; then

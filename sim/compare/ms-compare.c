@@ -313,6 +313,10 @@ gboolean ms_cmp_map(const MsCompare *cmp, MsCmpRecord *r, GHashTable **sim_param
     /* 1r1w-lookback reads and writes every element once like 1r1w, in one kernel (the
      * launch count comes from the record). copy: our own trace below. */
     if (strcmp(alg, "1r1w-lookback") == 0) alg = "1r1w";
+    /* kernels/sat.cu runs every tile kernel as blocks of 128 threads (32 x 32 tiles) */
+    if ((strcmp(alg, "2r1w") == 0 || strcmp(alg, "1r1w") == 0 || strcmp(alg, "1+r") == 0) &&
+        !g_hash_table_contains(p, "tile-threads") && (!param_u64(p, "block", &x) || x == 32))
+      set_u64(p, "tile-threads", 128);
     if (!cmp->exact && param_u64(p, "n", &x) && x > SAT_N_CAP) {
       r->scale = ((double)x / SAT_N_CAP) * ((double)x / SAT_N_CAP);
       set_u64(p, "n", SAT_N_CAP);

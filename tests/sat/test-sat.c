@@ -234,3 +234,69 @@ Test(sat, chunked_verifier_matches_one_chunk) {
     }
   }
 }
+
+/* --tile-threads T: the tile kernels' blocks (2R1W, 1R1W, 1+r).  Every T from W to W^2
+ * verifies with the same global and shared request counts (only who copies changes); bad
+ * values and other algorithms are refused with the reason. */
+Test(sat, tile_threads_verify_and_keep_the_counts) {
+  static const char *const tiled[] = {"2r1w", "1r1w", "1+r"};
+  static const char *const ts[] = {"8", "16", "32", "64"};
+  for (gsize a = 0; a < G_N_ELEMENTS(tiled); a++) {
+    MsSatStats base = {0};
+    for (gsize t = 0; t < G_N_ELEMENTS(ts); t++) {
+      GHashTable *p = params(64, 8, "large", NULL);
+      g_hash_table_insert(p, "tile-threads", g_strdup(ts[t]));
+      GError *err = NULL;
+      MsSatStats st = {0};
+      char *text = ms_sat_compact(tiled[a], p, &st, &err);
+      cr_assert(text, "%s T=%s: %s", tiled[a], ts[t], err ? err->message : "");
+      cr_assert_eq(st.block_threads, g_ascii_strtoull(ts[t], NULL, 10));
+      if (t == 0) base = st;
+      cr_assert_eq(st.coalesced_reads + st.stride_reads, base.coalesced_reads + base.stride_reads, "%s T=%s", tiled[a], ts[t]);
+      cr_assert_eq(st.coalesced_writes + st.stride_writes, base.coalesced_writes + base.stride_writes);
+      cr_assert_eq(st.stride_reads + st.stride_writes, 0);
+      cr_assert_eq(st.shared_reads, base.shared_reads);
+      cr_assert_eq(st.shared_writes, base.shared_writes);
+      cr_assert_eq(st.grid_barriers, base.grid_barriers);
+      g_free(text);
+      g_hash_table_destroy(p);
+    }
+  }
+  static const struct { const char *alg, *t, *msg; } bad[] = {
+      {"2r1w", "12", "sat: --tile-threads 12 is not --block 4 times a power of two"},
+      {"1r1w", "32", "--tile-threads: 32 is out of range [4, 16]"},
+      {"4r4w", "8", "sat: --tile-threads applies to 2r1w, 1r1w and 1+r only"},
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
+    GHashTable *p = params(16, 4, NULL, NULL);
+    g_hash_table_insert(p, "tile-threads", g_strdup(bad[i].t));
+    GError *err = NULL;
+    cr_assert_null(ms_sat_compact(bad[i].alg, p, NULL, &err));
+    cr_assert(g_str_has_prefix(err->message, bad[i].msg), "%s", err->message);
+    g_clear_error(&err);
+    g_hash_table_destroy(p);
+  }
+}
+
+/* Copy threads shorten each tile's chains of dependent global requests from W to W/(T/W):
+ * a 1R1W stage is latency-bound, so its simulated time falls as T grows (W, 4W, W^2). */
+Test(sat, copy_threads_shorten_the_1r1w_stages) {
+  MsModel *model = ms_model_new(MS_MODEL_ASYNC_HMM, 32, 0, 8, 1, 400);
+  guint64 prev = G_MAXUINT64;
+  static const char *const ts[] = {"32", "128", "1024"};
+  for (gsize t = 0; t < G_N_ELEMENTS(ts); t++) {
+    GHashTable *p = params(512, 32, NULL, NULL);
+    g_hash_table_insert(p, "tile-threads", g_strdup(ts[t]));
+    GError *err = NULL;
+    MsSource *src = ms_sat_source("1r1w", p, &err);
+    cr_assert(src, "%s", err ? err->message : "");
+    MsResult *res = ms_simulate(model, src, NULL, &err);
+    cr_assert(res, "%s", err ? err->message : "");
+    cr_assert_lt(res->time_units, prev, "T=%s: %" G_GUINT64_FORMAT, ts[t], res->time_units);
+    prev = res->time_units;
+    ms_result_free(res);
+    ms_source_free(src);
+    g_hash_table_destroy(p);
+  }
+  ms_model_free(model);
+}
