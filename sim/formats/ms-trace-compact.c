@@ -537,6 +537,32 @@ static gboolean compact_fill(gpointer self, guint64 first, guint64 count, gint64
     if (it->when) {
       if (!ms_expr_eval(it->when, &c->env, first + done, n, NULL, c->active, error)) return FALSE;
       act = c->active;
+      guint64 nact = 0;
+      for (guint64 i = 0; i < n; i++) nact += act[i] != 0;
+      if (nact * 4 < n * 3) {
+        /* Sparse predicate (a few warps of each block, a few blocks of a team): the
+         * address is evaluated only over the runs of active lanes.  Same values and the
+         * same first error (runs go in thread order) as one pass over all lanes. */
+        for (guint64 i = 0; i < n;) {
+          if (!act[i]) {
+            out[i++] = MS_ADDR_NONE;
+            continue;
+          }
+          guint64 e = i + 1;
+          while (e < n && act[e]) e++;
+          if (!ms_expr_eval(it->addr, &c->env, first + done + i, e - i, NULL, out + i, error)) return FALSE;
+          for (guint64 k = i; k < e; k++)
+            if (out[k] < 0) {
+              g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                          "%s: %s.addr: negative address %" G_GINT64_FORMAT " (thread %" G_GUINT64_FORMAT ")", c->fn,
+                          it->where, out[k], first + done + k);
+              return FALSE;
+            }
+          i = e;
+        }
+        done += n;
+        continue;
+      }
     }
     if (!ms_expr_eval(it->addr, &c->env, first + done, n, act, out, error)) return FALSE;
     for (guint64 i = 0; i < n; i++) {
