@@ -26,6 +26,8 @@ struct Node {
   Node *a, *b, *c;
   int col;       /* 1-based column in the expression text */
   gboolean uniform;
+  gboolean buni; /* depends on bid and uniform values only: uniform within one block */
+  gboolean u;    /* evaluated as uniform in the current mode (see set_mode) */
   gint64 *val;   /* lane values (1 lane if uniform) */
   guint32 *err;  /* lane errors: (node id << 4) | code, 0 for none */
   guint64 cap;   /* lanes allocated: grown on demand, so a trace of many expressions
@@ -37,6 +39,8 @@ struct Node {
 struct _MsExpr {
   Node *root;
   gboolean affine; /* value = c0 + c1 * tid: evaluated from endpoints */
+  gboolean has_buni; /* some non-uniform node is block-uniform: evaluate block by block */
+  int sb;            /* the mode the nodes' `u` flags are set for: 1 = one block, 0, -1 unset */
   GPtrArray *nodes;
   char *text, *fn, *where;
 };
@@ -286,8 +290,23 @@ static void set_uniform(Node *n) {
   set_uniform(n->a);
   set_uniform(n->b);
   set_uniform(n->c);
-  if (n->kind == N_CONST || n->kind == N_SYM) return;
+  if (n->kind == N_CONST || n->kind == N_SYM) {
+    n->buni = n->uniform || (n->kind == N_SYM && n->sym.kind == MS_SYM_BID);
+    return;
+  }
   n->uniform = (!n->a || n->a->uniform) && (!n->b || n->b->uniform) && (!n->c || n->c->uniform);
+  n->buni = (!n->a || n->a->buni) && (!n->b || n->b->buni) && (!n->c || n->c->buni);
+}
+
+/* Within one block, bid is uniform: nodes built from it and uniform values are evaluated
+ * once for the block's lanes instead of once per lane. */
+static void set_mode(MsExpr *ex, int sb) {
+  if (ex->sb == sb) return;
+  for (guint i = 0; i < ex->nodes->len; i++) {
+    Node *n = g_ptr_array_index(ex->nodes, i);
+    n->u = n->uniform || (sb && n->buni);
+  }
+  ex->sb = sb;
 }
 
 void ms_expr_free(MsExpr *e) {
@@ -333,8 +352,11 @@ MsExpr *ms_expr_parse(const char *text, MsExprResolve resolve, gpointer rdata,
   }
   set_uniform(ex->root);
   ex->affine = is_affine(ex->root) && !ex->root->uniform;
+  ex->sb = -1;
+  set_mode(ex, 0);
   for (guint i = 0; i < ex->nodes->len; i++) {
     Node *n = g_ptr_array_index(ex->nodes, i);
+    if (n->buni && !n->uniform) ex->has_buni = TRUE;
     n->cap = 1;
     n->val = g_new(gint64, 1);
     n->err = g_new(guint32, 1);
@@ -370,14 +392,14 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
 static void eval(Node *n, const MsExprEnv *env, guint64 first, guint64 count) {
   eval_node(n, env, first, count);
   if (n->kind == N_INDEX) return;
-  guint64 cnt = n->uniform ? 1 : count;
+  guint64 cnt = n->u ? 1 : count;
   guint32 any = 0;
   for (guint64 i = 0; i < cnt; i++) any |= n->err[i];
   n->anyerr = any != 0;
 }
 
 static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 count) {
-  guint64 cnt = n->uniform ? 1 : count;
+  guint64 cnt = n->u ? 1 : count;
   if (cnt > n->cap) {
     n->cap = cnt;
     n->val = g_renew(gint64, n->val, cnt);
@@ -390,7 +412,7 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
   if (n->c) eval(n->c, env, first, count);
   const gint64 *av = n->a ? n->a->val : NULL, *bv = n->b ? n->b->val : NULL;
   const guint32 *ae = n->a ? n->a->err : NULL, *be = n->b ? n->b->err : NULL;
-  guint64 as = n->a && !n->a->uniform, bs = n->b && !n->b->uniform; /* strides 0 or 1 */
+  guint64 as = n->a && !n->a->u, bs = n->b && !n->b->u; /* strides 0 or 1 */
   switch (n->kind) {
   case N_CONST:
     v[0] = n->value;
@@ -447,7 +469,7 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
     }
     return;
   case N_COND: {
-    guint64 cs = !n->c->uniform;
+    guint64 cs = !n->c->u;
     for (guint64 i = 0; i < cnt; i++) {
       if (ae[i * as]) {
         er[i] = ae[i * as];
@@ -577,9 +599,11 @@ static gboolean report(MsExpr *ex, guint32 e, guint64 thread, gboolean uniform, 
   return FALSE;
 }
 
-gboolean ms_expr_eval(MsExpr *ex, const MsExprEnv *env, guint64 first, guint64 count,
-                      const gint64 *active, gint64 *out, GError **error) {
+static gboolean eval_range(MsExpr *ex, const MsExprEnv *env, guint64 first, guint64 count, const gint64 *active,
+                           gint64 *out, GError **error) {
   Node *r = ex->root;
+  guint64 bt = env->block_threads;
+  set_mode(ex, ex->has_buni && bt > 0 && first / bt == (first + count - 1) / bt);
   if (ex->affine && count >= 2 && !active) {
     gint64 v0, v1, vl;
     eval(r, env, first, 1);
@@ -601,10 +625,10 @@ gboolean ms_expr_eval(MsExpr *ex, const MsExprEnv *env, guint64 first, guint64 c
     /* an error somewhere: the lane-by-lane pass below finds and reports it */
   }
   eval(r, env, first, count);
-  if (r->uniform) {
+  if (r->u) {
     if (r->err[0]) {
       for (guint64 i = 0; i < count; i++)
-        if (!active || active[i]) return report(ex, r->err[0], first + i, TRUE, error);
+        if (!active || active[i]) return report(ex, r->err[0], first + i, r->uniform, error);
     }
     for (guint64 i = 0; i < count; i++) out[i] = r->val[0];
     return TRUE;
@@ -616,7 +640,22 @@ gboolean ms_expr_eval(MsExpr *ex, const MsExprEnv *env, guint64 first, guint64 c
   return TRUE;
 }
 
+gboolean ms_expr_eval(MsExpr *ex, const MsExprEnv *env, guint64 first, guint64 count, const gint64 *active,
+                      gint64 *out, GError **error) {
+  guint64 bt = env->block_threads;
+  if (!ex->has_buni || bt < 16 || count == 0 || first / bt == (first + count - 1) / bt)
+    return eval_range(ex, env, first, count, active, out, error);
+  /* several blocks: one evaluation per block (the first error is still the lowest thread's) */
+  for (guint64 s = 0; s < count;) {
+    guint64 e = MIN(count, s + (bt - (first + s) % bt));
+    if (!eval_range(ex, env, first + s, e - s, active ? active + s : NULL, out + s, error)) return FALSE;
+    s = e;
+  }
+  return TRUE;
+}
+
 gboolean ms_expr_eval_scalar(MsExpr *ex, const MsExprEnv *env, gint64 *out, GError **error) {
+  set_mode(ex, 0);
   eval(ex->root, env, 0, 1);
   if (ex->root->err[0]) return report(ex, ex->root->err[0], 0, TRUE, error);
   *out = ex->root->val[0];
