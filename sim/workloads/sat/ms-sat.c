@@ -243,6 +243,23 @@ static void transpose(Prog *p, Kernel *kn, const char *src, const char *dst) {
 
 static char *and_(const char *a, const char *b) { return F("(%s) && (%s)", a, b); }
 
+/* The threads [f + lo*T, f + hi*T) of a team of mm x mm tiles (tile bid = bi*mm + bj) that
+ * hold every tile with dmin <= bi + bj < dlim: the range the simulator and verifier visit
+ * (1+r's triangles are a small part of their teams). */
+static void tile_span(const Prog *p, guint64 f, guint64 mm, guint64 dmin, guint64 dlim, guint64 *lo, guint64 *hi) {
+  guint64 a = G_MAXUINT64, b = 0;
+  for (guint64 bi = 0; bi < mm; bi++) {
+    /* bj in [max(0, dmin - bi), min(mm, dlim - bi)) */
+    guint64 j0 = dmin > bi ? dmin - bi : 0, j1 = dlim > bi ? MIN(mm, dlim - bi) : 0;
+    if (j0 >= j1) continue;
+    a = MIN(a, bi * mm + j0);
+    b = MAX(b, bi * mm + j1);
+  }
+  if (a == G_MAXUINT64) a = b = 0;
+  *lo = f + a * p->T;
+  *hi = f + b * p->T;
+}
+
 /* ---- 2R1W ------------------------------------------------------------------------------ */
 typedef struct {
   int level;
@@ -354,7 +371,9 @@ static guint64 r2_step1(Prog *p, Kernel *kn, const Level *L) {
   g_free(rg);
   g_free(cw);
   g_free(cg);
-  set_range(kn->items, start_, f, f + (mm * mm * T));
+  guint64 lo, hi;
+  tile_span(p, f, mm, L->dmin, L->dlim, &lo, &hi);
+  set_range(kn->items, start_, lo, hi);
   return f;
 }
 
@@ -513,7 +532,9 @@ static void r2_step3(Prog *p, Kernel *kn, const Level *L) {
   g_free(dl);
   g_free(act);
   g_free(act_c);
-  set_range(kn->items, start_, f, f + (mm * mm * T_));
+  guint64 lo, hi;
+  tile_span(p, f, mm, 0, L->dlim, &lo, &hi);
+  set_range(kn->items, start_, lo, hi);
 }
 
 /* 2R1W on L from kernel k0; returns the last kernel used.  Recursion (seed 001 section 6.3
@@ -708,7 +729,9 @@ static gboolean b_emit(Prog *p, GError **error) {
   char *act_c = F("%s && ltid < %" G_GUINT64_FORMAT, act, W);
   Tile T = {"a", p->N, bi, bj, act, act_c};
   tile_sat(p, kn->items, &T, pre_b, &B, FALSE);
-  set_range(kn->items, start_, t, t + m * m * p->T);
+  guint64 lo, hi;
+  tile_span(p, t, m, D0, 2 * m, &lo, &hi);
+  set_range(kn->items, start_, lo, hi);
   g_free(bi);
   g_free(bj);
   g_free(act);
