@@ -23,7 +23,8 @@
 
 typedef struct {
   MsStep step;
-  guint16 *k;        /* stages per warp (0: no request); NULL for sync steps */
+  guint16 *k;        /* stages of warps klo..khi-1 (others: 0, no request); NULL for sync steps */
+  guint64 klo, khi;  /* the warps that overlap the step's active range */
   guint64 remaining; /* warps that have not passed this step */
   guint64 arrived;   /* grid barrier: warps arrived */
   gint64 release;    /* grid barrier: latest ready time of the arrived warps */
@@ -183,8 +184,26 @@ static void win_push(Engine *e, StepRec *r) {
   e->count++;
 }
 
+/* Stage count of warp j in step r. */
+static inline guint16 kof(const StepRec *r, guint64 j) { return j >= r->klo && j < r->khi ? r->k[j - r->klo] : 0; }
+
+/* The k arrays are kept only for a step's active warps (a kernel over few warps in a trace
+ * of many holds a window of many steps), and recycled: a pool entry starts with its size. */
+static guint16 *k_take(Engine *e, guint64 n) {
+  guint64 *buf = e->kpool->len ? g_ptr_array_steal_index_fast(e->kpool, e->kpool->len - 1) : NULL;
+  if (buf && buf[0] < n) {
+    g_free(buf);
+    buf = NULL;
+  }
+  if (!buf) {
+    buf = g_malloc(sizeof(guint64) + MAX(n, 1) * sizeof(guint16));
+    buf[0] = MAX(n, 1);
+  }
+  return (guint16 *)(buf + 1);
+}
+
 static void rec_free(Engine *e, StepRec *r) {
-  if (r->k) g_ptr_array_add(e->kpool, r->k);
+  if (r->k) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->k - 1);
   g_free(r->block_arrived);
   g_free(r->block_release);
   g_free(r);
@@ -236,8 +255,6 @@ static gboolean load_step(Engine *e) {
       R->grid_barriers++;
     }
   } else {
-    r->k = e->kpool->len ? g_ptr_array_steal_index_fast(e->kpool, e->kpool->len - 1)
-                         : g_new(guint16, e->W);
     gboolean dmm_rule = e->model->kind == MS_MODEL_DMM || (e->hmm && st.space == MS_SPACE_SHARED);
     guint64 step_stages = 0, step_disp = 0, step_req = 0;
     if (e->hmm && st.space == MS_SPACE_SHARED) memset(e->dmm_stages, 0, sizeof(guint64) * e->model->dmms);
@@ -245,9 +262,12 @@ static gboolean load_step(Engine *e) {
     guint64 lo, hi;
     ms_source_active_range(e->src, &lo, &hi);
     guint64 wlo = lo / e->w, whi = (hi + e->w - 1) / e->w;
+    whi = MIN(whi, e->W);
     if (whi <= wlo) wlo = whi = 0;
-    memset(r->k, 0, wlo * sizeof(guint16));
-    memset(r->k + whi, 0, (e->W - whi) * sizeof(guint16));
+    r->klo = wlo;
+    r->khi = whi;
+    r->k = k_take(e, whi - wlo);
+    memset(r->k, 0, (whi - wlo) * sizeof(guint16));
     guint64 end = MIN(e->p, whi * e->w);
     for (guint64 first = wlo * e->w; first < end; first += e->chunk) {
       guint64 cnt = MIN(e->chunk, end - first);
@@ -261,7 +281,7 @@ static gboolean load_step(Engine *e) {
         guint act;
         guint k = dmm_rule ? dmm_stages(e, e->addr + off, n, &act) : umm_stages(e, e->addr + off, n, &act);
         guint64 warp = w0 + off / e->w;
-        r->k[warp] = (guint16)k;
+        r->k[warp - wlo] = (guint16)k;
         if (k) {
           step_stages += k;
           step_disp++;
@@ -391,7 +411,7 @@ static gboolean advance(Engine *e, guint64 j) {
       }
       return TRUE;
     }
-    if (r->k[j] == 0) { /* no request in this step: skip it at no cost */
+    if (kof(r, j) == 0) { /* no request in this step: skip it at no cost */
       e->cursor[j]++;
       pass(e, r);
       continue;
@@ -416,7 +436,7 @@ static gboolean drain(Engine *e) {
 
 static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   StepRec *r = win_get(e, e->cursor[j]);
-  gint64 k = r->k[j];
+  gint64 k = kof(r, j);
   gint64 complete = t + k + e->lat[p] - 2;
   e->ready[j] = complete + 1;
   e->free_at[p] = t + k;
