@@ -258,3 +258,60 @@ Test(compact, should_read_data_files) {
   g_free(bin);
   g_free(dir);
 }
+
+/* One step's addresses for threads [0, n), block_threads bt, or the error message. */
+static char *fill_all(int n, int bt, const char *addr, const char *when, gint64 *out) {
+  char *text = g_strdup_printf("{\"memsim_trace\":1,\"form\":\"compact\",\"threads\":%d,\"block_threads\":%d,"
+                               "\"arrays\":{\"p\":{\"data\":[3,1,4,1,5,9,2,6]}},\"steps\":[{\"op\":\"read\",\"addr\":\"%s\"%s%s%s}]}",
+                               n, bt, addr, when ? ",\"when\":\"" : "", when ? when : "", when ? "\"" : "");
+  GError *err = NULL;
+  MsSource *src = ms_trace_open_memory(text, strlen(text), "b.json", &err);
+  cr_assert(src, "%s", err ? err->message : "");
+  MsStep st;
+  cr_assert_eq(ms_source_next(src, &st, &err), MS_NEXT_STEP);
+  gboolean ok = ms_source_fill(src, 0, (guint64)n, out, &err);
+  ms_source_free(src);
+  g_free(text);
+  char *msg = ok ? NULL : g_strdup(err->message);
+  g_clear_error(&err);
+  return msg;
+}
+
+/* Block-uniform subexpressions (of bid) are evaluated once per block and addresses under a
+ * sparse `when` only over the runs of active lanes: both give the values of a per-thread
+ * reference, for dense, sparse and block-spanning predicates, and report the error of the
+ * lowest active thread. */
+Test(compact, block_uniform_and_sparse_evaluation_match_a_reference) {
+  enum { N = 5000, BT = 64 };
+  static gint64 got[N];
+  static const int pdata[] = {3, 1, 4, 1, 5, 9, 2, 6};
+  const char *addr = "(bid / 3) * 1000 + max(bid % 7, 2) * p[bid % 8] + ltid * 2 + tid % 5 + (bid > 40 ? tid : 0)";
+  static const char *const whens[] = {NULL, "ltid < 8", "tid % 3 != 0", "bid % 5 == 2 || bid % 5 == 3", "tid >= 4990"};
+  for (gsize w = 0; w < G_N_ELEMENTS(whens); w++) {
+    char *msg = fill_all(N, BT, addr, whens[w], got);
+    cr_assert_null(msg, "%s", msg);
+    for (gint64 t = 0; t < N; t++) {
+      gint64 bid = t / BT, ltid = t % BT;
+      gboolean act = w == 0 ? TRUE : w == 1 ? ltid < 8 : w == 2 ? t % 3 != 0 : w == 3 ? (bid % 5 == 2 || bid % 5 == 3) : t >= 4990;
+      gint64 want = act ? (bid / 3) * 1000 + MAX(bid % 7, 2) * pdata[bid % 8] + ltid * 2 + t % 5 + (bid > 40 ? t : 0) : MS_ADDR_NONE;
+      cr_assert_eq(got[t], want, "when %s: thread %" G_GINT64_FORMAT ": got %" G_GINT64_FORMAT ", want %" G_GINT64_FORMAT,
+                   whens[w] ? whens[w] : "(none)", t, got[t], want);
+    }
+  }
+  /* a block-uniform division by zero names the first thread of the failing block */
+  char *msg = fill_all(N, BT, "100 / (bid - 3) + 100 + ltid", NULL, got);
+  cr_assert_str_eq(msg, "b.json: steps[0].addr, column 5: division by zero in \"100 / (bid - 3) + 100 + ltid\" (thread 192)");
+  g_free(msg);
+  msg = fill_all(N, BT, "100 / (bid - 3) + 100 + ltid", "bid != 3", got);
+  cr_assert_null(msg, "%s", msg);
+  cr_assert_eq(got[192], MS_ADDR_NONE);
+  cr_assert_eq(got[256], 100 + 100 + 0);
+  cr_assert_eq(got[1], 100 / -3 + 100 + 1);
+  /* sparse path: the lowest active thread's error, and inactive lanes' errors ignored */
+  msg = fill_all(N, BT, "8 / (ltid - 2)", "ltid < 4", got);
+  cr_assert_str_eq(msg, "b.json: steps[0].addr, column 3: division by zero in \"8 / (ltid - 2)\" (thread 2)");
+  g_free(msg);
+  msg = fill_all(N, BT, "ltid - 3", "ltid < 8 && bid > 0", got);
+  cr_assert_str_eq(msg, "b.json: steps[0].addr: negative address -3 (thread 64)");
+  g_free(msg);
+}
