@@ -12,7 +12,14 @@
  * pipeline could dispatch, and there scans its warps round-robin from after the last one it
  * dispatched (rule 4).  A dispatch at t with k stages completes at t + k + l - 2 and the warp
  * is ready again at t + k + l - 1 >= t + 1, so dispatches at time t never make another warp
- * ready at t: pipelines can be served in any order within a time unit. */
+ * ready at t: pipelines can be served in any order within a time unit.
+ *
+ * GPU extensions (docs/models.md).  A pipeline with rate g > 1 counts slots instead of
+ * time units (slot s enters at s / g).  With residency limits on an hmm kind, blocks are
+ * placed on DMMs as they retire: a DMM pipeline then scans its resident warps (a short list,
+ * in warp order because blocks are placed in increasing order) instead of a static member
+ * set, and retirements and placements are events processed before any dispatch at their
+ * time unit. */
 #include "ms-private.h"
 #include <string.h>
 #include <unistd.h>
@@ -52,6 +59,8 @@ typedef struct {
 
   /* per pipeline */
   gint64 *free_at, *lb, *lat;
+  gint64 *rate, *slot;  /* slots per time unit; the next free slot */
+  guint64 *busy;        /* stages dispatched */
   guint64 *elig, *lastpos, *nmembers;
   guint64 **bits;    /* per pipeline: bit q set = member q waits for it */
 
@@ -74,7 +83,28 @@ typedef struct {
   GArray *work; /* warps to advance */
   gint64 last_complete;
   guint64 done_warps;
+
+  /* GPU extensions */
+  gint64 launch;        /* launch_units */
+  gboolean boundary;    /* grid barriers are kernel boundaries */
+  guint64 kernels;
+  gboolean dyn;         /* residency limits: blocks placed as room frees */
+  guint64 lim_warps, lim_blocks; /* per DMM, 0: unlimited */
+  gint32 *block_dmm;    /* per block: its DMM while resident, else -1 */
+  guint64 *blk_done;    /* per block: warps that finished the kernel */
+  gint64 *blk_retire;   /* per block: when it retires (latest ready of its warps) */
+  guint64 *res_warps, *res_blocks, *res_dead; /* per DMM */
+  GArray **res_list;    /* per DMM: resident warps in increasing order (dead ones lazily) */
+  gint64 *lastwarp;     /* per DMM: the warp it dispatched last, -1 */
+  guint64 next_block;   /* blocks >= this wait for placement */
+  gint64 place_at;      /* a placement attempt is due at this time, else NEVER */
+  GArray *heap;         /* of Retire: a min-heap on time */
 } Engine;
+
+typedef struct {
+  gint64 time;
+  guint64 block;
+} Retire;
 
 /* ---- stage counting --------------------------------------------------------------------- */
 
@@ -224,8 +254,16 @@ static void win_pop_done(Engine *e) {
 static inline guint pipe_of(const Engine *e, guint64 warp, MsSpace space) {
   if (!e->hmm) return 0;
   if (space == MS_SPACE_GLOBAL) return e->P - 1;
+  if (e->dyn) return (guint)e->block_dmm[warp / e->wpb];
   return (guint)((warp / e->wpb) % e->model->dmms);
 }
+
+/* The DMM of the first wave (block b on DMM b mod d): round_sum's per-DMM stage sums. */
+static inline guint static_dmm(const Engine *e, guint64 warp) {
+  return (guint)((warp / e->wpb) % e->model->dmms);
+}
+
+static inline gboolean dyn_pipe(const Engine *e, guint p) { return e->dyn && p != e->P - 1; }
 
 /* Pull one step from the source and reduce it to stage counts. */
 static gboolean load_step(Engine *e) {
@@ -286,7 +324,7 @@ static gboolean load_step(Engine *e) {
           step_stages += k;
           step_disp++;
           step_req += act;
-          if (e->hmm && st.space == MS_SPACE_SHARED) e->dmm_stages[pipe_of(e, warp, st.space)] += k;
+          if (e->hmm && st.space == MS_SPACE_SHARED) e->dmm_stages[static_dmm(e, warp)] += k;
         }
       }
     }
@@ -375,6 +413,135 @@ static inline guint64 next_waiting(const Engine *e, guint p, guint64 q, guint64 
   return end;
 }
 
+/* ---- residency: blocks placed on DMMs with room, retired when their kernel is done -------- */
+
+static inline guint64 block_warps(const Engine *e, guint64 b) { return MIN(e->wpb, e->W - b * e->wpb); }
+
+static void heap_push(Engine *e, gint64 time, guint64 block) {
+  Retire x = {time, block};
+  g_array_append_val(e->heap, x);
+  Retire *h = (Retire *)(void *)e->heap->data;
+  guint i = e->heap->len - 1;
+  while (i > 0) {
+    guint parent = (i - 1) / 2;
+    if (h[parent].time <= h[i].time) break;
+    Retire tmp = h[parent];
+    h[parent] = h[i];
+    h[i] = tmp;
+    i = parent;
+  }
+}
+
+static Retire heap_pop(Engine *e) {
+  Retire *h = (Retire *)(void *)e->heap->data;
+  Retire top = h[0];
+  guint n = e->heap->len - 1;
+  h[0] = h[n];
+  g_array_set_size(e->heap, n);
+  for (guint i = 0;;) {
+    guint l = 2 * i + 1, r = l + 1, m = i;
+    if (l < n && h[l].time < h[m].time) m = l;
+    if (r < n && h[r].time < h[m].time) m = r;
+    if (m == i) break;
+    Retire tmp = h[m];
+    h[m] = h[i];
+    h[i] = tmp;
+    i = m;
+  }
+  return top;
+}
+
+/* Warp j has finished its kernel (reached a kernel boundary or the end of the trace). */
+static void block_arrive(Engine *e, guint64 j) {
+  guint64 b = j / e->wpb;
+  e->blk_done[b]++;
+  e->blk_retire[b] = MAX(e->blk_retire[b], e->ready[j]);
+  if (e->blk_done[b] == block_warps(e, b)) heap_push(e, e->blk_retire[b], b);
+}
+
+static void retire_block(Engine *e, guint64 b) {
+  guint x = (guint)e->block_dmm[b];
+  guint64 nw = block_warps(e, b);
+  e->res_warps[x] -= nw;
+  e->res_blocks[x]--;
+  e->block_dmm[b] = -1;
+  e->res_dead[x] += nw;
+  GArray *L = e->res_list[x];
+  if (2 * e->res_dead[x] > L->len) { /* drop the warps of retired blocks */
+    guint64 *v = (guint64 *)(void *)L->data, n = 0;
+    for (guint i = 0; i < L->len; i++)
+      if (e->block_dmm[v[i] / e->wpb] == (gint32)x) v[n++] = v[i];
+    g_array_set_size(L, (guint)n);
+    e->res_dead[x] = 0;
+  }
+}
+
+static gboolean drain(Engine *e);
+
+/* Place waiting blocks at time t, in increasing order, while a DMM has room: each on the DMM
+ * with room holding the fewest resident warps (the lowest-numbered on ties). */
+static gboolean place_blocks(Engine *e, gint64 t) {
+  guint d = e->model->dmms;
+  while (e->next_block < e->blocks && e->place_at == NEVER) {
+    guint64 b = e->next_block, nw = block_warps(e, b);
+    gint64 best = -1;
+    for (guint x = 0; x < d; x++) {
+      if (e->lim_blocks && e->res_blocks[x] + 1 > e->lim_blocks) continue;
+      if (e->lim_warps && e->res_warps[x] + nw > e->lim_warps) continue;
+      if (best < 0 || e->res_warps[x] < e->res_warps[best]) best = x;
+    }
+    if (best < 0) break;
+    e->block_dmm[b] = (gint32)best;
+    e->res_warps[best] += nw;
+    e->res_blocks[best]++;
+    e->blk_done[b] = 0;
+    e->blk_retire[b] = t;
+    e->next_block++;
+    for (guint64 i = b * e->wpb; i < b * e->wpb + nw; i++) {
+      g_array_append_val(e->res_list[best], i);
+      e->ready[i] = t;
+      g_array_append_val(e->work, i);
+    }
+    if (!drain(e)) return FALSE;
+  }
+  return TRUE;
+}
+
+/* A kernel boundary in residency mode: every block retires; the next kernel's blocks are
+ * placed from time t. */
+static void kernel_restart(Engine *e, gint64 t) {
+  for (guint x = 0; x < e->model->dmms; x++) {
+    e->res_warps[x] = e->res_blocks[x] = e->res_dead[x] = 0;
+    g_array_set_size(e->res_list[x], 0);
+  }
+  for (guint64 b = 0; b < e->blocks; b++) e->block_dmm[b] = -1;
+  g_array_set_size(e->heap, 0);
+  for (guint64 j = 0; j < e->W; j++) e->cursor[j]++;
+  e->next_block = 0;
+  e->place_at = t;
+}
+
+/* Retirements and placements due at time t, before any dispatch at t.  TRUE if any. */
+static gboolean block_events(Engine *e, gint64 t, gboolean *any) {
+  *any = FALSE;
+  for (;;) {
+    if (e->heap->len && g_array_index(e->heap, Retire, 0).time <= t) {
+      Retire r = heap_pop(e);
+      retire_block(e, r.block);
+      if (e->next_block < e->blocks && e->place_at == NEVER) e->place_at = t;
+      *any = TRUE;
+      continue;
+    }
+    if (e->place_at <= t) {
+      e->place_at = NEVER;
+      *any = TRUE;
+      if (!place_blocks(e, t)) return FALSE;
+      continue;
+    }
+    return TRUE;
+  }
+}
+
 /* Move warp j's cursor to its next memory step with a request, arriving at barriers on the
  * way.  Returns FALSE on a source error. */
 static gboolean advance(Engine *e, guint64 j) {
@@ -384,6 +551,7 @@ static gboolean advance(Engine *e, guint64 j) {
       if (e->error) return FALSE;
       e->pipe[j] = PIPE_DONE;
       e->done_warps++;
+      if (e->dyn) block_arrive(e, j);
       return TRUE;
     }
     if (r->step.op == MS_OP_SYNC) {
@@ -391,10 +559,19 @@ static gboolean advance(Engine *e, guint64 j) {
       if (r->step.scope == MS_SCOPE_GRID) {
         r->arrived++;
         r->release = MAX(r->release, e->ready[j]);
+        if (e->dyn) block_arrive(e, j);
         if (r->arrived == e->W) {
           gint64 t = r->release;
-          for (guint64 i = 0; i < e->W; i++) release_warp(e, i, t);
+          if (e->boundary) {
+            t += e->launch;
+            e->kernels++;
+          }
           r->remaining = 0;
+          if (e->dyn) {
+            kernel_restart(e, t);
+          } else {
+            for (guint64 i = 0; i < e->W; i++) release_warp(e, i, t);
+          }
           win_pop_done(e);
         }
       } else {
@@ -419,7 +596,7 @@ static gboolean advance(Engine *e, guint64 j) {
     guint p = pipe_of(e, j, r->step.space);
     e->pipe[j] = (gint32)p;
     e->elig[p]++;
-    bit_set(e, p, pos_of(e, p, j));
+    if (!dyn_pipe(e, p)) bit_set(e, p, pos_of(e, p, j));
     if (e->ready[j] < e->lb[p]) e->lb[p] = e->ready[j];
     return TRUE;
   }
@@ -434,15 +611,25 @@ static gboolean drain(Engine *e) {
   return TRUE;
 }
 
+/* Dispatch warp j (member position q) on pipeline p at time t: its k stages take the next k
+ * free slots from t * rate on; slot s enters at s / rate (rate 1: times t .. t+k-1). */
 static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   StepRec *r = win_get(e, e->cursor[j]);
   gint64 k = kof(r, j);
-  gint64 complete = t + k + e->lat[p] - 2;
+  gint64 g = e->rate[p];
+  gint64 s0 = MAX(e->slot[p], t * g);
+  gint64 complete = (s0 + k - 1) / g + e->lat[p] - 1;
+  e->slot[p] = s0 + k;
+  e->free_at[p] = e->slot[p] / g;
+  e->busy[p] += (guint64)k;
   e->ready[j] = complete + 1;
-  e->free_at[p] = t + k;
-  e->lastpos[p] = q;
   e->elig[p]--;
-  bit_clear(e, p, q);
+  if (dyn_pipe(e, p)) {
+    e->lastwarp[p] = (gint64)j;
+  } else {
+    e->lastpos[p] = q;
+    bit_clear(e, p, q);
+  }
   e->pipe[j] = PIPE_DONE;
   if (r->res.first_dispatch < 0) r->res.first_dispatch = t;
   if (complete > r->res.last_complete) r->res.last_complete = complete;
@@ -454,7 +641,7 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
                   ms_source_name(e->src), e->opt->max_events);
       return FALSE;
     }
-    MsEvent ev = {t, p, j, e->cursor[j], (guint32)k, complete};
+    MsEvent ev = {t, p, j, e->cursor[j], (guint32)k, complete, s0, (guint32)g};
     g_array_append_val(e->result->events, ev);
   }
   e->cursor[j]++;
@@ -464,8 +651,27 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
 
 /* Serve pipeline p at time t: the first ready warp after the last dispatched one. */
 static gboolean serve(Engine *e, guint p, gint64 t) {
-  guint64 n = e->nmembers[p], start = e->lastpos[p] + 1;
   gint64 minr = NEVER;
+  if (dyn_pipe(e, p)) { /* the DMM's resident warps, in warp order from after the last one */
+    GArray *L = e->res_list[p];
+    const guint64 *v = (const guint64 *)(const void *)L->data;
+    guint n = L->len, lo = 0, hi = n;
+    while (lo < hi) {
+      guint mid = lo + (hi - lo) / 2;
+      if ((gint64)v[mid] <= e->lastwarp[p]) lo = mid + 1;
+      else hi = mid;
+    }
+    for (guint c = 0; c < n; c++) {
+      guint i = lo + c < n ? lo + c : lo + c - n;
+      guint64 j = v[i];
+      if (e->pipe[j] != (gint32)p) continue;
+      if (e->ready[j] <= t) return dispatch(e, p, 0, j, t);
+      if (e->ready[j] < minr) minr = e->ready[j];
+    }
+    e->lb[p] = minr;
+    return TRUE;
+  }
+  guint64 n = e->nmembers[p], start = e->lastpos[p] + 1;
   /* cyclic order: start .. n-1, then 0 .. start-1 */
   for (int pass = 0; pass < 2; pass++) {
     guint64 lo = pass ? 0 : start, hi = pass ? start : n;
@@ -481,20 +687,36 @@ static gboolean serve(Engine *e, guint p, gint64 t) {
 }
 
 static gboolean run(Engine *e) {
-  for (guint64 j = 0; j < e->W; j++) g_array_append_val(e->work, j);
-  /* advance warps in order 0.. so loading happens once; the work stack pops from the end */
-  for (guint64 a = 0, b = e->W - 1; a < b; a++, b--) {
-    guint64 *v = (guint64 *)(void *)e->work->data;
-    guint64 tmp = v[a];
-    v[a] = v[b];
-    v[b] = tmp;
+  if (e->dyn) {
+    e->place_at = e->launch; /* the first kernel's blocks */
+  } else {
+    for (guint64 j = 0; j < e->W; j++) {
+      e->ready[j] = e->launch;
+      g_array_append_val(e->work, j);
+    }
+    /* advance warps in order 0.. so loading happens once; the work stack pops from the end */
+    for (guint64 a = 0, b = e->W - 1; a < b; a++, b--) {
+      guint64 *v = (guint64 *)(void *)e->work->data;
+      guint64 tmp = v[a];
+      v[a] = v[b];
+      v[b] = tmp;
+    }
+    if (!drain(e)) return FALSE;
   }
-  if (!drain(e)) return FALSE;
   for (;;) {
     gint64 t = NEVER;
     for (guint p = 0; p < e->P; p++)
       if (e->elig[p]) t = MIN(t, MAX(e->free_at[p], e->lb[p]));
+    if (e->dyn) {
+      if (e->heap->len) t = MIN(t, g_array_index(e->heap, Retire, 0).time);
+      t = MIN(t, e->place_at);
+    }
     if (t == NEVER) break;
+    if (e->dyn) {
+      gboolean any;
+      if (!block_events(e, t, &any)) return FALSE;
+      if (any) continue; /* placements may make warps ready at t */
+    }
     for (guint p = 0; p < e->P; p++)
       if (e->elig[p] && MAX(e->free_at[p], e->lb[p]) <= t && !serve(e, p, t)) return FALSE;
   }
@@ -546,6 +768,42 @@ static gboolean check_shape(Engine *e, GError **error) {
   return TRUE;
 }
 
+/* Residency applies on the hmm kinds when a limit that concerns the trace is set
+ * (shared_words_per_dmm only for a trace that declares shared_words). */
+static gboolean check_residency(Engine *e, GError **error) {
+  const MsModel *m = e->model;
+  const char *fn = ms_source_name(e->src);
+  guint64 sw = ms_source_shared_words(e->src);
+  e->launch = (gint64)m->launch_units;
+  e->kernels = 1;
+  e->place_at = NEVER;
+  if (!e->hmm) return TRUE;
+  e->dyn = m->resident_warps || m->resident_blocks || (m->shared_words_per_dmm && sw);
+  e->boundary = m->kind == MS_MODEL_ASYNC_HMM || e->dyn;
+  if (!e->dyn) return TRUE;
+  e->lim_warps = m->resident_warps;
+  e->lim_blocks = m->resident_blocks;
+  if (e->lim_warps && e->wpb > e->lim_warps) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "%s: a block of %" G_GUINT64_FORMAT " warps does not fit the model's resident_warps = %"
+                G_GUINT64_FORMAT " (make block_threads at most %" G_GUINT64_FORMAT ")",
+                fn, e->wpb, e->lim_warps, e->lim_warps * e->w);
+    return FALSE;
+  }
+  if (m->shared_words_per_dmm && sw) {
+    if (sw > m->shared_words_per_dmm) {
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                  "%s: a block's shared_words = %" G_GUINT64_FORMAT
+                  " is more than the model's shared_words_per_dmm = %" G_GUINT64_FORMAT,
+                  fn, sw, m->shared_words_per_dmm);
+      return FALSE;
+    }
+    guint64 cap = m->shared_words_per_dmm / sw;
+    e->lim_blocks = e->lim_blocks ? MIN(e->lim_blocks, cap) : cap;
+  }
+  return TRUE;
+}
+
 static void engine_free(Engine *e) {
   g_free(e->cursor);
   g_free(e->ready);
@@ -553,6 +811,22 @@ static void engine_free(Engine *e) {
   g_free(e->free_at);
   g_free(e->lb);
   g_free(e->lat);
+  g_free(e->rate);
+  g_free(e->slot);
+  g_free(e->busy);
+  g_free(e->block_dmm);
+  g_free(e->blk_done);
+  g_free(e->blk_retire);
+  g_free(e->res_warps);
+  g_free(e->res_blocks);
+  g_free(e->res_dead);
+  g_free(e->lastwarp);
+  if (e->res_list) {
+    for (guint x = 0; x < e->model->dmms; x++)
+      if (e->res_list[x]) g_array_free(e->res_list[x], TRUE);
+    g_free(e->res_list);
+  }
+  if (e->heap) g_array_free(e->heap, TRUE);
   g_free(e->elig);
   g_free(e->lastpos);
   g_free(e->nmembers);
@@ -583,6 +857,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   e.hmm = ms_model_is_hmm(model);
   e.P = ms_model_pipelines(model);
   if (!check_shape(&e, error)) return NULL;
+  if (!check_residency(&e, error)) return NULL;
 
   MsResult *R = g_new0(MsResult, 1);
   e.result = R;
@@ -599,6 +874,9 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   e.free_at = g_new0(gint64, e.P);
   e.lb = g_new(gint64, e.P);
   e.lat = g_new(gint64, e.P);
+  e.rate = g_new(gint64, e.P);
+  e.slot = g_new0(gint64, e.P);
+  e.busy = g_new0(guint64, e.P);
   e.elig = g_new0(guint64, e.P);
   e.lastpos = g_new(guint64, e.P);
   e.nmembers = g_new(guint64, e.P);
@@ -608,6 +886,26 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     e.nmembers[p] = e.W;
     e.lat[p] = (gint64)(e.hmm ? (p == e.P - 1 ? model->global_latency : model->shared_latency)
                               : model->latency);
+    /* global_rate: the umm's pipeline and the hmm kinds' global one */
+    gboolean global = e.hmm ? p == e.P - 1 : model->kind == MS_MODEL_UMM;
+    e.rate[p] = global && model->global_rate > 1 ? (gint64)model->global_rate : 1;
+  }
+  if (e.dyn) {
+    guint d = model->dmms;
+    e.block_dmm = g_new(gint32, e.blocks);
+    for (guint64 b = 0; b < e.blocks; b++) e.block_dmm[b] = -1;
+    e.blk_done = g_new0(guint64, e.blocks);
+    e.blk_retire = g_new0(gint64, e.blocks);
+    e.res_warps = g_new0(guint64, d);
+    e.res_blocks = g_new0(guint64, d);
+    e.res_dead = g_new0(guint64, d);
+    e.lastwarp = g_new(gint64, d);
+    e.res_list = g_new0(GArray *, d);
+    for (guint x = 0; x < d; x++) {
+      e.lastwarp[x] = -1;
+      e.res_list[x] = g_array_new(FALSE, FALSE, sizeof(guint64));
+    }
+    e.heap = g_array_new(FALSE, FALSE, sizeof(Retire));
   }
   if (e.hmm) {
     guint d = model->dmms;
@@ -615,7 +913,8 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     for (guint64 blk = 0; blk < e.blocks; blk++)
       e.nmembers[blk % d] += MIN(e.wpb, e.W - blk * e.wpb);
   }
-  for (guint p = 0; p < e.P; p++) e.bits[p] = g_new0(guint64, e.nmembers[p] / 64 + 1);
+  for (guint p = 0; p < e.P; p++)
+    if (!dyn_pipe(&e, p)) e.bits[p] = g_new0(guint64, e.nmembers[p] / 64 + 1);
   e.gshift = (model->group_words & (model->group_words - 1)) == 0 ? __builtin_ctzll(model->group_words) : -1;
   e.wshift = (e.w & (e.w - 1)) == 0 ? __builtin_ctz(e.w) : -1;
   for (guint p = 0; p < e.P; p++) e.lastpos[p] = e.nmembers[p] ? e.nmembers[p] - 1 : 0;
@@ -643,6 +942,17 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     e.src = pf;
   }
   gboolean ok = run(&e);
+  if (ok) {
+    R->kernels = e.kernels;
+    R->launch_total = e.kernels * (guint64)e.launch;
+    {
+      guint gp = e.hmm ? e.P - 1 : 0;
+      if (e.hmm || model->kind == MS_MODEL_UMM)
+        R->global_busy = (e.busy[gp] + (guint64)e.rate[gp] - 1) / (guint64)e.rate[gp];
+      for (guint p = 0; p < e.P; p++)
+        if (e.hmm ? p != e.P - 1 : model->kind == MS_MODEL_DMM) R->shared_busy = MAX(R->shared_busy, e.busy[p]);
+    }
+  }
   ms_source_free(pf);
   engine_free(&e);
   if (!ok) {

@@ -15,6 +15,10 @@ const char *ms_model_kind_name(MsModelKind kind) {
   return "?";
 }
 
+gboolean ms_model_has_residency(const MsModel *m) {
+  return m->resident_warps || m->resident_blocks || m->shared_words_per_dmm;
+}
+
 gboolean ms_model_is_hmm(const MsModel *m) {
   return m->kind == MS_MODEL_HMM || m->kind == MS_MODEL_ASYNC_HMM;
 }
@@ -32,6 +36,7 @@ MsModel *ms_model_new(MsModelKind kind, guint32 width, guint64 latency, guint32 
   m->shared_latency = shared_latency ? shared_latency : 1;
   m->global_latency = global_latency;
   m->group_words = width;
+  m->global_rate = 1;
   if (!ms_model_is_hmm(m)) {
     m->dmms = 1;
     m->shared_latency = m->global_latency = latency;
@@ -63,6 +68,12 @@ char *ms_model_describe(const MsModel *m) {
     g_string_append_printf(s, " l=%" G_GUINT64_FORMAT, m->latency);
   if (m->kind != MS_MODEL_DMM && m->group_words != m->width)
     g_string_append_printf(s, " group_words=%" G_GUINT64_FORMAT, m->group_words);
+  if (m->global_rate > 1) g_string_append_printf(s, " global_rate=%u", m->global_rate);
+  if (m->resident_warps) g_string_append_printf(s, " resident_warps=%" G_GUINT64_FORMAT, m->resident_warps);
+  if (m->resident_blocks) g_string_append_printf(s, " resident_blocks=%" G_GUINT64_FORMAT, m->resident_blocks);
+  if (m->shared_words_per_dmm)
+    g_string_append_printf(s, " shared_words_per_dmm=%" G_GUINT64_FORMAT, m->shared_words_per_dmm);
+  if (m->launch_units) g_string_append_printf(s, " launch_units=%" G_GUINT64_FORMAT, m->launch_units);
   return g_string_free(s, FALSE);
 }
 
@@ -70,7 +81,8 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "latency",     "dmms",           "shared_latency",
                                          "global_latency", "group_words", "time_unit_ns",
                                          "launch_ns",   "description",    "calibration",
-                                         NULL};
+                                         "global_rate", "resident_warps", "resident_blocks",
+                                         "shared_words_per_dmm", "launch_units", NULL};
 
 static gboolean fail(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static gboolean fail(GError **error, int code, const char *fmt, ...) {
@@ -161,6 +173,28 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
     if (!ms_json_get_uint(it, 1, MS_MAX_LATENCY, fn, "group_words", &m->group_words, error))
       return FALSE;
   }
+  /* GPU extensions */
+  it = cJSON_GetObjectItemCaseSensitive(root, "global_rate");
+  if (it) {
+    if (m->kind == MS_MODEL_DMM)
+      return fail(error, MS_ERROR_INVALID,
+                  "%s: global_rate: a dmm has no global pipeline; global_rate applies to umm and hmm kinds", fn);
+    if (!ms_json_get_uint(it, 1, MS_MAX_GLOBAL_RATE, fn, "global_rate", &v, error)) return FALSE;
+    m->global_rate = (guint32)v;
+  }
+  static const char *const residency[] = {"resident_warps", "resident_blocks", "shared_words_per_dmm", NULL};
+  guint64 *const residency_field[] = {&m->resident_warps, &m->resident_blocks, &m->shared_words_per_dmm};
+  for (int i = 0; residency[i]; i++) {
+    it = cJSON_GetObjectItemCaseSensitive(root, residency[i]);
+    if (!it) continue;
+    if (!hmm)
+      return fail(error, MS_ERROR_INVALID, "%s: %s: only hmm and async-hmm models have DMMs to hold blocks",
+                  fn, residency[i]);
+    if (!ms_json_get_uint(it, 1, MS_MAX_JSON_INT, fn, residency[i], residency_field[i], error)) return FALSE;
+  }
+  it = cJSON_GetObjectItemCaseSensitive(root, "launch_units");
+  if (it && !ms_json_get_uint(it, 0, MS_MAX_LATENCY, fn, "launch_units", &m->launch_units, error))
+    return FALSE;
   it = cJSON_GetObjectItemCaseSensitive(root, "time_unit_ns");
   if (it) {
     if (!ms_json_get_double(it, fn, "time_unit_ns", &m->time_unit_ns, error)) return FALSE;

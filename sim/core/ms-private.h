@@ -30,6 +30,7 @@ gboolean ms_json_get_double(const cJSON *item, const char *filename, const char 
 struct _MsSource {
   char *name;
   guint64 threads, block_threads;
+  guint64 shared_words; /* the trace's "shared_words" (0: undeclared) */
   MsSourceFuncs funcs;
   gpointer self;
 };

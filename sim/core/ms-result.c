@@ -28,9 +28,22 @@ static cJSON *model_json(const MsModel *m) {
   return o;
 }
 
-/* Calibrated prediction in ns: time units at time_unit_ns plus one launch per kernel. */
-static double predicted_ns(const MsResult *r, const MsModel *m) {
+/* Calibrated prediction in ns: time units at time_unit_ns, plus (fitted models of earlier
+ * versions) launch_ns per kernel call, i.e. per grid barrier + 1. */
+double ms_result_predicted_ns(const MsResult *r, const MsModel *m) {
+  if (m->time_unit_ns <= 0) return 0;
   return (double)r->time_units * m->time_unit_ns + (double)(r->grid_barriers + 1) * m->launch_ns;
+}
+#define predicted_ns ms_result_predicted_ns
+
+const char *ms_result_bound(const MsResult *r) {
+  if (r->time_units == 0) return "none";
+  guint64 g = r->global_busy, s = r->shared_busy, l = r->launch_total;
+  guint64 mx = MAX(g, MAX(s, l));
+  if (2 * mx < r->time_units) return "latency";
+  if (mx == g) return "global bandwidth";
+  if (mx == s) return "shared memory";
+  return "launch";
 }
 
 char *ms_result_to_json(const MsResult *r, const MsModel *m, const MsSource *src, gboolean pretty) {

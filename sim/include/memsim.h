@@ -53,7 +53,18 @@ typedef struct {
   guint64 group_words;  /* extension: UMM address-group size in words (default w) */
   double time_unit_ns;  /* calibration: ns per time unit, 0 if not calibrated */
   double launch_ns;     /* calibration: ns per kernel launch (grid barrier + 1), 0 if none */
+  /* GPU extensions (docs/models.md, "GPU extensions"); each default gives the papers' model. */
+  guint32 global_rate;      /* g: slots of the global pipeline's entry per time unit (1) */
+  guint64 resident_warps;   /* hmm kinds: warps a DMM holds at once (0: unlimited) */
+  guint64 resident_blocks;  /* hmm kinds: blocks a DMM holds at once (0: unlimited) */
+  guint64 shared_words_per_dmm; /* hmm kinds: shared words of a DMM (0: unlimited) */
+  guint64 launch_units;     /* idle time units before each kernel (0) */
 } MsModel;
+
+#define MS_MAX_GLOBAL_RATE 4096u
+/* TRUE when any residency limit is set: blocks are then placed dynamically and, on the
+ * hmm kinds, every grid barrier is a kernel boundary. */
+gboolean ms_model_has_residency(const MsModel *model);
 
 /* Parse a model file.  Returns a new model or NULL with error set. */
 MsModel *ms_model_load(const char *path, GError **error);
@@ -115,6 +126,9 @@ const char *ms_source_name(const MsSource *source);
 guint64 ms_source_threads(const MsSource *source);
 guint64 ms_source_block_threads(const MsSource *source);
 MsNext ms_source_next(MsSource *source, MsStep *step, GError **error);
+/* Shared memory one block holds, in words (the trace's "shared_words"; 0 if undeclared). */
+guint64 ms_source_shared_words(const MsSource *source);
+void ms_source_set_shared_words(MsSource *source, guint64 words);
 gboolean ms_source_fill(MsSource *source, guint64 first, guint64 count, gint64 *addr,
                         GError **error);
 /* The current memory step's active range (all threads if the source does not say). */
@@ -154,8 +168,10 @@ typedef struct {
   guint32 pipeline;
   guint64 warp;
   guint64 step;
-  guint32 stages;   /* stages of this dispatch: entries time .. time+stages-1 */
+  guint32 stages;   /* stages of this dispatch: entries time .. time+stages-1 (rate 1) */
   gint64 complete;  /* time unit the last of them completes */
+  gint64 slot;      /* the first slot it took: stage i enters at (slot + i) / rate */
+  guint32 rate;     /* slots per time unit of the pipeline (global_rate, else 1) */
 } MsEvent;
 
 typedef struct {
@@ -168,6 +184,12 @@ typedef struct {
   guint64 grid_barriers;  /* B of the asynchronous HMM: kernel boundaries */
   guint64 block_barriers;
   guint64 threads, warps, blocks;
+  /* GPU extensions: what bounds the time (docs/models.md) */
+  guint64 kernels;        /* 1 + kernel boundaries (grid barriers of async-hmm, or of hmm
+                           * with residency limits); 1 on other models */
+  guint64 launch_total;   /* time units spent launching: kernels * launch_units */
+  guint64 global_busy;    /* time units the global entry needs: ceil(global stages / g) */
+  guint64 shared_busy;    /* stages of the busiest DMM (dmm: all shared stages) */
   GArray *per_step;       /* of MsStepResult, only when asked for */
   GArray *events;         /* of MsEvent, only when asked for */
 } MsResult;
@@ -204,6 +226,14 @@ void ms_result_print_text(const MsResult *result, const MsModel *model, const Ms
 #define MS_TIMELINE_MAX_EVENTS 2000
 gboolean ms_result_print_timeline(const MsResult *result, const MsModel *model, FILE *out,
                                   GError **error);
+
+/* Predicted ns of a result on a calibrated model (time_unit_ns > 0): time_units *
+ * time_unit_ns + (grid_barriers + 1) * launch_ns.  0 if the model is not calibrated. */
+double ms_result_predicted_ns(const MsResult *result, const MsModel *model);
+/* What bounds the time: "global bandwidth", "shared memory", "launch" (the largest of
+ * global_busy, shared_busy and launch_total when it is at least half the time), else
+ * "latency".  "none" for an empty trace. */
+const char *ms_result_bound(const MsResult *result);
 
 /* The human description of a model, one line ("dmm w=32 l=1"). */
 char *ms_model_describe(const MsModel *model);
