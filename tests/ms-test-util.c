@@ -91,7 +91,9 @@ MsSource *mt_source(const MtTrace *t, const char *name) {
     g_array_append_val(m->t->steps, st);
     g_ptr_array_add(m->t->addr, a ? g_memdup2(a, t->threads * sizeof(gint64)) : NULL);
   }
-  return ms_source_new(name ? name : "test", t->threads, t->block_threads, &mem_funcs, m);
+  MsSource *src = ms_source_new(name ? name : "test", t->threads, t->block_threads, &mem_funcs, m);
+  ms_source_set_shared_words(src, t->shared_words);
+  return src;
 }
 
 MsSource *mt_source_from_arrays(const char *name, guint64 threads, guint64 block_threads,

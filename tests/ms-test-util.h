@@ -11,6 +11,7 @@
 /* A program held in memory: steps and, for memory steps, one address per thread. */
 typedef struct {
   guint64 threads, block_threads;
+  guint64 shared_words; /* the trace's "shared_words" (0: undeclared) */
   GArray *steps;   /* of MsStep */
   GPtrArray *addr; /* gint64[threads] per step, NULL for sync steps */
 } MtTrace;

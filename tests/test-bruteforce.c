@@ -16,6 +16,7 @@ typedef struct {
   guint64 time_units, stages, dispatches, requests, extra_stages, round_sum;
   guint64 shared_stages, shared_dispatches, global_stages, global_dispatches;
   guint64 grid_barriers, block_barriers;
+  guint64 kernels, launch_total, global_busy, shared_busy;
   guint64 nsteps;
   guint64 step_stages[16], step_disp[16], step_req[16];
   gint64 first[16], last[16];
@@ -120,20 +121,41 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   out->dispatches = out->shared_dispatches + out->global_dispatches;
   out->extra_stages = out->stages - out->dispatches;
 
-  /* the schedule */
+  /* the schedule, straight from MODELS.md (GPU extensions included) */
+  guint64 nblocks = (W + wpb - 1) / wpb;
+  guint64 g_rate = m->global_rate > 1 ? m->global_rate : 1;
+  gint64 L = (gint64)m->launch_units;
+  /* residency: a limit that concerns this trace, on an hmm kind */
+  gboolean dyn = hmm && (m->resident_warps || m->resident_blocks ||
+                         (m->shared_words_per_dmm && t->shared_words));
+  gboolean boundary = m->kind == MS_MODEL_ASYNC_HMM || dyn;
+  guint64 lim_blocks = m->resident_blocks;
+  if (dyn && m->shared_words_per_dmm && t->shared_words) {
+    guint64 cap = m->shared_words_per_dmm / t->shared_words;
+    if (!lim_blocks || cap < lim_blocks) lim_blocks = cap;
+  }
   guint64 *pos = g_new0(guint64, W);     /* current step of each warp */
   gint64 *ready = g_new0(gint64, W);     /* when it may be dispatched (or leave a barrier) */
-  gint64 *free_at = g_new0(gint64, npipes);
+  gint64 *next_slot = g_new0(gint64, npipes);
+  guint64 *busy = g_new0(guint64, npipes);
   gint64 *last_warp = g_new(gint64, npipes);
+  gint64 *bdmm = g_new(gint64, nblocks);  /* a block's DMM: static b mod d, or while resident */
+  gboolean *placed = g_new0(gboolean, nblocks); /* placed in the current kernel */
+  gboolean *resident = g_new0(gboolean, nblocks);
+  gint64 kstart = L;                     /* the current kernel's start */
+  for (guint64 b = 0; b < nblocks; b++) bdmm[b] = dyn ? -1 : (gint64)(b % d);
+  for (guint64 j = 0; j < W; j++) ready[j] = L;
   for (guint q = 0; q < npipes; q++) last_warp[q] = -1;
+  guint64 kernels = 1;
   gint64 last_complete = -1;
   for (gint64 now = 0;; now++) {
     cr_assert(now < 1000000, "naive evaluator ran away");
-    /* 1. move warps past steps they have no request in, and through released barriers */
     gboolean changed = TRUE;
     while (changed) {
       changed = FALSE;
+      /* 1. move warps past steps they have no request in, and through released barriers */
       for (guint64 j = 0; j < W; j++) {
+        if (dyn && !resident[j / wpb]) continue;
         while (pos[j] < nsteps) {
           MsStep st = g_array_index(t->steps, MsStep, pos[j]);
           if (st.op == MS_OP_SYNC || k[pos[j] * W + j] > 0) break;
@@ -158,47 +180,123 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
           rel = MAX(rel, ready[i]);
         }
         if (!all) continue;
+        if (st.scope == MS_SCOPE_GRID && boundary) { /* a kernel boundary */
+          kernels++;
+          rel += L;
+          if (dyn) {
+            kstart = rel;
+            for (guint64 b = 0; b < nblocks; b++) placed[b] = resident[b] = FALSE;
+          }
+        }
         for (guint64 i = lo; i < hi; i++) {
           ready[i] = rel;
           pos[i]++;
         }
         changed = TRUE;
       }
+      /* 2. residency: retire the blocks whose warps all finished the kernel with every request
+       * completed (all of them first), then place waiting blocks in increasing order while a DMM
+       * has room; the warps of placed blocks move in the next round (1.), so a block with no
+       * request retires in the time unit it starts, after the placements of that round */
+      if (dyn) {
+        for (guint64 b = 0; b < nblocks; b++) {
+          if (!resident[b]) continue;
+          gboolean done = TRUE;
+          for (guint64 j = b * wpb; j < MIN(W, (b + 1) * wpb); j++) {
+            gboolean at_end = pos[j] >= nsteps;
+            if (!at_end) {
+              MsStep st = g_array_index(t->steps, MsStep, pos[j]);
+              at_end = st.op == MS_OP_SYNC && st.scope == MS_SCOPE_GRID;
+            }
+            if (!at_end || ready[j] > now) done = FALSE;
+          }
+          if (done) {
+            resident[b] = FALSE;
+            changed = TRUE;
+          }
+        }
+        if (changed) continue; /* move again, then retire, before placing */
+        for (guint64 b = 0; b < nblocks && now >= kstart; b++) {
+          if (placed[b]) continue;
+          guint64 nw = MIN(wpb, W - b * wpb);
+          gint64 best = -1;
+          guint64 best_warps = 0;
+          for (guint x = 0; x < d; x++) {
+            guint64 rb = 0, rw = 0;
+            for (guint64 c = 0; c < nblocks; c++)
+              if (resident[c] && bdmm[c] == (gint64)x) {
+                rb++;
+                rw += MIN(wpb, W - c * wpb);
+              }
+            if (lim_blocks && rb + 1 > lim_blocks) continue;
+            if (m->resident_warps && rw + nw > m->resident_warps) continue;
+            if (best < 0 || rw < best_warps) {
+              best = x;
+              best_warps = rw;
+            }
+          }
+          if (best < 0) break; /* blocks start in increasing order */
+          placed[b] = resident[b] = TRUE;
+          bdmm[b] = best;
+          for (guint64 j = b * wpb; j < b * wpb + nw; j++) ready[j] = now;
+          changed = TRUE;
+        }
+      }
     }
     gboolean done = TRUE;
     for (guint64 j = 0; j < W; j++)
       if (pos[j] < nsteps) done = FALSE;
     if (done) break;
-    /* 2. each free pipeline takes the first ready warp after the last one it took */
+    /* 2. each pipeline takes the first ready warp after the last one it took, while its entry
+     * has a free slot in this time unit (rate slots per time unit; rate 1: rules 1-4) */
     for (guint q = 0; q < npipes; q++) {
-      if (free_at[q] > now) continue;
-      for (guint64 c = 1; c <= W; c++) {
-        guint64 j = (guint64)((last_warp[q] + (gint64)c) % (gint64)W);
-        if (pos[j] >= nsteps || ready[j] > now) continue;
-        MsStep st = g_array_index(t->steps, MsStep, pos[j]);
-        if (st.op == MS_OP_SYNC) continue;
-        guint pipe = !hmm ? 0 : st.space == MS_SPACE_GLOBAL ? d : (guint)((j / wpb) % d);
-        if (pipe != q) continue;
-        guint64 kk = k[pos[j] * W + j];
-        guint64 l = !hmm ? m->latency : q == d ? m->global_latency : m->shared_latency;
-        gint64 complete = now + (gint64)kk + (gint64)l - 2;
-        free_at[q] = now + (gint64)kk;
-        ready[j] = complete + 1;
-        last_warp[q] = (gint64)j;
-        if (out->first[pos[j]] < 0) out->first[pos[j]] = now;
-        out->last[pos[j]] = MAX(out->last[pos[j]], complete);
-        last_complete = MAX(last_complete, complete);
-        pos[j]++;
-        break;
+      gint64 rate = (gint64)((hmm ? q == d : m->kind == MS_MODEL_UMM) ? g_rate : 1);
+      for (;;) {
+        if (next_slot[q] >= (now + 1) * rate) break;
+        gboolean took = FALSE;
+        for (guint64 c = 1; c <= W; c++) {
+          guint64 j = (guint64)((last_warp[q] + (gint64)c) % (gint64)W);
+          if (dyn && !resident[j / wpb]) continue;
+          if (pos[j] >= nsteps || ready[j] > now) continue;
+          MsStep st = g_array_index(t->steps, MsStep, pos[j]);
+          if (st.op == MS_OP_SYNC) continue;
+          guint pipe = !hmm ? 0 : st.space == MS_SPACE_GLOBAL ? d : (guint)bdmm[j / wpb];
+          if (pipe != q) continue;
+          guint64 kk = k[pos[j] * W + j];
+          guint64 l = !hmm ? m->latency : q == d ? m->global_latency : m->shared_latency;
+          gint64 s0 = MAX(next_slot[q], now * rate);
+          gint64 complete = (s0 + (gint64)kk - 1) / rate + (gint64)l - 1;
+          next_slot[q] = s0 + (gint64)kk;
+          busy[q] += kk;
+          ready[j] = complete + 1;
+          last_warp[q] = (gint64)j;
+          if (out->first[pos[j]] < 0) out->first[pos[j]] = now;
+          out->last[pos[j]] = MAX(out->last[pos[j]], complete);
+          last_complete = MAX(last_complete, complete);
+          pos[j]++;
+          took = TRUE;
+          break;
+        }
+        if (!took) break;
       }
     }
   }
   out->time_units = (guint64)(last_complete + 1);
+  out->kernels = kernels;
+  out->launch_total = kernels * (guint64)L;
+  out->global_busy = out->shared_busy = 0;
+  if (hmm || m->kind == MS_MODEL_UMM) out->global_busy = (busy[hmm ? d : 0] + g_rate - 1) / g_rate;
+  for (guint q = 0; q < npipes; q++)
+    if (hmm ? q != d : m->kind == MS_MODEL_DMM) out->shared_busy = MAX(out->shared_busy, busy[q]);
   g_free(k);
   g_free(pos);
   g_free(ready);
-  g_free(free_at);
+  g_free(next_slot);
+  g_free(busy);
   g_free(last_warp);
+  g_free(bdmm);
+  g_free(placed);
+  g_free(resident);
 }
 
 /* ---- random traces ---- */
@@ -249,8 +347,9 @@ static MtTrace *random_trace(GRand *g, guint w) {
 static char *describe(const MsModel *m, const MtTrace *t, guint32 seed, guint iter) {
   GString *s = g_string_new(NULL);
   g_autofree char *md = ms_model_describe(m);
-  g_string_append_printf(s, "seed %u iteration %u: %s; threads %lu block_threads %lu\n", seed,
-                         iter, md, (unsigned long)t->threads, (unsigned long)t->block_threads);
+  g_string_append_printf(s, "seed %u iteration %u: %s; threads %lu block_threads %lu shared_words %lu\n",
+                         seed, iter, md, (unsigned long)t->threads, (unsigned long)t->block_threads,
+                         (unsigned long)t->shared_words);
   for (guint i = 0; i < t->steps->len; i++) {
     MsStep st = g_array_index(t->steps, MsStep, i);
     const gint64 *a = g_ptr_array_index(t->addr, i);
@@ -287,6 +386,10 @@ static void compare(const MsResult *r, const Naive *n, const char *desc) {
   CHECK("grid_barriers", r->grid_barriers, n->grid_barriers);
   CHECK("block_barriers", r->block_barriers, n->block_barriers);
   CHECK("steps", r->steps, n->nsteps);
+  CHECK("kernels", r->kernels, n->kernels);
+  CHECK("launch_total", r->launch_total, n->launch_total);
+  CHECK("global_busy", r->global_busy, n->global_busy);
+  CHECK("shared_busy", r->shared_busy, n->shared_busy);
   if (!r->per_step) return;
   cr_assert_eq(r->per_step->len, n->nsteps, "per_step length\n%s", desc);
   for (guint s = 0; s < n->nsteps; s++) {
@@ -331,6 +434,86 @@ Test(bruteforce, engine_should_match_naive_evaluator_on_random_traces) {
     ms_model_free(m);
   }
   for (int k = 0; k < 4; k++) cr_expect_gt(kinds[k], RANDOM_TRACES / 8, "kind %d under-tested", k);
+  g_rand_free(g);
+}
+
+/* The GPU extensions: global_rate, residency (warps, blocks, shared words), launch_units, each
+ * set at random on top of a random model and trace (limits drawn so that every block fits). */
+static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
+  guint64 W = (t->threads + m->width - 1) / m->width;
+  guint64 wpb = t->block_threads >= t->threads ? W : t->block_threads / m->width;
+  if (m->kind != MS_MODEL_DMM && g_rand_int_range(g, 0, 3)) m->global_rate = (guint32)g_rand_int_range(g, 1, 6);
+  if (g_rand_int_range(g, 0, 3) == 0) m->launch_units = (guint64)g_rand_int_range(g, 0, 7);
+  if (ms_model_is_hmm(m)) {
+    if (g_rand_boolean(g)) m->resident_warps = wpb + (guint64)g_rand_int_range(g, 0, (gint32)(2 * wpb + 1));
+    if (g_rand_boolean(g)) m->resident_blocks = (guint64)g_rand_int_range(g, 1, 4);
+    if (g_rand_int_range(g, 0, 3) == 0) {
+      t->shared_words = (guint64)g_rand_int_range(g, 1, 50);
+      m->shared_words_per_dmm = t->shared_words * (guint64)g_rand_int_range(g, 1, 4) +
+                                (guint64)g_rand_int_range(g, 0, (gint32)t->shared_words);
+    }
+  }
+}
+
+#define RANDOM_EXTENSION_TRACES 4000
+
+Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
+  guint32 seed = test_seed(20261122u);
+  GRand *g = g_rand_new_with_seed(seed);
+  guint rate = 0, dyn = 0, launch = 0;
+  for (guint it = 0; it < RANDOM_EXTENSION_TRACES; it++) {
+    MsModel *m = random_model(g);
+    MtTrace *t = random_trace(g, m->width);
+    random_extensions(g, m, t);
+    rate += m->global_rate > 1;
+    launch += m->launch_units > 0;
+    dyn += ms_model_is_hmm(m) && (m->resident_warps || m->resident_blocks || t->shared_words);
+    g_autofree char *desc = describe(m, t, seed, it);
+    Naive n;
+    naive_eval(m, t, &n);
+    MsSimOptions opt = {.per_step = TRUE};
+    MsResult *r = mt_run(m, t, &opt);
+    compare(r, &n, desc);
+    ms_result_free(r);
+    mt_trace_free(t);
+    ms_model_free(m);
+  }
+  cr_expect_gt(rate, RANDOM_EXTENSION_TRACES / 4, "global_rate under-tested: %u", rate);
+  cr_expect_gt(dyn, RANDOM_EXTENSION_TRACES / 5, "residency under-tested: %u", dyn);
+  cr_expect_gt(launch, RANDOM_EXTENSION_TRACES / 5, "launch_units under-tested: %u", launch);
+  g_rand_free(g);
+}
+
+/* Limits wide enough to hold every block change nothing but make grid barriers kernel
+ * boundaries: with launch_units 0 the time is the unlimited model's, to the unit. */
+Test(bruteforce, ample_residency_should_equal_unlimited) {
+  guint32 seed = test_seed(5u);
+  GRand *g = g_rand_new_with_seed(seed);
+  for (guint it = 0; it < 1000; it++) {
+    MsModel *m = ms_model_new(g_rand_boolean(g) ? MS_MODEL_HMM : MS_MODEL_ASYNC_HMM,
+                              widths[g_rand_int_range(g, 0, G_N_ELEMENTS(widths))], 0,
+                              (guint32)g_rand_int_range(g, 1, 5), (guint64)g_rand_int_range(g, 1, 13),
+                              (guint64)g_rand_int_range(g, 1, 13));
+    MtTrace *t = random_trace(g, m->width);
+    g_autofree char *desc = describe(m, t, seed, it);
+    MsSimOptions opt = {.per_step = TRUE};
+    MsResult *a = mt_run(m, t, &opt);
+    m->resident_warps = 1000;
+    m->resident_blocks = 1000;
+    MsResult *b = mt_run(m, t, &opt);
+    CHECK("time_units", b->time_units, a->time_units);
+    CHECK("stages", b->stages, a->stages);
+    for (guint s = 0; s < a->per_step->len; s++) {
+      CHECK("first_dispatch", g_array_index(b->per_step, MsStepResult, s).first_dispatch,
+            g_array_index(a->per_step, MsStepResult, s).first_dispatch);
+      CHECK("last_complete", g_array_index(b->per_step, MsStepResult, s).last_complete,
+            g_array_index(a->per_step, MsStepResult, s).last_complete);
+    }
+    ms_result_free(a);
+    ms_result_free(b);
+    mt_trace_free(t);
+    ms_model_free(m);
+  }
   g_rand_free(g);
 }
 

@@ -587,3 +587,153 @@ Test(result, json_should_hold_the_spec_keys) {
   ms_source_free(src);
   mt_trace_free(t);
 }
+
+/* ---- GPU extensions: the worked examples of MODELS.md ---- */
+
+Test(gpu, fig3_3_umm_with_global_rate_2_should_take_7) {
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 4, 5);
+  m->global_rate = 2;
+  MtTrace *t = fig33_trace();
+  MsSimOptions opt = {.per_step = TRUE, .max_events = 10};
+  g_autoptr(MsResult) r = mt_run(m, t, &opt);
+  /* W(0): 3 groups, slots 0-2 (last at time 1, complete 1 + 5 - 1 = 5); W(1): 2 groups,
+   * slots 3-4 (last at time 2, complete 6).  Both dispatched at time 0. */
+  cr_expect_eq(r->time_units, 7);
+  cr_assert_eq(r->events->len, 2);
+  const MsEvent *e0 = &g_array_index(r->events, MsEvent, 0), *e1 = &g_array_index(r->events, MsEvent, 1);
+  cr_expect_eq(e0->time, 0);
+  cr_expect_eq(e0->slot, 0);
+  cr_expect_eq(e0->complete, 5);
+  cr_expect_eq(e1->time, 1); /* slot 3 is time 1's: no slot of time 0 was left */
+  cr_expect_eq(e1->slot, 3);
+  cr_expect_eq(e1->complete, 6);
+  cr_expect_eq(r->global_busy, 3); /* ceil(5 / 2) */
+  m->global_rate = 1;
+  cr_expect_eq(mt_time(m, t), 9);
+  mt_trace_free(t);
+}
+
+/* Two blocks of one warp (w = 4), each reading one coalesced group, on an HMM with d = 1. */
+static MtTrace *two_block_trace(gboolean two_kernels) {
+  MtTrace *t = mt_trace_new(8, 4);
+  static const gint64 a[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+  mt_mem_arr(t, MS_OP_READ, MS_SPACE_GLOBAL, a);
+  if (two_kernels) {
+    mt_sync(t, MS_SCOPE_GRID);
+    mt_mem_arr(t, MS_OP_READ, MS_SPACE_GLOBAL, a);
+  }
+  return t;
+}
+
+Test(gpu, resident_blocks_1_should_run_blocks_one_after_another) {
+  g_autoptr(MsModel) m = mt_hmm(MS_MODEL_HMM, 4, 1, 1, 5);
+  MtTrace *t = two_block_trace(FALSE);
+  cr_expect_eq(mt_time(m, t), 6); /* unlimited: dispatches at 0 and 1 */
+  m->resident_blocks = 1;
+  /* block 0 dispatches at 0, completes 4; block 1 placed at 5, completes 9 */
+  g_autoptr(MsResult) r = mt_run(m, t, NULL);
+  cr_expect_eq(r->time_units, 10);
+  cr_expect_eq(r->kernels, 1);
+  mt_trace_free(t);
+}
+
+Test(gpu, two_kernels_with_launch_units_should_take_24) {
+  g_autoptr(MsModel) m = mt_hmm(MS_MODEL_HMM, 4, 1, 1, 5);
+  m->resident_blocks = 1;
+  m->launch_units = 2;
+  MtTrace *t = two_block_trace(TRUE);
+  MsSimOptions opt = {.per_step = TRUE};
+  g_autoptr(MsResult) r = mt_run(m, t, &opt);
+  /* kernel 1 from 2: block 0 at 2 (complete 6), block 1 at 7 (complete 11); kernel 2 from
+   * 11 + 1 + 2 = 14: block 0 at 14 (18), block 1 at 19 (23) */
+  cr_expect_eq(r->time_units, 24);
+  cr_expect_eq(r->kernels, 2);
+  cr_expect_eq(r->launch_total, 4);
+  const MsStepResult *s0 = &g_array_index(r->per_step, MsStepResult, 0);
+  const MsStepResult *s2 = &g_array_index(r->per_step, MsStepResult, 2);
+  cr_expect_eq(s0->first_dispatch, 2);
+  cr_expect_eq(s0->last_complete, 11);
+  cr_expect_eq(s2->first_dispatch, 14);
+  cr_expect_eq(s2->last_complete, 23);
+  mt_trace_free(t);
+}
+
+Test(gpu, fig3_3_dmm_with_launch_units_3_should_take_10) {
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_DMM, 4, 5);
+  m->launch_units = 3;
+  MtTrace *t = fig33_trace();
+  g_autoptr(MsResult) r = mt_run(m, t, NULL);
+  cr_expect_eq(r->time_units, 10);
+  cr_expect_eq(r->kernels, 1);
+  cr_expect_eq(r->launch_total, 3);
+  mt_trace_free(t);
+}
+
+/* shared_words: a DMM of 10 words holds one block of 6 words at a time. */
+Test(gpu, shared_words_should_limit_resident_blocks) {
+  g_autoptr(MsModel) m = mt_hmm(MS_MODEL_HMM, 4, 1, 1, 5);
+  MtTrace *t = two_block_trace(FALSE);
+  m->shared_words_per_dmm = 10;
+  cr_expect_eq(mt_time(m, t), 6); /* the trace declares no shared memory: no limit */
+  t->shared_words = 6;
+  cr_expect_eq(mt_time(m, t), 10);
+  t->shared_words = 5;
+  cr_expect_eq(mt_time(m, t), 6);
+  t->shared_words = 11; /* fits no DMM */
+  MsSource *src = mt_source(t, "t.json");
+  GError *err = NULL;
+  cr_expect_null(ms_simulate(m, src, NULL, &err));
+  cr_assert_not_null(err);
+  cr_expect_str_eq(err->message, "t.json: a block's shared_words = 11 is more than the model's shared_words_per_dmm = 10");
+  g_clear_error(&err);
+  ms_source_free(src);
+  mt_trace_free(t);
+}
+
+Test(gpu, block_larger_than_resident_warps_should_be_an_error) {
+  g_autoptr(MsModel) m = mt_hmm(MS_MODEL_HMM, 4, 2, 1, 5);
+  m->resident_warps = 1;
+  MtTrace *t = mt_trace_new(16, 8);
+  static const gint64 a[16] = {0};
+  mt_mem_arr(t, MS_OP_READ, MS_SPACE_GLOBAL, a);
+  MsSource *src = mt_source(t, "t.json");
+  GError *err = NULL;
+  cr_expect_null(ms_simulate(m, src, NULL, &err));
+  cr_assert_not_null(err);
+  cr_expect_str_eq(err->message, "t.json: a block of 2 warps does not fit the model's resident_warps = 1 (make block_threads at most 4)");
+  g_clear_error(&err);
+  ms_source_free(src);
+  mt_trace_free(t);
+}
+
+/* Placement: each block goes to the DMM with room holding the fewest resident warps. */
+Test(gpu, blocks_should_go_to_the_least_loaded_dmm_with_room) {
+  g_autoptr(MsModel) m = mt_hmm(MS_MODEL_HMM, 1, 2, 1, 3);
+  m->resident_warps = 2;
+  /* w = 1, blocks of 1 warp: 6 blocks, each a shared read; block 0 reads 5 times (a long
+   * block), others once.  d = 2, 2 warps per DMM: blocks 0, 1 on DMM 0, 1; 2, 3 next. */
+  MtTrace *t = mt_trace_new(6, 1);
+  for (int s = 0; s < 5; s++) {
+    gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_SHARED);
+    a[0] = 0;
+    if (s == 0)
+      for (int i = 1; i < 6; i++) a[i] = 0;
+  }
+  MsSimOptions opt = {.max_events = 100};
+  g_autoptr(MsResult) r = mt_run(m, t, &opt);
+  /* At 0: b0 -> DMM 0, b1 -> 1, b2 -> 0 (tie: the lower), b3 -> 1; b4 waits (both full).
+   * shared_latency 1: a 1-stage dispatch at t completes at t.  DMM 1: w1 at 0 (retires at
+   * 1), so at 1 b4 goes to DMM 1 (the only one with room); w3 at 1, w4 at 2.  DMM 0: w0 at
+   * 0, w2 at 1 (retires at 2, as does b3): at 2 b5 goes to DMM 0 (1 warp each: the lower),
+   * w5 dispatches at 2 (round robin after w2), then w0's steps 1-4 at 3..6: 7 time units. */
+  guint64 pipe_of_warp[6] = {9, 9, 9, 9, 9, 9};
+  for (guint i = 0; i < r->events->len; i++) {
+    const MsEvent *e = &g_array_index(r->events, MsEvent, i);
+    pipe_of_warp[e->warp] = e->pipeline;
+  }
+  static const guint64 want[6] = {0, 1, 0, 1, 1, 0};
+  for (int i = 0; i < 6; i++) cr_expect_eq(pipe_of_warp[i], want[i], "warp %d on DMM %lu", i, (unsigned long)pipe_of_warp[i]);
+  cr_expect_eq(r->time_units, 7);
+  cr_expect_eq(r->shared_busy, 7); /* DMM 0: w0 5 stages, w2 and w5 one each */
+  mt_trace_free(t);
+}
