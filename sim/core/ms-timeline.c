@@ -27,19 +27,37 @@ gboolean ms_result_print_timeline(const MsResult *r, const MsModel *m, FILE *out
   guint P = ms_model_pipelines(m);
   for (guint p = 0; p < P; p++) {
     guint64 l = ms_model_is_hmm(m) ? (p == m->dmms ? m->global_latency : m->shared_latency) : m->latency;
-    /* entered[t] = the event whose stage entered at t on this pipeline */
-    GArray *ev = g_array_new(FALSE, TRUE, sizeof(const MsEvent *));
-    g_array_set_size(ev, (guint)r->time_units + 1);
+    /* entered[t] = the stages that entered at t on this pipeline ("W1.0"; with global_rate > 1
+     * several: "W0.0x2 W1.0" is two stages of warp 0 and one of warp 1); stage i of an event enters at (slot + i) / rate */
+    GPtrArray *cells = g_ptr_array_new_with_free_func(g_free);
+    for (guint64 t = 0; t <= r->time_units; t++) g_ptr_array_add(cells, NULL);
     gboolean any = FALSE;
+    int width = CELL - 1;
     for (guint i = 0; i < r->events->len; i++) {
       const MsEvent *e = &g_array_index(r->events, MsEvent, i);
       if (e->pipeline != p) continue;
       any = TRUE;
-      for (guint32 k = 0; k < e->stages; k++)
-        if ((guint64)e->time + k <= r->time_units) g_array_index(ev, const MsEvent *, (guint)e->time + k) = e;
+      guint64 rate = e->rate ? e->rate : 1;
+      for (guint32 k = 0; k < e->stages;) {
+        gint64 t = e->rate ? (e->slot + k) / (gint64)rate : e->time + k;
+        guint32 n = 1; /* stages of this warp entering in the same time unit */
+        while (k + n < e->stages && e->rate && (e->slot + k + n) / (gint64)rate == t) n++;
+        k += n;
+        if (t > (gint64)r->time_units) continue;
+        char lab[64];
+        if (n > 1)
+          g_snprintf(lab, sizeof lab, "W%" G_GUINT64_FORMAT ".%" G_GUINT64_FORMAT "x%u", e->warp, e->step, n);
+        else
+          g_snprintf(lab, sizeof lab, "W%" G_GUINT64_FORMAT ".%" G_GUINT64_FORMAT, e->warp, e->step);
+        char **cell = (char **)&g_ptr_array_index(cells, (guint)t);
+        char *joined = *cell ? g_strconcat(*cell, " ", lab, NULL) : g_strdup(lab);
+        g_free(*cell);
+        *cell = joined;
+        width = MAX(width, (int)strlen(joined));
+      }
     }
     if (!any) {
-      g_array_free(ev, TRUE);
+      g_ptr_array_free(cells, TRUE);
       continue;
     }
     char nb[48];
@@ -47,31 +65,28 @@ gboolean ms_result_print_timeline(const MsResult *r, const MsModel *m, FILE *out
     fprintf(out, "\n%s, latency l = %" G_GUINT64_FORMAT ": Wj.s is a stage of warp j's step s%s\n",
             pipe_name(m, p, nb, sizeof nb), l,
             full ? "; it enters at depth 1 and completes at depth l" : "");
+    if (ms_model_is_hmm(m) ? p == m->dmms : m->kind == MS_MODEL_UMM)
+      if (m->global_rate > 1)
+        fprintf(out, "global_rate g = %u: up to %u stages enter per time unit\n", m->global_rate, m->global_rate);
     fprintf(out, "%5s |", "t");
     if (full)
-      for (guint64 d = 1; d <= l; d++) fprintf(out, " %-*s", CELL - 1, d == l ? "done" : (g_snprintf(nb, sizeof nb, "%" G_GUINT64_FORMAT, d), nb));
+      for (guint64 d = 1; d <= l; d++) fprintf(out, " %-*s", width, d == l ? "done" : (g_snprintf(nb, sizeof nb, "%" G_GUINT64_FORMAT, d), nb));
     else
-      fprintf(out, " %-*s %-*s", CELL - 1, "enters", CELL - 1, "done");
+      fprintf(out, " %-*s %-*s", width, "enters", width, "done");
     fprintf(out, "\n");
     for (guint64 t = 0; t < r->time_units; t++) {
       GString *row = g_string_new(NULL);
       gboolean nonempty = FALSE;
       for (guint64 d = 0; d < (full ? l : 2); d++) {
         guint64 depth = full ? d : (d == 0 ? 0 : l - 1);
-        const MsEvent *e = t >= depth ? g_array_index(ev, const MsEvent *, (guint)(t - depth)) : NULL;
-        char cell[32] = "";
-        if (e) {
-          g_snprintf(cell, sizeof cell, "W%" G_GUINT64_FORMAT ".%" G_GUINT64_FORMAT, e->warp, e->step);
-          nonempty = TRUE;
-        } else if (full) {
-          g_snprintf(cell, sizeof cell, ".");
-        }
-        g_string_append_printf(row, " %-*s", CELL - 1, cell);
+        const char *c = t >= depth ? g_ptr_array_index(cells, (guint)(t - depth)) : NULL;
+        if (c) nonempty = TRUE;
+        g_string_append_printf(row, " %-*s", width, c ? c : (full ? "." : ""));
       }
       if (nonempty || full) fprintf(out, "%5" G_GUINT64_FORMAT " |%s\n", t, row->str);
       g_string_free(row, TRUE);
     }
-    g_array_free(ev, TRUE);
+    g_ptr_array_free(cells, TRUE);
   }
   fprintf(out, "\ntotal: %" G_GUINT64_FORMAT " time units (the last completion + 1)\n", r->time_units);
   return TRUE;
