@@ -93,6 +93,7 @@ MsSource *mt_source(const MtTrace *t, const char *name) {
   }
   MsSource *src = ms_source_new(name ? name : "test", t->threads, t->block_threads, &mem_funcs, m);
   ms_source_set_shared_words(src, t->shared_words);
+  ms_source_set_global_words(src, t->global_words);
   return src;
 }
 

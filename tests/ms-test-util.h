@@ -12,6 +12,7 @@
 typedef struct {
   guint64 threads, block_threads;
   guint64 shared_words; /* the trace's "shared_words" (0: undeclared) */
+  guint64 global_words; /* the trace's "global_words" (0: undeclared) */
   GArray *steps;   /* of MsStep */
   GPtrArray *addr; /* gint64[threads] per step, NULL for sync steps */
 } MtTrace;

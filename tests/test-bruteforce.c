@@ -124,6 +124,9 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   /* the schedule, straight from MODELS.md (GPU extensions included) */
   guint64 nblocks = (W + wpb - 1) / wpb;
   guint64 g_rate = m->global_rate > 1 ? m->global_rate : 1;
+  /* L2: a declared footprint within l2_words puts the global pipeline at the L2's figures */
+  gboolean l2 = m->l2_words && t->global_words && t->global_words <= m->l2_words;
+  if (l2) g_rate = m->l2_rate;
   gint64 L = (gint64)m->launch_units;
   /* residency: a limit that concerns this trace, on an hmm kind */
   gboolean dyn = hmm && (m->resident_warps || m->resident_blocks ||
@@ -264,6 +267,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
           if (pipe != q) continue;
           guint64 kk = k[pos[j] * W + j];
           guint64 l = !hmm ? m->latency : q == d ? m->global_latency : m->shared_latency;
+          if (l2 && (hmm ? q == d : m->kind == MS_MODEL_UMM)) l = m->l2_latency;
           gint64 s0 = MAX(next_slot[q], now * rate);
           gint64 complete = (s0 + (gint64)kk - 1) / rate + (gint64)l - 1;
           next_slot[q] = s0 + (gint64)kk;
@@ -347,9 +351,9 @@ static MtTrace *random_trace(GRand *g, guint w) {
 static char *describe(const MsModel *m, const MtTrace *t, guint32 seed, guint iter) {
   GString *s = g_string_new(NULL);
   g_autofree char *md = ms_model_describe(m);
-  g_string_append_printf(s, "seed %u iteration %u: %s; threads %lu block_threads %lu shared_words %lu\n",
+  g_string_append_printf(s, "seed %u iteration %u: %s; threads %lu block_threads %lu shared_words %lu global_words %lu\n",
                          seed, iter, md, (unsigned long)t->threads, (unsigned long)t->block_threads,
-                         (unsigned long)t->shared_words);
+                         (unsigned long)t->shared_words, (unsigned long)t->global_words);
   for (guint i = 0; i < t->steps->len; i++) {
     MsStep st = g_array_index(t->steps, MsStep, i);
     const gint64 *a = g_ptr_array_index(t->addr, i);
@@ -444,6 +448,12 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
   guint64 wpb = t->block_threads >= t->threads ? W : t->block_threads / m->width;
   if (m->kind != MS_MODEL_DMM && g_rand_int_range(g, 0, 3)) m->global_rate = (guint32)g_rand_int_range(g, 1, 6);
   if (g_rand_int_range(g, 0, 3) == 0) m->launch_units = (guint64)g_rand_int_range(g, 0, 7);
+  if (m->kind != MS_MODEL_DMM && g_rand_int_range(g, 0, 4) == 0) {
+    m->l2_words = (guint64)g_rand_int_range(g, 1, 3000);
+    m->l2_latency = (guint64)g_rand_int_range(g, 1, 9);
+    m->l2_rate = (guint32)g_rand_int_range(g, 1, 5);
+    t->global_words = (guint64)g_rand_int_range(g, 1, 3000);
+  }
   if (ms_model_is_hmm(m)) {
     if (g_rand_boolean(g)) m->resident_warps = wpb + (guint64)g_rand_int_range(g, 0, (gint32)(2 * wpb + 1));
     if (g_rand_boolean(g)) m->resident_blocks = (guint64)g_rand_int_range(g, 1, 4);

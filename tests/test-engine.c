@@ -737,3 +737,22 @@ Test(gpu, blocks_should_go_to_the_least_loaded_dmm_with_room) {
   cr_expect_eq(r->shared_busy, 7); /* DMM 0: w0 5 stages, w2 and w5 one each */
   mt_trace_free(t);
 }
+
+/* L2: a trace whose declared footprint fits l2_words runs at l2_latency and l2_rate. */
+Test(gpu, l2_resident_trace_should_use_l2_latency_and_rate) {
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 4, 5);
+  m->l2_words = 16;
+  m->l2_latency = 2;
+  m->l2_rate = 2;
+  MtTrace *t = fig33_trace();
+  cr_expect_eq(mt_time(m, t), 9); /* undeclared footprint: global memory */
+  t->global_words = 17;
+  cr_expect_eq(mt_time(m, t), 9); /* does not fit */
+  t->global_words = 16;
+  /* rate 2, l = 2: W(0) slots 0-2 (last at 1, complete 1 + 2 - 1 = 2); W(1) slots 3-4 (last
+   * at 2, complete 3): 4 time units */
+  g_autoptr(MsResult) r = mt_run(m, t, NULL);
+  cr_expect_eq(r->time_units, 4);
+  cr_expect(r->l2_resident);
+  mt_trace_free(t);
+}

@@ -86,6 +86,7 @@ typedef struct {
 
   /* GPU extensions */
   gint64 launch;        /* launch_units */
+  gboolean l2;          /* the global pipeline runs at the L2's latency and rate */
   gboolean boundary;    /* grid barriers are kernel boundaries */
   guint64 kernels;
   gboolean dyn;         /* residency limits: blocks placed as room frees */
@@ -889,6 +890,13 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     /* global_rate: the umm's pipeline and the hmm kinds' global one */
     gboolean global = e.hmm ? p == e.P - 1 : model->kind == MS_MODEL_UMM;
     e.rate[p] = global && model->global_rate > 1 ? (gint64)model->global_rate : 1;
+    /* L2: a declared footprint that fits stays in L2 across calls */
+    if (global && model->l2_words && ms_source_global_words(src) &&
+        ms_source_global_words(src) <= model->l2_words) {
+      e.lat[p] = (gint64)model->l2_latency;
+      e.rate[p] = (gint64)model->l2_rate;
+      e.l2 = TRUE;
+    }
   }
   if (e.dyn) {
     guint d = model->dmms;
@@ -944,6 +952,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   gboolean ok = run(&e);
   if (ok) {
     R->kernels = e.kernels;
+    R->l2_resident = e.l2;
     R->launch_total = e.kernels * (guint64)e.launch;
     {
       guint gp = e.hmm ? e.P - 1 : 0;

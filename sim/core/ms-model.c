@@ -74,6 +74,9 @@ char *ms_model_describe(const MsModel *m) {
   if (m->shared_words_per_dmm)
     g_string_append_printf(s, " shared_words_per_dmm=%" G_GUINT64_FORMAT, m->shared_words_per_dmm);
   if (m->launch_units) g_string_append_printf(s, " launch_units=%" G_GUINT64_FORMAT, m->launch_units);
+  if (m->l2_words)
+    g_string_append_printf(s, " l2_words=%" G_GUINT64_FORMAT " l2_latency=%" G_GUINT64_FORMAT " l2_rate=%u",
+                           m->l2_words, m->l2_latency, m->l2_rate);
   return g_string_free(s, FALSE);
 }
 
@@ -82,7 +85,8 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "global_latency", "group_words", "time_unit_ns",
                                          "launch_ns",   "description",    "calibration",
                                          "global_rate", "resident_warps", "resident_blocks",
-                                         "shared_words_per_dmm", "launch_units", NULL};
+                                         "shared_words_per_dmm", "launch_units", "l2_words",
+                                         "l2_latency",  "l2_rate",        NULL};
 
 static gboolean fail(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static gboolean fail(GError **error, int code, const char *fmt, ...) {
@@ -195,6 +199,22 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
   it = cJSON_GetObjectItemCaseSensitive(root, "launch_units");
   if (it && !ms_json_get_uint(it, 0, MS_MAX_LATENCY, fn, "launch_units", &m->launch_units, error))
     return FALSE;
+  /* L2: all three or none */
+  static const char *const l2keys[] = {"l2_words", "l2_latency", "l2_rate", NULL};
+  int l2n = 0;
+  for (int i = 0; l2keys[i]; i++) l2n += cJSON_GetObjectItemCaseSensitive(root, l2keys[i]) != NULL;
+  if (l2n) {
+    if (m->kind == MS_MODEL_DMM)
+      return fail(error, MS_ERROR_INVALID, "%s: l2_words: a dmm has no global memory; the l2 keys apply to umm and hmm kinds", fn);
+    for (int i = 0; l2keys[i]; i++)
+      if (!cJSON_GetObjectItemCaseSensitive(root, l2keys[i]))
+        return fail(error, MS_ERROR_INVALID, "%s: missing key \"%s\" (l2_words, l2_latency and l2_rate go together)", fn, l2keys[i]);
+    if (!ms_json_get_uint(cJSON_GetObjectItemCaseSensitive(root, "l2_words"), 1, MS_MAX_JSON_INT, fn, "l2_words", &m->l2_words, error) ||
+        !ms_json_get_uint(cJSON_GetObjectItemCaseSensitive(root, "l2_latency"), 1, MS_MAX_LATENCY, fn, "l2_latency", &m->l2_latency, error) ||
+        !ms_json_get_uint(cJSON_GetObjectItemCaseSensitive(root, "l2_rate"), 1, MS_MAX_GLOBAL_RATE, fn, "l2_rate", &v, error))
+      return FALSE;
+    m->l2_rate = (guint32)v;
+  }
   it = cJSON_GetObjectItemCaseSensitive(root, "time_unit_ns");
   if (it) {
     if (!ms_json_get_double(it, fn, "time_unit_ns", &m->time_unit_ns, error)) return FALSE;

@@ -31,6 +31,7 @@ struct _MsSource {
   char *name;
   guint64 threads, block_threads;
   guint64 shared_words; /* the trace's "shared_words" (0: undeclared) */
+  guint64 global_words; /* the trace's "global_words" (0: undeclared) */
   MsSourceFuncs funcs;
   gpointer self;
 };

@@ -24,6 +24,8 @@ guint64 ms_source_threads(const MsSource *s) { return s->threads; }
 guint64 ms_source_block_threads(const MsSource *s) { return s->block_threads; }
 guint64 ms_source_shared_words(const MsSource *s) { return s->shared_words; }
 void ms_source_set_shared_words(MsSource *s, guint64 words) { s->shared_words = words; }
+guint64 ms_source_global_words(const MsSource *s) { return s->global_words; }
+void ms_source_set_global_words(MsSource *s, guint64 words) { s->global_words = words; }
 
 MsNext ms_source_next(MsSource *s, MsStep *step, GError **error) {
   return s->funcs.next(s->self, step, error);

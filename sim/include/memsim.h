@@ -59,6 +59,10 @@ typedef struct {
   guint64 resident_blocks;  /* hmm kinds: blocks a DMM holds at once (0: unlimited) */
   guint64 shared_words_per_dmm; /* hmm kinds: shared words of a DMM (0: unlimited) */
   guint64 launch_units;     /* idle time units before each kernel (0) */
+  /* L2 (a project extension, docs/models.md): a trace whose declared global footprint
+   * fits l2_words runs its global pipeline at l2_latency and l2_rate.  0: no L2. */
+  guint64 l2_words, l2_latency;
+  guint32 l2_rate;
 } MsModel;
 
 #define MS_MAX_GLOBAL_RATE 4096u
@@ -129,6 +133,10 @@ MsNext ms_source_next(MsSource *source, MsStep *step, GError **error);
 /* Shared memory one block holds, in words (the trace's "shared_words"; 0 if undeclared). */
 guint64 ms_source_shared_words(const MsSource *source);
 void ms_source_set_shared_words(MsSource *source, guint64 words);
+/* Global words the trace touches, all arrays together (the trace's "global_words"; 0 if
+ * undeclared): with a model's l2_words, decides whether its data stays in L2. */
+guint64 ms_source_global_words(const MsSource *source);
+void ms_source_set_global_words(MsSource *source, guint64 words);
 gboolean ms_source_fill(MsSource *source, guint64 first, guint64 count, gint64 *addr,
                         GError **error);
 /* The current memory step's active range (all threads if the source does not say). */
@@ -190,6 +198,7 @@ typedef struct {
   guint64 launch_total;   /* time units spent launching: kernels * launch_units */
   guint64 global_busy;    /* time units the global entry needs: ceil(global stages / g) */
   guint64 shared_busy;    /* stages of the busiest DMM (dmm: all shared stages) */
+  gboolean l2_resident;   /* the trace's global_words fit the model's l2_words */
   GArray *per_step;       /* of MsStepResult, only when asked for */
   GArray *events;         /* of MsEvent, only when asked for */
 } MsResult;
