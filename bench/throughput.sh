@@ -9,8 +9,13 @@ cd "$(dirname "$0")/.."
 b=${1:-build-release}
 [ -f "$b/build.ninja" ] || meson setup "$b" -Dbuildtype=release -Dtests=false -Dkernels=disabled >/dev/null
 ninja -C "$b" sim/memsim >/dev/null
-printf "%-15s %-10s %12s %9s %9s %10s %8s\n" trace model requests open_s sim_s "Mreq/s" peak_MB
-for row in "umm-coalesced umm-w32" "umm-random umm-w32" "dmm-conflict dmm-w32" "hmm-transpose hmm"; do
+# the yardstick: bench/baseline.c reads the same addresses (the trace in binary form) and only
+# counts each warp's stages
+cc -O2 -std=c11 -o "$b/baseline" bench/baseline.c
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf "%-15s %-10s %12s %9s %9s %10s %8s %14s\n" trace model requests open_s sim_s "Mreq/s" peak_MB "baseline_Mreq/s"
+for row in "umm-coalesced umm-w32 umm" "umm-random umm-w32 umm" "dmm-conflict dmm-w32 dmm" "hmm-transpose hmm hmm"; do
   set -- $row
   runs=()
   for k in 1 2 3; do
@@ -21,5 +26,8 @@ for row in "umm-coalesced umm-w32" "umm-random umm-w32" "dmm-conflict dmm-w32" "
     runs+=("$r $o $s $m")
   done
   read -r r o s m < <(printf "%s\n" "${runs[@]}" | sort -n | sed -n 2p)  # the median by requests/s
-  printf "%-15s %-10s %12s %9s %9s %10s %8d\n" "$1" "$2" "$req" "$o" "$s" "$r" $((m / 1024))
+  "$b/sim/memsim" convert "bench/traces/$1.json" --to binary -o "$tmp/t.bin"
+  base=$("$b/baseline" "$3" 32 32 "$tmp/t.bin" | sed -n 's/.*Mreq\/s \([0-9.]*\).*/\1/p')
+  rm -f "$tmp/t.bin"
+  printf "%-15s %-10s %12s %9s %9s %10s %8d %14s\n" "$1" "$2" "$req" "$o" "$s" "$r" $((m / 1024)) "$base"
 done
