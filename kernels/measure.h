@@ -89,6 +89,12 @@ void ms_run_permutation(const MsOptions &o);
 void ms_run_sat(const MsOptions &o);
 void ms_run_gcd(const MsOptions &o);
 void ms_run_bpbc(const MsOptions &o);
+/* Calibration (`--workload calibrate`, not part of "all"): kernels/calibrate.cu. */
+void ms_run_calibrate(const MsOptions &o);
+
+/* The record ms_measure() appended last (nullptr if none): a family adds figures it
+ * derives from the timed calls (e.g. calibrate's "result") to its extras. */
+MsRecord *ms_last_record();
 
 /* Small deterministic PRNG (splitmix64) used for every input. */
 struct MsRng {

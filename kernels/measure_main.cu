@@ -140,6 +140,8 @@ void MsRecord::x(const char *k, const char *v) { extra.push_back({k, json_str(v)
 
 const MsOptions &ms_options() { return g_opt; }
 
+MsRecord *ms_last_record() { return g_records.empty() ? nullptr : &g_records.back(); }
+
 bool ms_selected(const char *algorithm) {
   const char *only = std::getenv("MEMSIM_ONLY");
   if (!only) return true;
@@ -282,11 +284,17 @@ static void write_json(FILE *f, const cudaDeviceProp &prop, int driver, int runt
   std::fprintf(f, "{\"memsim_measurements\": 1,\n \"device\": {\"name\": %s, \"sm_count\": %d, "
                "\"sm_clock_mhz\": %d, \"mem_clock_mhz\": %d, \"driver_version\": %d, "
                "\"cuda_runtime_version\": %d, \"compute_capability\": \"%d.%d\", "
-               "\"global_mem_bytes\": %llu, \"l2_bytes\": %d, \"mem_bus_width\": %d},\n",
+               "\"global_mem_bytes\": %llu, \"l2_bytes\": %d, \"mem_bus_width\": %d, "
+               "\"warp_size\": %d, \"max_threads_per_sm\": %d, \"max_blocks_per_sm\": %d, "
+               "\"shared_mem_per_sm\": %zu, \"shared_mem_per_block_optin\": %zu, "
+               "\"reserved_shared_mem_per_block\": %zu, \"regs_per_sm\": %d},\n",
                json_str(prop.name).c_str(), prop.multiProcessorCount, sm_clock, mem_clock,
                driver, runtime, prop.major, prop.minor,
                (unsigned long long)prop.totalGlobalMem, prop.l2CacheSize,
-               prop.memoryBusWidth);
+               prop.memoryBusWidth, prop.warpSize, prop.maxThreadsPerMultiProcessor,
+               prop.maxBlocksPerMultiProcessor, prop.sharedMemPerMultiprocessor,
+               prop.sharedMemPerBlockOptin, prop.reservedSharedMemPerBlock,
+               prop.regsPerMultiprocessor);
   std::fprintf(f, " \"date\": %s, \"git_commit\": %s, \"timing\": \"%s\", \"quick\": %s,\n",
                json_str(date).c_str(), json_str(commit).c_str(),
                g_use_cupti ? "cupti" : "events", g_opt.quick ? "true" : "false");
@@ -370,7 +378,9 @@ static void usage(FILE *f) {
       "Usage: memsim-measure [OPTION...]\n"
       "Run memsim's algorithms as CUDA kernels, check them against a CPU reference\n"
       "and record their durations (CUPTI activity API, or CUDA events).\n\n"
-      "  --workload W       permutation|sat|gcd|bpbc|all (default all)\n"
+      "  --workload W       permutation|sat|gcd|bpbc|all (default all), or calibrate\n"
+      "                     (the device's bandwidths, latencies, launch time, clock;\n"
+      "                     not part of all; see docs/calibration.md)\n"
       "  --quick            small sizes and few repetitions (smoke test)\n"
       "  --counters         one small launch per kernel (run under ncu; see\n"
       "                     kernels/ncu-counters.sh); writes launch log to --launch-log\n"
@@ -399,7 +409,10 @@ static void list_algorithms() {
               "gcd:         binary fast-binary approximate approximate-ptx64\n"
               "             (bits, oblivious|semi-oblivious)\n"
               "bpbc:        pairwise-sum (k=1..32) pairwise-sum-naive life-word life-single\n"
-              "             life-double life-multistep life-multistep-shuffle\n");
+              "             life-double life-multistep life-multistep-shuffle\n"
+              "calibrate:   clock-spin launch-empty launch-burst dram-read dram-write dram-copy\n"
+              "             strided-read l2-read dram-chase l2-chase l1-chase shared-chase\n"
+              "             shared-wavefronts (only with --workload calibrate)\n");
 }
 
 int main(int argc, char **argv) {
@@ -436,7 +449,7 @@ int main(int argc, char **argv) {
     }
   }
   if (workload != "all" && workload != "permutation" && workload != "sat" && workload != "gcd" &&
-      workload != "bpbc") {
+      workload != "bpbc" && workload != "calibrate") {
     std::fprintf(stderr, "memsim-measure: unknown workload '%s'\nTry 'memsim-measure --help'\n",
                  workload.c_str());
     return MS_EXIT_USAGE;
@@ -499,6 +512,7 @@ int main(int argc, char **argv) {
       family_selected({"pairwise-sum", "pairwise-sum-naive", "life-word", "life-single",
                        "life-double", "life-multistep", "life-multistep-shuffle"}))
     ms_run_bpbc(g_opt);
+  if (workload == "calibrate") ms_run_calibrate(g_opt);
   MS_CUDA(cudaDeviceSynchronize());
   if (g_use_cupti) cupti_flush();
   if (g_counter_log) std::fclose(g_counter_log);

@@ -18,6 +18,7 @@ static const MsVerb verbs[] = {
     {"sat-best", ms_cmd_sat_best, "search (1+r)R1W's r for the lowest predicted SAT time"},
     {"measure", ms_cmd_measure, "run the CUDA kernels and record their times (needs a GPU)"},
     {"compare", ms_cmd_compare, "set predicted beside measured time, calibrate, report"},
+    {"calibrate", ms_cmd_calibrate, "derive a GPU-grounded HMM model from calibration records"},
     {"version", cmd_version, "print the version"},
 };
 

@@ -1,0 +1,687 @@
+/* Calibration kernels (`memsim-measure --workload calibrate`, issue 11): the GPU's own
+ * properties, from which `memsim calibrate` derives a grounded HMM model
+ * (docs/calibration.md). Every record's fields: docs/measurements.md, "Calibration".
+ *
+ *   clock-spin         every thread of a full grid spins until clock64() has advanced
+ *                      `cycles`: cycles / CUPTI duration = the SM clock under load
+ *   launch-empty       a kernel whose last block's thread 0 stores one word: 1 block of
+ *                      32 threads, and a full grid (SMs x 8 blocks of 256 threads)
+ *   launch-burst       16 back-to-back launches of the 1-block kernel in one call
+ *   dram-read          grid-stride 16-byte loads over a buffer far beyond L2, summed
+ *   dram-write         grid-stride 16-byte stores of a pattern
+ *   dram-copy          grid-stride 16-byte copy
+ *   strided-read       lane k of a warp request reads word (32 q + k) s of a buffer far
+ *                      beyond L2 (s = 1 .. 32): the time per warp request against s
+ *                      shows the fetch granularity (32-byte sectors or 128-byte lines)
+ *   l2-read            16-byte ld.global.cg loads over a 16 MiB buffer, many passes
+ *   dram-chase         one thread: p = a[p] over a random cyclic permutation of nodes
+ *                      128 bytes apart (ld.global.cg), footprint far beyond L2
+ *   l2-chase, l1-chase the same over 4 MiB (L2, ld.global.cg) and 16 KiB (L1, ld.global)
+ *   shared-chase       one thread: p = s[p] over a random cycle of 4096 shared words
+ *   shared-wavefronts  all threads of a full grid issue 32-bit shared loads whose warp
+ *                      requests are k-way bank conflicts (k = 1, 2, 4, 32): wavefronts
+ *                      (= the DMM's pipeline stages) per SM per clock
+ *
+ * The chases time themselves with clock64() (clocks per hop); each call's count is kept
+ * (a device array) and the record's result is their median. Every kernel's output is
+ * checked: sums against the closed form of the pattern, stores and copies word by word
+ * on the device, the chase's end node against a walk on the host, the clocks' range.
+ */
+#include "measure.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace {
+
+constexpr uint32_t PAT_K = 2654435761u, PAT_C = 12345u;
+constexpr int MAX_CALLS = 64; /* per-call clock slots of the chases */
+
+/* The buffers' content: word i holds pattern(i). */
+__host__ __device__ inline uint32_t pattern(uint64_t i) { return (uint32_t)i * PAT_K + PAT_C; }
+
+/* Sum mod 2^32 of pattern(k s) for k = 0 .. m-1. */
+uint32_t pattern_sum(uint64_t m, uint64_t s) {
+  const uint64_t tri = m % 2 == 0 ? (m / 2) * (m - 1) : m * ((m - 1) / 2); /* m(m-1)/2 mod 2^64 */
+  return (uint32_t)(PAT_K * (uint32_t)s * (uint32_t)tri + PAT_C * (uint32_t)m);
+}
+
+std::string jnum(double v) { return std::isfinite(v) ? ms_fmt("%.7g", v) : "null"; }
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Measures one record (ms_measure) and adds its "result" object, built from the
+ * finished record (its timed calls) by `result`. */
+void measure(MsRecord rec, const std::function<void()> &poison, const std::function<void()> &launch,
+             const std::function<std::string()> &verify,
+             const std::function<std::string(const MsRecord &, double median_ns)> &result) {
+  if (!ms_selected(rec.algorithm.c_str())) return;
+  ms_measure(rec, poison, launch, verify);
+  MsRecord *r = ms_last_record();
+  if (r) r->extra.push_back({"result", result(*r, median_of(r->call_ns))});
+}
+
+/* ---- kernels ------------------------------------------------------------------------- */
+
+__device__ void block_add(uint32_t v, uint32_t *out) {
+  __shared__ uint32_t part[32];
+  v = __reduce_add_sync(0xffffffffu, v);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  if (lane == 0) part[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < (int)(blockDim.x >> 5) ? part[lane] : 0u;
+    v = __reduce_add_sync(0xffffffffu, v);
+    if (lane == 0) atomicAdd(out, v);
+  }
+}
+
+__device__ inline uint32_t sum4(uint4 v) { return v.x + v.y + v.z + v.w; }
+
+__global__ void fill_pattern(uint32_t *a, size_t n) {
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
+    a[i] = pattern(i);
+}
+
+/* Counts the words of a[0, n) that differ from pattern(i); the lowest such index in *first. */
+__global__ void check_pattern(const uint32_t *a, size_t n, unsigned long long *bad,
+                              unsigned long long *first) {
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
+    if (a[i] != pattern(i)) {
+      atomicAdd(bad, 1ull);
+      atomicMin(first, (unsigned long long)i);
+    }
+}
+
+/* Thread 0 of each block stores the clocks from the block's start to its end. */
+__device__ inline void block_clock_end(long long t0, unsigned long long *clk) {
+  __syncthreads();
+  if (threadIdx.x == 0) clk[blockIdx.x] = (unsigned long long)(clock64() - t0);
+}
+
+enum { DRAM_READ, DRAM_WRITE, DRAM_COPY };
+
+/* Grid-stride 16-byte accesses, four independent ones per thread in flight. */
+template <int OP>
+__global__ void __launch_bounds__(256) dram_stream(const uint4 *__restrict__ a, uint4 *__restrict__ b,
+                                                   size_t n4, uint32_t *sum, unsigned long long *clk) {
+  const long long t0 = clock64();
+  const size_t T = (size_t)gridDim.x * blockDim.x;
+  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t s = 0;
+  for (; i + 3 * T < n4; i += 4 * T) {
+    if (OP == DRAM_WRITE) {
+#pragma unroll
+      for (int u = 0; u < 4; u++) {
+        const size_t w = 4 * (i + u * T);
+        b[i + u * T] = make_uint4(pattern(w), pattern(w + 1), pattern(w + 2), pattern(w + 3));
+      }
+    } else {
+      const uint4 v0 = a[i], v1 = a[i + T], v2 = a[i + 2 * T], v3 = a[i + 3 * T];
+      if (OP == DRAM_COPY) {
+        b[i] = v0;
+        b[i + T] = v1;
+        b[i + 2 * T] = v2;
+        b[i + 3 * T] = v3;
+      } else {
+        s += sum4(v0) + sum4(v1) + sum4(v2) + sum4(v3);
+      }
+    }
+  }
+  for (; i < n4; i += T) {
+    if (OP == DRAM_WRITE) b[i] = make_uint4(pattern(4 * i), pattern(4 * i + 1), pattern(4 * i + 2), pattern(4 * i + 3));
+    else if (OP == DRAM_COPY) b[i] = a[i];
+    else s += sum4(a[i]);
+  }
+  if (OP == DRAM_READ) block_add(s, sum);
+  block_clock_end(t0, clk);
+}
+
+/* Warp request q reads words (32 q + lane) * stride, q = 0 .. requests-1 (grid-stride over
+ * k = 32 q + lane, eight requests per thread in flight). */
+__global__ void __launch_bounds__(256) strided_read(const uint32_t *a, size_t m, size_t stride,
+                                                    uint32_t *sum) {
+  const size_t T = (size_t)gridDim.x * blockDim.x;
+  size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t s = 0;
+  for (; k + 7 * T < m; k += 8 * T) {
+    uint32_t v[8];
+#pragma unroll
+    for (int u = 0; u < 8; u++) v[u] = a[(k + u * T) * stride];
+#pragma unroll
+    for (int u = 0; u < 8; u++) s += v[u];
+  }
+  for (; k < m; k += T) s += a[k * stride];
+  block_add(s, sum);
+}
+
+/* Reads the n4 16-byte words of a `passes` times through L2 only (ld.global.cg); n4 is a
+ * power of two. */
+__global__ void __launch_bounds__(256) l2_read(const uint4 *a, size_t n4, int passes, uint32_t *sum) {
+  const size_t T = (size_t)gridDim.x * blockDim.x, total = n4 * (size_t)passes, mask = n4 - 1;
+  size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t s = 0;
+  for (; q + 3 * T < total; q += 4 * T) {
+    const uint4 v0 = __ldcg(a + (q & mask)), v1 = __ldcg(a + ((q + T) & mask));
+    const uint4 v2 = __ldcg(a + ((q + 2 * T) & mask)), v3 = __ldcg(a + ((q + 3 * T) & mask));
+    s += sum4(v0) + sum4(v1) + sum4(v2) + sum4(v3);
+  }
+  for (; q < total; q += T) s += sum4(__ldcg(a + (q & mask)));
+  block_add(s, sum);
+}
+
+/* Chase state: [0] the node the next call starts from, [1] the node a call ended on,
+ * [2] the node it started from, [3] the number of calls so far. */
+enum { CH_POS, CH_END, CH_START, CH_CALLS, CH_WORDS };
+
+/* One thread follows p = a[p] (word indices): `warm` hops untimed, then `hops` hops timed
+ * with clock64(). L2 = true: ld.global.cg (L2 and DRAM), else ld.global (L1). */
+template <bool L2>
+__global__ void global_chase(const uint32_t *a, uint32_t *state, long long warm, long long hops,
+                             unsigned long long *clocks) {
+  uint32_t p = state[CH_POS];
+  state[CH_START] = p;
+  for (long long h = 0; h < warm; h++) p = L2 ? __ldcg(a + p) : a[p];
+  uint32_t q;
+  asm volatile("mov.u32 %0, %1;" : "=r"(q) : "r"(p)); /* the warm hops complete first */
+  p = q;
+  const long long t0 = clock64();
+  for (long long h = 0; h < hops; h++) p = L2 ? __ldcg(a + p) : a[p];
+  asm volatile("mov.u32 %0, %1;" : "=r"(q) : "r"(p)); /* waits for the last hop */
+  const long long t1 = clock64();
+  const uint32_t call = state[CH_CALLS];
+  clocks[call % MAX_CALLS] = (unsigned long long)(t1 - t0);
+  state[CH_CALLS] = call + 1;
+  state[CH_END] = q;
+  state[CH_POS] = q;
+}
+
+constexpr int SHARED_CHASE_WORDS = 4096;
+
+/* One thread follows p = s[p] in shared memory (p a byte offset); the block copies the
+ * cycle into shared memory first. */
+__global__ void shared_chase(const uint32_t *cycle, uint32_t *state, long long hops,
+                             unsigned long long *clocks) {
+  __shared__ uint32_t s[SHARED_CHASE_WORDS];
+  for (int i = threadIdx.x; i < SHARED_CHASE_WORDS; i += blockDim.x) s[i] = cycle[i];
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  const char *base = (const char *)s;
+  uint32_t p = 0, q;
+  state[CH_START] = p;
+  const long long t0 = clock64();
+  for (long long h = 0; h < hops; h++) p = *(const uint32_t *)(base + p);
+  asm volatile("mov.u32 %0, %1;" : "=r"(q) : "r"(p));
+  const long long t1 = clock64();
+  const uint32_t call = state[CH_CALLS];
+  clocks[call % MAX_CALLS] = (unsigned long long)(t1 - t0);
+  state[CH_CALLS] = call + 1;
+  state[CH_END] = q;
+}
+
+constexpr int SW_WORDS = 4096, SW_UNROLL = 32, SW_PAD = 32 * SW_UNROLL;
+
+/* Every warp issues rounds x SW_UNROLL loads; in each, lane l reads word
+ * (l K + 32 (r SW_UNROLL + j)) mod 4096: K distinct words per bank, a K-way conflict
+ * (K wavefronts). The padding repeats the array's start, so no index wraps inside a round. */
+template <int K>
+__global__ void __launch_bounds__(1024) shared_wavefronts(int rounds, uint32_t *out,
+                                                          unsigned long long *clk) {
+  __shared__ uint32_t s[SW_WORDS + SW_PAD];
+  for (int i = threadIdx.x; i < SW_WORDS + SW_PAD; i += blockDim.x) s[i] = pattern((uint32_t)i % SW_WORDS);
+  __syncthreads();
+  const int lane = threadIdx.x & 31;
+  uint32_t acc = 0;
+  const long long t0 = clock64();
+  for (int r = 0; r < rounds; r++) {
+    const uint32_t *b = s + ((lane * K + r * 32 * SW_UNROLL) & (SW_WORDS - 1));
+#pragma unroll
+    for (int j = 0; j < SW_UNROLL; j++) acc += b[32 * j];
+  }
+  out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = acc;
+  block_clock_end(t0, clk);
+}
+
+__global__ void empty_kernel(uint32_t *flag, uint32_t token) {
+  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) *flag = token;
+}
+
+__global__ void clock_spin(long long cycles, unsigned long long *clk) {
+  const long long t0 = clock64();
+  long long t;
+  do t = clock64();
+  while (t - t0 < cycles);
+  if (threadIdx.x == 0) clk[blockIdx.x] = (unsigned long long)(t - t0);
+}
+
+/* Scatters a cycle over nodes: a[j * sw] = next[j] * sw. */
+__global__ void scatter_nodes(uint32_t *a, const uint32_t *next, size_t nodes, uint32_t sw) {
+  for (size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x; j < nodes;
+       j += (size_t)gridDim.x * blockDim.x)
+    a[j * sw] = next[j] * sw;
+}
+
+/* ---- host side ----------------------------------------------------------------------- */
+
+struct Dev {
+  int sms = 0, max_threads_sm = 0;
+  size_t global_mem = 0;
+};
+
+/* A random cyclic permutation of 0 .. n-1 (Sattolo's algorithm): next[i] is i's successor. */
+std::vector<uint32_t> random_cycle(size_t n, uint64_t seed) {
+  std::vector<uint32_t> next(n);
+  std::iota(next.begin(), next.end(), 0u);
+  MsRng rng(seed);
+  for (size_t i = n - 1; i > 0; i--) std::swap(next[i], next[rng.below(i)]);
+  return next;
+}
+
+template <typename K> int occupancy(K kernel, int threads, size_t shmem = 0) {
+  int b = 0;
+  MS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kernel, threads, shmem));
+  return std::max(b, 1);
+}
+
+/* The per-call clocks of a chase, in call order (the last MAX_CALLS calls). */
+std::vector<double> read_call_clocks(const uint32_t *d_state, const unsigned long long *d_clocks,
+                                     double per) {
+  uint32_t st[CH_WORDS];
+  unsigned long long c[MAX_CALLS];
+  MS_CUDA(cudaMemcpy(st, d_state, sizeof st, cudaMemcpyDeviceToHost));
+  MS_CUDA(cudaMemcpy(c, d_clocks, sizeof c, cudaMemcpyDeviceToHost));
+  std::vector<double> v;
+  for (uint32_t k = st[CH_CALLS] > (uint32_t)MAX_CALLS ? st[CH_CALLS] - MAX_CALLS : 0; k < st[CH_CALLS]; k++)
+    v.push_back((double)c[k % MAX_CALLS] / per);
+  return v;
+}
+
+void run_launch(const Dev &d) {
+  uint32_t *flag;
+  MS_CUDA(cudaMalloc(&flag, 4));
+  uint32_t token = 0;
+  auto poison = [&] { MS_CUDA(cudaMemset(flag, 0xff, 4)); };
+  auto verify = [&]() -> std::string {
+    uint32_t h = 0;
+    MS_CUDA(cudaMemcpy(&h, flag, 4, cudaMemcpyDeviceToHost));
+    return h == token ? "" : ms_fmt("flag %u, want the last launch's token %u", h, token);
+  };
+  const int full = d.sms * std::max(1, d.max_threads_sm / 256);
+  const struct { int blocks, threads; } shapes[] = {{1, 32}, {full, 256}};
+  for (const auto &sh : shapes) {
+    MsRecord rec;
+    rec.workload = "calibrate";
+    rec.algorithm = "launch-empty";
+    rec.p("blocks", (long long)sh.blocks);
+    rec.p("threads_per_block", (long long)sh.threads);
+    auto launch = [&] { empty_kernel<<<sh.blocks, sh.threads>>>(flag, ++token); };
+    measure(rec, poison, launch, verify, [](const MsRecord &, double med) {
+      return "{\"ns_per_launch\": " + jnum(med) + "}";
+    });
+  }
+  const int burst = 16;
+  MsRecord rec;
+  rec.workload = "calibrate";
+  rec.algorithm = "launch-burst";
+  rec.p("launches", (long long)burst);
+  rec.p("blocks", 1LL);
+  rec.p("threads_per_block", 32LL);
+  auto launch = [&] {
+    for (int k = 0; k < burst; k++) empty_kernel<<<1, 32>>>(flag, ++token);
+  };
+  measure(rec, poison, launch, verify, [&](const MsRecord &r, double med) {
+    std::vector<double> span = r.span_ns;
+    return "{\"ns_per_launch\": " + jnum(med / burst) + ", \"span_ns_per_launch\": " +
+           jnum(median_of(span) / burst) + "}";
+  });
+  MS_CUDA(cudaFree(flag));
+}
+
+void run_clock(const MsOptions &o, const Dev &d) {
+  const int per_sm = occupancy(clock_spin, 1024), blocks = d.sms * per_sm;
+  const long long cycles = o.quick ? 2000000LL : 20000000LL;
+  unsigned long long *clk;
+  MS_CUDA(cudaMalloc(&clk, blocks * sizeof(unsigned long long)));
+  std::vector<unsigned long long> h(blocks);
+  MsRecord rec;
+  rec.workload = "calibrate";
+  rec.algorithm = "clock-spin";
+  rec.p("cycles", cycles);
+  rec.p("blocks", (long long)blocks);
+  rec.p("threads_per_block", 1024LL);
+  auto poison = [&] { MS_CUDA(cudaMemset(clk, 0, blocks * sizeof(unsigned long long))); };
+  auto launch = [&] { clock_spin<<<blocks, 1024>>>(cycles, clk); };
+  auto verify = [&]() -> std::string {
+    MS_CUDA(cudaMemcpy(h.data(), clk, blocks * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+    for (int b = 0; b < blocks; b++)
+      if (h[b] < (unsigned long long)cycles || h[b] > (unsigned long long)cycles * 11 / 10)
+        return ms_fmt("block %d spun %llu clocks, want %lld .. %lld", b, h[b], cycles, cycles * 11 / 10);
+    return "";
+  };
+  measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+    const unsigned long long mx = *std::max_element(h.begin(), h.end());
+    return "{\"mhz\": " + jnum((double)cycles / med * 1e3) + ", \"block_clocks_max\": " +
+           jnum((double)mx) + "}";
+  });
+  MS_CUDA(cudaFree(clk));
+}
+
+void run_dram(const MsOptions &o, const Dev &d) {
+  /* 2 GiB buffers (256 MiB with --quick), each far beyond the 50-60 MB L2 */
+  size_t bytes = o.quick ? (size_t)256 << 20 : (size_t)2 << 30;
+  while (bytes > ((size_t)64 << 20) && 3 * bytes > d.global_mem) bytes /= 2;
+  const size_t words = bytes / 4, n4 = bytes / 16;
+  uint32_t *a, *b, *sum;
+  unsigned long long *bad, *clk;
+  MS_CUDA(cudaMalloc(&a, bytes));
+  MS_CUDA(cudaMalloc(&b, bytes));
+  MS_CUDA(cudaMalloc(&sum, 4));
+  MS_CUDA(cudaMalloc(&bad, 2 * sizeof(unsigned long long)));
+  fill_pattern<<<d.sms * 8, 256>>>(a, words);
+  MS_CHECK_LAUNCH();
+  MS_CUDA(cudaDeviceSynchronize());
+  const int per_sm = std::min(occupancy(dram_stream<DRAM_READ>, 256), std::min(
+                              occupancy(dram_stream<DRAM_WRITE>, 256), occupancy(dram_stream<DRAM_COPY>, 256)));
+  const int blocks = d.sms * per_sm;
+  MS_CUDA(cudaMalloc(&clk, blocks * sizeof(unsigned long long)));
+  std::vector<unsigned long long> hclk(blocks);
+
+  auto check_sum = [&](uint32_t want) -> std::string {
+    uint32_t h = 0;
+    MS_CUDA(cudaMemcpy(&h, sum, 4, cudaMemcpyDeviceToHost));
+    return h == want ? "" : ms_fmt("sum %u, want %u", h, want);
+  };
+  auto check_b = [&]() -> std::string {
+    unsigned long long init[2] = {0, ~0ull}, h[2];
+    MS_CUDA(cudaMemcpy(bad, init, sizeof init, cudaMemcpyHostToDevice));
+    check_pattern<<<d.sms * 8, 256>>>(b, words, bad, bad + 1);
+    MS_CHECK_LAUNCH();
+    MS_CUDA(cudaMemcpy(h, bad, sizeof h, cudaMemcpyDeviceToHost));
+    return h[0] == 0 ? "" : ms_fmt("%llu words wrong, the first at word %llu", h[0], h[1]);
+  };
+  auto clocks = [&](const MsRecord &, double med) {
+    MS_CUDA(cudaMemcpy(hclk.data(), clk, blocks * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+    const double mx = (double)*std::max_element(hclk.begin(), hclk.end());
+    return ", \"block_clocks_max\": " + jnum(mx) + ", \"mhz_from_block_clocks\": " + jnum(mx / med * 1e3);
+  };
+  static const struct { const char *name; int op; } ops[] = {
+      {"dram-read", DRAM_READ}, {"dram-write", DRAM_WRITE}, {"dram-copy", DRAM_COPY}};
+  for (const auto &op : ops) {
+    MsRecord rec;
+    rec.workload = "calibrate";
+    rec.algorithm = op.name;
+    rec.p("bytes", (long long)bytes);
+    rec.p("vector_bytes", 16LL);
+    rec.p("blocks", (long long)blocks);
+    rec.p("threads_per_block", 256LL);
+    const long long rd = op.op == DRAM_WRITE ? 0 : (long long)bytes;
+    const long long wr = op.op == DRAM_READ ? 0 : (long long)bytes;
+    rec.x("bytes_read", rd);
+    rec.x("bytes_written", wr);
+    auto poison = [&] {
+      MS_CUDA(cudaMemset(sum, 0xff, 4));
+      if (op.op != DRAM_READ) MS_CUDA(cudaMemset(b, 0xff, bytes));
+    };
+    auto launch = [&] {
+      MS_CUDA(cudaMemsetAsync(sum, 0, 4));
+      if (op.op == DRAM_READ) dram_stream<DRAM_READ><<<blocks, 256>>>((const uint4 *)a, (uint4 *)b, n4, sum, clk);
+      else if (op.op == DRAM_WRITE) dram_stream<DRAM_WRITE><<<blocks, 256>>>((const uint4 *)a, (uint4 *)b, n4, sum, clk);
+      else dram_stream<DRAM_COPY><<<blocks, 256>>>((const uint4 *)a, (uint4 *)b, n4, sum, clk);
+    };
+    auto verify = [&]() -> std::string {
+      return op.op == DRAM_READ ? check_sum(pattern_sum(words, 1)) : check_b();
+    };
+    measure(rec, poison, launch, verify, [&](const MsRecord &r, double med) {
+      return "{\"bytes_per_ns\": " + jnum((double)(rd + wr) / med) + clocks(r, med) + "}";
+    });
+  }
+
+  /* strided reads over the same buffer */
+  const int sper_sm = occupancy(strided_read, 256), sblocks = d.sms * sper_sm;
+  for (long long s = 1; s <= 32; s *= 2) {
+    const size_t m = words / (size_t)s, requests = m / 32;
+    MsRecord rec;
+    rec.workload = "calibrate";
+    rec.algorithm = "strided-read";
+    rec.p("stride_words", s);
+    rec.p("footprint_bytes", (long long)bytes);
+    rec.p("blocks", (long long)sblocks);
+    rec.p("threads_per_block", 256LL);
+    rec.x("warp_requests", (long long)requests);
+    rec.x("words_read", (long long)m);
+    rec.x("sectors_per_request", (long long)std::min(4 * s, 32LL));
+    rec.x("lines_per_request", (long long)std::min(s, 32LL));
+    auto poison = [&] { MS_CUDA(cudaMemset(sum, 0xff, 4)); };
+    auto launch = [&] {
+      MS_CUDA(cudaMemsetAsync(sum, 0, 4));
+      strided_read<<<sblocks, 256>>>(a, m, (size_t)s, sum);
+    };
+    auto verify = [&]() -> std::string { return check_sum(pattern_sum(m, (uint64_t)s)); };
+    measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+      return "{\"ns_per_warp_request\": " + jnum(med / (double)requests) +
+             ", \"useful_bytes_per_ns\": " + jnum(4.0 * (double)m / med) + "}";
+    });
+  }
+  MS_CUDA(cudaFree(a));
+  MS_CUDA(cudaFree(b));
+  MS_CUDA(cudaFree(sum));
+  MS_CUDA(cudaFree(bad));
+  MS_CUDA(cudaFree(clk));
+}
+
+void run_l2_read(const Dev &d) {
+  const size_t bytes = (size_t)16 << 20, words = bytes / 4, n4 = bytes / 16;
+  const int passes = 64;
+  uint32_t *a, *sum;
+  MS_CUDA(cudaMalloc(&a, bytes));
+  MS_CUDA(cudaMalloc(&sum, 4));
+  fill_pattern<<<d.sms * 8, 256>>>(a, words);
+  MS_CHECK_LAUNCH();
+  const int blocks = d.sms * occupancy(l2_read, 256);
+  MsRecord rec;
+  rec.workload = "calibrate";
+  rec.algorithm = "l2-read";
+  rec.p("footprint_bytes", (long long)bytes);
+  rec.p("passes", (long long)passes);
+  rec.p("blocks", (long long)blocks);
+  rec.p("threads_per_block", 256LL);
+  rec.x("bytes_read", (long long)(bytes * passes));
+  auto poison = [&] { MS_CUDA(cudaMemset(sum, 0xff, 4)); };
+  auto launch = [&] {
+    MS_CUDA(cudaMemsetAsync(sum, 0, 4));
+    l2_read<<<blocks, 256>>>((const uint4 *)a, n4, passes, sum);
+  };
+  auto verify = [&]() -> std::string {
+    uint32_t h = 0, want = (uint32_t)passes * pattern_sum(words, 1);
+    MS_CUDA(cudaMemcpy(&h, sum, 4, cudaMemcpyDeviceToHost));
+    return h == want ? "" : ms_fmt("sum %u, want %u", h, want);
+  };
+  measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+    return "{\"bytes_per_ns\": " + jnum((double)(bytes * passes) / med) + "}";
+  });
+  MS_CUDA(cudaFree(a));
+  MS_CUDA(cudaFree(sum));
+}
+
+/* A pointer chase over `footprint` bytes, nodes `stride` bytes apart. */
+void run_chase(const MsOptions &o, const char *alg, size_t footprint, long long warm, long long hops) {
+  if (!ms_selected(alg)) return;
+  const uint32_t sw = 32; /* 128-byte node stride: one node per line */
+  const size_t nodes = footprint / (4 * sw);
+  const std::vector<uint32_t> next = random_cycle(nodes, o.seed * 7777 + footprint);
+  uint32_t *a, *d_next, *state;
+  unsigned long long *clocks;
+  MS_CUDA(cudaMalloc(&a, footprint));
+  MS_CUDA(cudaMalloc(&d_next, nodes * 4));
+  MS_CUDA(cudaMalloc(&state, CH_WORDS * 4));
+  MS_CUDA(cudaMalloc(&clocks, MAX_CALLS * sizeof(unsigned long long)));
+  MS_CUDA(cudaMemcpy(d_next, next.data(), nodes * 4, cudaMemcpyHostToDevice));
+  MS_CUDA(cudaMemset(a, 0xff, footprint));
+  MS_CUDA(cudaMemset(state, 0, CH_WORDS * 4));
+  scatter_nodes<<<256, 256>>>(a, d_next, nodes, sw);
+  MS_CHECK_LAUNCH();
+  MS_CUDA(cudaDeviceSynchronize());
+  MS_CUDA(cudaFree(d_next));
+  const bool l1 = std::string(alg) == "l1-chase";
+  MsRecord rec;
+  rec.workload = "calibrate";
+  rec.algorithm = alg;
+  rec.p("footprint_bytes", (long long)footprint);
+  rec.p("node_stride_bytes", (long long)(4 * sw));
+  rec.p("hops", hops);
+  rec.p("warmup_hops", warm);
+  rec.x("load", l1 ? "ld.global" : "ld.global.cg");
+  auto poison = [&] { MS_CUDA(cudaMemset(state + CH_END, 0xff, 4)); };
+  auto launch = [&] {
+    if (l1) global_chase<false><<<1, 1>>>(a, state, warm, hops, clocks);
+    else global_chase<true><<<1, 1>>>(a, state, warm, hops, clocks);
+  };
+  auto verify = [&]() -> std::string {
+    uint32_t st[CH_WORDS];
+    MS_CUDA(cudaMemcpy(st, state, sizeof st, cudaMemcpyDeviceToHost));
+    if (st[CH_START] % sw || st[CH_START] / sw >= nodes) return ms_fmt("start word %u is no node", st[CH_START]);
+    uint32_t p = st[CH_START] / sw;
+    for (long long h = 0; h < warm + hops; h++) p = next[p];
+    if (st[CH_END] != p * sw) return ms_fmt("ended on word %u, want %u", st[CH_END], p * sw);
+    return "";
+  };
+  measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+    const std::vector<double> per = read_call_clocks(state, clocks, (double)hops);
+    return "{\"clocks_per_hop\": " + jnum(median_of(per)) + ", \"clocks_per_hop_min\": " +
+           jnum(*std::min_element(per.begin(), per.end())) + ", \"clocks_per_hop_max\": " +
+           jnum(*std::max_element(per.begin(), per.end())) + ", \"calls_clocked\": " +
+           jnum((double)per.size()) + ", \"ns_per_hop\": " + jnum(med / (double)(warm + hops)) + "}";
+  });
+  MS_CUDA(cudaFree(a));
+  MS_CUDA(cudaFree(state));
+  MS_CUDA(cudaFree(clocks));
+}
+
+void run_shared_chase(const MsOptions &o) {
+  if (!ms_selected("shared-chase")) return;
+  const long long hops = o.quick ? 65536 : 262144;
+  const std::vector<uint32_t> next = random_cycle(SHARED_CHASE_WORDS, o.seed * 31337 + 5);
+  std::vector<uint32_t> cyc(SHARED_CHASE_WORDS);
+  for (int i = 0; i < SHARED_CHASE_WORDS; i++) cyc[i] = next[i] * 4; /* byte offsets */
+  uint32_t *d_cyc, *state;
+  unsigned long long *clocks;
+  MS_CUDA(cudaMalloc(&d_cyc, SHARED_CHASE_WORDS * 4));
+  MS_CUDA(cudaMalloc(&state, CH_WORDS * 4));
+  MS_CUDA(cudaMalloc(&clocks, MAX_CALLS * sizeof(unsigned long long)));
+  MS_CUDA(cudaMemcpy(d_cyc, cyc.data(), SHARED_CHASE_WORDS * 4, cudaMemcpyHostToDevice));
+  MS_CUDA(cudaMemset(state, 0, CH_WORDS * 4));
+  uint32_t end = 0;
+  for (long long h = 0; h < hops; h++) end = next[end];
+  MsRecord rec;
+  rec.workload = "calibrate";
+  rec.algorithm = "shared-chase";
+  rec.p("words", (long long)SHARED_CHASE_WORDS);
+  rec.p("hops", hops);
+  auto poison = [&] { MS_CUDA(cudaMemset(state + CH_END, 0xff, 4)); };
+  auto launch = [&] { shared_chase<<<1, 32>>>(d_cyc, state, hops, clocks); };
+  auto verify = [&]() -> std::string {
+    uint32_t st[CH_WORDS];
+    MS_CUDA(cudaMemcpy(st, state, sizeof st, cudaMemcpyDeviceToHost));
+    return st[CH_END] == end * 4 ? "" : ms_fmt("ended on byte %u, want %u", st[CH_END], end * 4);
+  };
+  measure(rec, poison, launch, verify, [&](const MsRecord &, double) {
+    const std::vector<double> per = read_call_clocks(state, clocks, (double)hops);
+    return "{\"clocks_per_hop\": " + jnum(median_of(per)) + ", \"clocks_per_hop_min\": " +
+           jnum(*std::min_element(per.begin(), per.end())) + ", \"clocks_per_hop_max\": " +
+           jnum(*std::max_element(per.begin(), per.end())) + ", \"calls_clocked\": " +
+           jnum((double)per.size()) + "}";
+  });
+  MS_CUDA(cudaFree(d_cyc));
+  MS_CUDA(cudaFree(state));
+  MS_CUDA(cudaFree(clocks));
+}
+
+template <int K> void run_wavefronts(const MsOptions &o, const Dev &d) {
+  const int per_sm = occupancy(shared_wavefronts<K>, 1024), blocks = d.sms * per_sm;
+  const int loads = (o.quick ? 4096 : 65536) / K, rounds = loads / SW_UNROLL;
+  const size_t threads = (size_t)blocks * 1024;
+  uint32_t *out;
+  unsigned long long *clk;
+  MS_CUDA(cudaMalloc(&out, threads * 4));
+  MS_CUDA(cudaMalloc(&clk, blocks * sizeof(unsigned long long)));
+  /* each lane's sum, the same in every warp */
+  uint32_t want[32];
+  for (int l = 0; l < 32; l++) {
+    uint32_t acc = 0;
+    for (int r = 0; r < rounds; r++)
+      for (int j = 0; j < SW_UNROLL; j++)
+        acc += pattern((uint32_t)(((l * K + r * 32 * SW_UNROLL) & (SW_WORDS - 1)) + 32 * j) % SW_WORDS);
+    want[l] = acc;
+  }
+  std::vector<uint32_t> h(threads);
+  std::vector<unsigned long long> hclk(blocks);
+  const long long warp_requests = (long long)(threads / 32) * loads;
+  MsRecord rec;
+  rec.workload = "calibrate";
+  rec.algorithm = "shared-wavefronts";
+  rec.p("ways", (long long)K);
+  rec.p("loads_per_thread", (long long)loads);
+  rec.p("blocks", (long long)blocks);
+  rec.p("threads_per_block", 1024LL);
+  rec.x("warp_requests", warp_requests);
+  rec.x("wavefronts", warp_requests * K);
+  auto poison = [&] { MS_CUDA(cudaMemset(out, 0xff, threads * 4)); };
+  auto launch = [&] { shared_wavefronts<K><<<blocks, 1024>>>(rounds, out, clk); };
+  auto verify = [&]() -> std::string {
+    MS_CUDA(cudaMemcpy(h.data(), out, threads * 4, cudaMemcpyDeviceToHost));
+    for (size_t t = 0; t < threads; t++)
+      if (h[t] != want[t % 32]) return ms_fmt("thread %zu: sum %u, want %u", t, h[t], want[t % 32]);
+    return "";
+  };
+  measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+    MS_CUDA(cudaMemcpy(hclk.data(), clk, blocks * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+    double mean = 0;
+    for (unsigned long long c : hclk) mean += (double)c;
+    mean /= blocks;
+    const double per_sm_wf = (double)warp_requests * K / d.sms;
+    return "{\"wavefronts_per_sm_per_clock\": " + jnum(per_sm_wf / mean) +
+           ", \"requests_per_sm_per_clock\": " + jnum(per_sm_wf / K / mean) +
+           ", \"block_clocks_mean\": " + jnum(mean) + ", \"ns_per_wavefront_per_sm\": " +
+           jnum(med / per_sm_wf) + "}";
+  });
+  MS_CUDA(cudaFree(out));
+  MS_CUDA(cudaFree(clk));
+}
+
+} // namespace
+
+void ms_run_calibrate(const MsOptions &o) {
+  Dev d;
+  cudaDeviceProp prop;
+  MS_CUDA(cudaGetDeviceProperties(&prop, 0));
+  d.sms = prop.multiProcessorCount;
+  d.max_threads_sm = prop.maxThreadsPerMultiProcessor;
+  d.global_mem = prop.totalGlobalMem;
+  std::printf("calibrate: %d SMs, L2 %d bytes, %zu bytes of global memory\n", d.sms,
+              prop.l2CacheSize, d.global_mem);
+  run_clock(o, d);
+  run_launch(d);
+  bool any_dram = false;
+  for (const char *alg : {"dram-read", "dram-write", "dram-copy", "strided-read"})
+    any_dram = any_dram || ms_selected(alg);
+  if (any_dram) run_dram(o, d);
+  if (ms_selected("l2-read")) run_l2_read(d);
+  run_chase(o, "dram-chase", o.quick ? (size_t)128 << 20 : (size_t)512 << 20, 0, o.quick ? 8192 : 32768);
+  run_chase(o, "l2-chase", (size_t)4 << 20, 32768, 65536);
+  run_chase(o, "l1-chase", (size_t)16 << 10, 128, o.quick ? 65536 : 262144);
+  run_shared_chase(o);
+  if (ms_selected("shared-wavefronts")) {
+    run_wavefronts<1>(o, d);
+    run_wavefronts<2>(o, d);
+    run_wavefronts<4>(o, d);
+    run_wavefronts<32>(o, d);
+  }
+}

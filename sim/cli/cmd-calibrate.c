@@ -1,0 +1,58 @@
+/* cmd-calibrate.c: `memsim calibrate`: a GPU-grounded HMM model from calibration records
+ * (docs/calibration.md). */
+#include "ms-cli.h"
+#include "../compare/ms-calibrate.h"
+#include <string.h>
+
+int ms_cmd_calibrate(int argc, char **argv) {
+  char *output = NULL;
+  gboolean quiet = FALSE, to_stdout = TRUE;
+  GOptionEntry entries[] = {
+      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the model to FILE ('-' or absent: stdout)", "FILE"},
+      {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "With -o FILE: do not print the derivation summary", NULL},
+      {NULL}};
+  /* the command line as given, recorded in the model */
+  GString *cmd = g_string_new("memsim calibrate");
+  for (int i = 1; i < argc; i++) g_string_append_printf(cmd, " %s", argv[i]);
+  GOptionContext *ctx = g_option_context_new("RECORDS.json [...] - derive a GPU-grounded HMM model");
+  g_option_context_set_summary(ctx, "Reads the records of `memsim-measure --workload calibrate` (records of other workloads\n"
+                                    "in the files are ignored) and writes an hmm model whose every key is derived from the\n"
+                                    "GPU's measured properties: SM clock, DRAM copy bandwidth, fetch granularity, latencies,\n"
+                                    "launch time, SM count and residency limits (docs/calibration.md).");
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  int code = MS_EXIT_OK;
+  MsCalib *c = ms_calib_new();
+  GError *err = NULL;
+  char *text = NULL;
+  if (!ms_cli_parse(ctx, "calibrate", &argc, &argv, &code)) goto out;
+  if (argc < 2) {
+    fprintf(stderr, "memsim calibrate: expected one or more record files\nTry 'memsim calibrate --help'\n");
+    code = MS_EXIT_INPUT;
+    goto out;
+  }
+  for (int i = 1; i < argc; i++)
+    if (!ms_calib_read(c, argv[i], &err)) goto fail;
+  if (!ms_calib_derive(c, &err)) goto fail;
+  text = ms_calib_model_json(c, cmd->str);
+  to_stdout = !output || strcmp(output, "-") == 0;
+  code = ms_cli_write_text("calibrate", text, to_stdout ? NULL : output);
+  if (code == MS_EXIT_OK && !to_stdout && !quiet) {
+    char *sum = ms_calib_summary(c);
+    fputs(sum, stdout);
+    printf("memsim calibrate: wrote %s\n", output);
+    g_free(sum);
+  }
+  if (c->timing && strcmp(c->timing, "cupti") != 0)
+    fprintf(stderr, "memsim calibrate: note: the records were timed with %s, not CUPTI: durations include launch "
+                    "latency (launch_units above all)\n", c->timing);
+  goto out;
+fail:
+  code = ms_cli_fail("calibrate", err);
+out:
+  g_free(text);
+  ms_calib_free(c);
+  g_string_free(cmd, TRUE);
+  g_free(output);
+  g_option_context_free(ctx);
+  return code;
+}

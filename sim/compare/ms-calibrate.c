@@ -1,0 +1,619 @@
+/* ms-calibrate.c: `memsim calibrate`: a GPU-grounded HMM model from the records of
+ * `memsim-measure --workload calibrate` (docs/calibration.md).
+ *
+ * Reading keeps the calibrate records of each file (others are counted and ignored) and
+ * refuses what would make the model wrong rather than merely imprecise: records of another
+ * device, unverified records, the same measurement twice.  Deriving applies fixed rules,
+ * one per model key, each reading named records and device keys only: the model is the
+ * GPU's measured properties, never a fit to the timings it is then judged on. */
+#include "ms-calibrate.h"
+#include "ms-private.h"
+#include <math.h>
+#include <string.h>
+
+#define CAL_MAX_BYTES ((gsize)256 << 20)
+#define RUN_HINT "run memsim-measure --workload calibrate"
+
+typedef struct {
+  char *file;
+  guint index;
+  char *algorithm;
+  char *params_text; /* "k=v k=v" in record order */
+  cJSON *json;       /* the record */
+} MsCalRecord;
+
+static void rec_free(gpointer p) {
+  MsCalRecord *r = p;
+  g_free(r->file);
+  g_free(r->algorithm);
+  g_free(r->params_text);
+  cJSON_Delete(r->json);
+  g_free(r);
+}
+
+MsCalib *ms_calib_new(void) {
+  MsCalib *c = g_new0(MsCalib, 1);
+  c->files = g_ptr_array_new_with_free_func(g_free);
+  c->records = g_ptr_array_new_with_free_func(rec_free);
+  return c;
+}
+
+static void derived_clear(MsCalDerived *d) {
+  char **from[] = {&d->from_clock, &d->from_copy, &d->from_stride1, &d->from_stride32,
+                   &d->from_global, &d->from_shared, &d->from_launch, &d->from_device,
+                   &d->from_l2read, &d->from_l2chase};
+  for (guint i = 0; i < G_N_ELEMENTS(from); i++) g_clear_pointer(from[i], g_free);
+  memset(d, 0, sizeof *d);
+}
+
+void ms_calib_free(MsCalib *c) {
+  if (!c) return;
+  g_ptr_array_free(c->files, TRUE);
+  g_ptr_array_free(c->records, TRUE);
+  cJSON_Delete(c->device);
+  g_free(c->device_name);
+  g_free(c->date);
+  g_free(c->git_commit);
+  g_free(c->timing);
+  derived_clear(&c->d);
+  g_free(c);
+}
+
+/* ---- reading ------------------------------------------------------------------------- */
+
+static gboolean fail(GError **error, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static gboolean fail(GError **error, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  g_set_error_literal(error, MS_ERROR, MS_ERROR_INVALID, msg);
+  g_free(msg);
+  return FALSE;
+}
+
+/* A scalar as text: integers without a fraction, strings bare, booleans true/false. */
+static char *value_text(const cJSON *v) {
+  if (cJSON_IsString(v)) return g_strdup(v->valuestring);
+  if (cJSON_IsBool(v)) return g_strdup(cJSON_IsTrue(v) ? "true" : "false");
+  if (cJSON_IsNumber(v)) {
+    double d = v->valuedouble;
+    if (d == floor(d) && fabs(d) < 9007199254740992.0) return g_strdup_printf("%" G_GINT64_FORMAT, (gint64)d);
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    return g_strdup(g_ascii_formatd(buf, sizeof buf, "%.15g", d));
+  }
+  return g_strdup(ms_json_type_name(v));
+}
+
+/* "FILE record N (calibrate ALG PARAMS)": how messages and the model name a record. */
+static char *rec_label(const MsCalRecord *r) {
+  return g_strdup_printf("%s record %u (calibrate %s%s%s)", r->file, r->index, r->algorithm,
+                         *r->params_text ? " " : "", r->params_text);
+}
+
+static const char *files_text(const MsCalib *c, GString *s) {
+  for (guint i = 0; i < c->files->len; i++)
+    g_string_append_printf(s, "%s%s", i ? ", " : "", (char *)c->files->pdata[i]);
+  return s->str;
+}
+
+static gboolean same_device(const cJSON *a, const cJSON *b) {
+  static const char *const keys[] = {"name", "sm_count", "compute_capability", "global_mem_bytes", NULL};
+  for (int i = 0; keys[i]; i++) {
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(a, keys[i]), *y = cJSON_GetObjectItemCaseSensitive(b, keys[i]);
+    if (!x && !y) continue;
+    if (!x || !y || !cJSON_Compare(x, y, TRUE)) return FALSE;
+  }
+  return TRUE;
+}
+
+static char *device_text(const cJSON *dev) {
+  const cJSON *n = cJSON_GetObjectItemCaseSensitive(dev, "name"), *s = cJSON_GetObjectItemCaseSensitive(dev, "sm_count");
+  char *sms = s ? value_text(s) : g_strdup("?");
+  char *t = g_strdup_printf("\"%s\" (%s SMs)", cJSON_IsString(n) ? n->valuestring : "?", sms);
+  g_free(sms);
+  return t;
+}
+
+static gboolean read_device(MsCalib *c, const cJSON *root, const char *file, GError **error) {
+  const cJSON *dev = cJSON_GetObjectItemCaseSensitive(root, "device");
+  if (!cJSON_IsObject(dev)) return fail(error, "%s: missing field \"device\" (an object)", file);
+  const cJSON *name = cJSON_GetObjectItemCaseSensitive(dev, "name");
+  if (!cJSON_IsString(name)) return fail(error, "%s: device: missing field \"name\" (a string)", file);
+  if (c->device) {
+    if (!same_device(c->device, dev)) {
+      char *a = device_text(dev), *b = device_text(c->device);
+      gboolean r = fail(error, "%s: records of device %s, but %s holds records of device %s: calibrate one device at a time",
+                        file, a, (char *)c->files->pdata[0], b);
+      g_free(a);
+      g_free(b);
+      return r;
+    }
+    return TRUE;
+  }
+  c->device = cJSON_Duplicate(dev, TRUE);
+  c->device_name = g_strdup(name->valuestring);
+  static const char *const keys[] = {"date", "git_commit", "timing"};
+  char **out[] = {&c->date, &c->git_commit, &c->timing};
+  for (guint i = 0; i < G_N_ELEMENTS(keys); i++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, keys[i]);
+    *out[i] = g_strdup(cJSON_IsString(v) ? v->valuestring : "unknown");
+  }
+  return TRUE;
+}
+
+/* Checks the record's common fields and keeps it (a calibrate record), or counts it. */
+static gboolean read_record(MsCalib *c, const cJSON *j, const char *file, guint i, GError **error) {
+  if (!cJSON_IsObject(j)) return fail(error, "%s: record %u: expected an object, got %s", file, i, ms_json_type_name(j));
+  const cJSON *wl = cJSON_GetObjectItemCaseSensitive(j, "workload");
+  if (!cJSON_IsString(wl)) return fail(error, "%s: record %u: field \"workload\" must be a string, got %s", file, i, ms_json_type_name(wl));
+  if (strcmp(wl->valuestring, "calibrate") != 0) {
+    c->ignored++;
+    return TRUE;
+  }
+  const cJSON *alg = cJSON_GetObjectItemCaseSensitive(j, "algorithm");
+  if (!cJSON_IsString(alg)) return fail(error, "%s: record %u (calibrate): field \"algorithm\" must be a string, got %s", file, i, ms_json_type_name(alg));
+  const cJSON *params = cJSON_GetObjectItemCaseSensitive(j, "params");
+  if (!cJSON_IsObject(params))
+    return fail(error, "%s: record %u (calibrate %s): field \"params\" must be an object, got %s", file, i, alg->valuestring, ms_json_type_name(params));
+  MsCalRecord *r = g_new0(MsCalRecord, 1);
+  r->file = g_strdup(file);
+  r->index = i;
+  r->algorithm = g_strdup(alg->valuestring);
+  GString *pt = g_string_new(NULL);
+  const cJSON *it;
+  cJSON_ArrayForEach(it, params) {
+    char *v = value_text(it);
+    g_string_append_printf(pt, "%s%s=%s", pt->len ? " " : "", it->string, v);
+    g_free(v);
+  }
+  r->params_text = g_string_free(pt, FALSE);
+  r->json = cJSON_Duplicate(j, TRUE);
+  char *label = rec_label(r);
+  gboolean ok = FALSE;
+  const cJSON *ver = cJSON_GetObjectItemCaseSensitive(j, "verified");
+  const cJSON *med = cJSON_GetObjectItemCaseSensitive(j, "median_ns");
+  if (!cJSON_IsBool(ver)) {
+    fail(error, "%s: field \"verified\" must be a boolean, got %s", label, ms_json_type_name(ver));
+  } else if (!cJSON_IsTrue(ver)) {
+    const cJSON *why = cJSON_GetObjectItemCaseSensitive(j, "failure");
+    fail(error, "%s: not verified on the GPU (%s): calibration uses verified records only", label,
+         cJSON_IsString(why) ? why->valuestring : "no reason recorded");
+  } else if (!cJSON_IsNumber(med) || !(med->valuedouble > 0) || !isfinite(med->valuedouble)) {
+    fail(error, "%s: field \"median_ns\" must be a positive number, got %s", label, ms_json_type_name(med));
+  } else {
+    ok = TRUE;
+    for (guint k = 0; ok && k < c->records->len; k++) {
+      const MsCalRecord *o = c->records->pdata[k];
+      if (strcmp(o->algorithm, r->algorithm) == 0 && strcmp(o->params_text, r->params_text) == 0) {
+        char *ol = rec_label(o);
+        ok = fail(error, "%s: the same measurement as %s: give each measurement once", label, ol);
+        g_free(ol);
+      }
+    }
+  }
+  g_free(label);
+  if (!ok) {
+    rec_free(r);
+    return FALSE;
+  }
+  g_ptr_array_add(c->records, r);
+  return TRUE;
+}
+
+gboolean ms_calib_read_text(MsCalib *c, const char *text, gsize length, const char *filename,
+                            GError **error) {
+  cJSON *root = ms_json_parse(text, length, filename, error);
+  if (!root) return FALSE;
+  gboolean ok = FALSE;
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "memsim_measurements");
+  const cJSON *recs = cJSON_GetObjectItemCaseSensitive(root, "records");
+  if (!cJSON_IsNumber(v) || v->valuedouble != 1)
+    fail(error, "%s: not a memsim measurement file (expected \"memsim_measurements\": 1)", filename);
+  else if (!cJSON_IsArray(recs))
+    fail(error, "%s: missing field \"records\" (an array)", filename);
+  else if (read_device(c, root, filename, error)) {
+    ok = TRUE;
+    guint i = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, recs) {
+      if (!(ok = read_record(c, r, filename, i++, error))) break;
+    }
+  }
+  if (ok) g_ptr_array_add(c->files, g_strdup(filename));
+  cJSON_Delete(root);
+  c->derived = FALSE;
+  return ok;
+}
+
+gboolean ms_calib_read(MsCalib *c, const char *path, GError **error) {
+  gsize len = 0;
+  char *text = ms_json_read_file(path, CAL_MAX_BYTES, &len, error);
+  if (!text) return FALSE;
+  gboolean ok = ms_calib_read_text(c, text, len, path, error);
+  g_free(text);
+  return ok;
+}
+
+/* ---- deriving ------------------------------------------------------------------------ */
+
+/* What the derivation needs: an algorithm, and where several records share it, the value
+ * of one parameter. */
+typedef struct {
+  const char *algorithm, *key;
+  double value;
+} MsCalNeed;
+
+static const MsCalNeed NEED_CLOCK = {"clock-spin", NULL, 0}, NEED_LAUNCH = {"launch-empty", "blocks", 1},
+                       NEED_COPY = {"dram-copy", NULL, 0}, NEED_S1 = {"strided-read", "stride_words", 1},
+                       NEED_S32 = {"strided-read", "stride_words", 32}, NEED_GLOBAL = {"dram-chase", NULL, 0},
+                       NEED_SHARED = {"shared-chase", NULL, 0}, NEED_L2READ = {"l2-read", NULL, 0},
+                       NEED_L2CHASE = {"l2-chase", NULL, 0};
+
+static const MsCalRecord *find(const MsCalib *c, const MsCalNeed *n) {
+  for (guint i = 0; i < c->records->len; i++) {
+    const MsCalRecord *r = c->records->pdata[i];
+    if (strcmp(r->algorithm, n->algorithm) != 0) continue;
+    if (!n->key) return r;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->json, "params"), n->key);
+    if (cJSON_IsNumber(v) && v->valuedouble == n->value) return r;
+  }
+  return NULL;
+}
+
+static char *need_text(const MsCalNeed *n) {
+  return n->key ? g_strdup_printf("\"%s\" with %s=%g", n->algorithm, n->key, n->value)
+                : g_strdup_printf("\"%s\"", n->algorithm);
+}
+
+/* A field of a record ("median_ns", "params.cycles", "result.clocks_per_hop"): a finite
+ * number, positive (or >= 0 when zero_ok). */
+static gboolean field(const MsCalRecord *r, const char *path, gboolean zero_ok, double *out, GError **error) {
+  const cJSON *v = r->json;
+  char **parts = g_strsplit(path, ".", 2);
+  for (int i = 0; parts[i] && v; i++) v = cJSON_GetObjectItemCaseSensitive(v, parts[i]);
+  g_strfreev(parts);
+  char *label = rec_label(r);
+  gboolean ok = FALSE;
+  if (!v)
+    fail(error, "%s: missing field \"%s\"", label, path);
+  else if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0 || (!zero_ok && v->valuedouble == 0))
+    fail(error, "%s: field \"%s\" must be a %s number, got %s", label, path, zero_ok ? "non-negative" : "positive",
+         cJSON_IsNumber(v) ? "a number out of range" : ms_json_type_name(v));
+  else {
+    *out = v->valuedouble;
+    ok = TRUE;
+  }
+  g_free(label);
+  return ok;
+}
+
+/* A device key: a positive integer. */
+static gboolean device_int(const MsCalib *c, const char *key, gboolean optional, guint64 *out, GError **error) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(c->device, key);
+  if (!v && optional) return TRUE;
+  if (!v)
+    return fail(error, "%s: device: missing \"%s\" (an older memsim-measure; %s)", (char *)c->files->pdata[0], key, RUN_HINT);
+  if (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble != floor(v->valuedouble) || v->valuedouble > (double)MS_MAX_JSON_INT)
+    return fail(error, "%s: device: \"%s\" must be a positive integer, got %s", (char *)c->files->pdata[0], key,
+                cJSON_IsNumber(v) ? "a number out of range" : ms_json_type_name(v));
+  *out = (guint64)v->valuedouble;
+  return TRUE;
+}
+
+static gboolean check_present(const MsCalib *c, GError **error) {
+  const MsCalNeed *needs[] = {&NEED_CLOCK, &NEED_LAUNCH, &NEED_COPY, &NEED_S1, &NEED_S32,
+                              &NEED_GLOBAL, &NEED_SHARED, &NEED_L2READ, &NEED_L2CHASE};
+  GString *files = g_string_new(NULL), *missing = g_string_new(NULL);
+  files_text(c, files);
+  guint n = 0;
+  if (c->records->len == 0) {
+    fail(error, "%s: no calibrate records (%u record%s of other workloads ignored; %s)", files->str, c->ignored,
+         c->ignored == 1 ? "" : "s", RUN_HINT);
+    n = 1;
+  } else {
+    for (guint i = 0; i < G_N_ELEMENTS(needs); i++)
+      if (!find(c, needs[i])) {
+        char *t = need_text(needs[i]);
+        g_string_append_printf(missing, "%s%s", n++ ? ", " : "", t);
+        g_free(t);
+      }
+    if (n) fail(error, "%s: no calibrate record%s %s (%s)", files->str, n > 1 ? "s" : "", missing->str, RUN_HINT);
+  }
+  g_string_free(files, TRUE);
+  g_string_free(missing, TRUE);
+  return n == 0;
+}
+
+static guint64 round_u64(double v, guint64 lo, guint64 hi) {
+  double r = floor(v + 0.5);
+  if (!(r >= (double)lo)) return lo;
+  if (r >= (double)hi) return hi;
+  return (guint64)r;
+}
+
+static gboolean derive_device(MsCalib *c, MsCalDerived *d, GError **error) {
+  guint64 sms, warp = 32, threads, blocks, shmem, l2;
+  if (!device_int(c, "sm_count", FALSE, &sms, error) || !device_int(c, "warp_size", TRUE, &warp, error) ||
+      !device_int(c, "l2_bytes", FALSE, &l2, error) ||
+      !device_int(c, "max_threads_per_sm", FALSE, &threads, error) ||
+      !device_int(c, "max_blocks_per_sm", FALSE, &blocks, error) ||
+      !device_int(c, "shared_mem_per_sm", FALSE, &shmem, error))
+    return FALSE;
+  const char *f = c->files->pdata[0];
+  if (sms > MS_MAX_DMMS) return fail(error, "%s: device: sm_count %" G_GUINT64_FORMAT " is beyond memsim's %u DMMs", f, sms, MS_MAX_DMMS);
+  if (warp > MS_MAX_WIDTH) return fail(error, "%s: device: warp_size %" G_GUINT64_FORMAT " is beyond memsim's width %u", f, warp, MS_MAX_WIDTH);
+  if (threads < warp) return fail(error, "%s: device: max_threads_per_sm %" G_GUINT64_FORMAT " is less than a warp", f, threads);
+  d->dmms = (guint32)sms;
+  d->width = (guint32)warp;
+  d->resident_warps = threads / warp;
+  d->resident_blocks = blocks;
+  d->shared_words_per_dmm = shmem / 4;
+  d->l2_words = l2 / 4;
+  if (d->shared_words_per_dmm == 0) return fail(error, "%s: device: shared_mem_per_sm %" G_GUINT64_FORMAT " holds no word", f, shmem);
+  d->from_device = g_strdup_printf("%s device (sm_count, warp_size, max_threads_per_sm, max_blocks_per_sm, "
+                                   "shared_mem_per_sm, l2_bytes)", f);
+  return TRUE;
+}
+
+/* ns per warp request of the strided-read record with stride s, or NAN. */
+static double stride_ns(const MsCalib *c, int s, GError **error, gboolean *ok) {
+  const MsCalNeed n = {"strided-read", "stride_words", s};
+  const MsCalRecord *r = find(c, &n);
+  double med, req;
+  if (!r) return NAN;
+  if (!field(r, "median_ns", FALSE, &med, error) || !field(r, "warp_requests", FALSE, &req, error)) {
+    *ok = FALSE;
+    return NAN;
+  }
+  return med / req;
+}
+
+gboolean ms_calib_derive(MsCalib *c, GError **error) {
+  MsCalDerived *d = &c->d;
+  derived_clear(d);
+  c->derived = FALSE;
+  if (!check_present(c, error) || !derive_device(c, d, error)) return FALSE;
+  const MsCalRecord *clk = find(c, &NEED_CLOCK), *launch = find(c, &NEED_LAUNCH), *copy = find(c, &NEED_COPY);
+  const MsCalRecord *s1 = find(c, &NEED_S1), *s32 = find(c, &NEED_S32);
+  const MsCalRecord *gch = find(c, &NEED_GLOBAL), *sch = find(c, &NEED_SHARED);
+  const MsCalRecord *l2r = find(c, &NEED_L2READ), *l2c = find(c, &NEED_L2CHASE);
+  double cycles, med, rd, wr;
+  /* one time unit = one SM clock at the clock measured under load */
+  if (!field(clk, "params.cycles", FALSE, &cycles, error) || !field(clk, "median_ns", FALSE, &med, error)) return FALSE;
+  d->mhz = cycles / med * 1e3;
+  d->time_unit_ns = 1e3 / d->mhz;
+  /* group size: a stride-32 request touches 32 groups, a stride-1 request 32 / group_words */
+  gboolean ok = TRUE;
+  for (int k = 0; k < 6; k++) d->stride_ns[k] = stride_ns(c, 1 << k, error, &ok);
+  if (!ok) return FALSE;
+  d->stride_ratio = d->stride_ns[5] / d->stride_ns[0];
+  d->group_words = (guint32)round_u64(exp2(floor(log2(d->stride_ratio) + 0.5)), 1, d->width);
+  /* global rate: groups per time unit that the DRAM copy moves */
+  if (!field(copy, "median_ns", FALSE, &med, error) || !field(copy, "bytes_read", TRUE, &rd, error) ||
+      !field(copy, "bytes_written", TRUE, &wr, error))
+    return FALSE;
+  if (rd + wr <= 0) {
+    char *l = rec_label(copy);
+    fail(error, "%s: no bytes moved (bytes_read + bytes_written = 0)", l);
+    g_free(l);
+    return FALSE;
+  }
+  d->copy_bytes_per_ns = (rd + wr) / med;
+  d->global_rate = (guint32)round_u64(d->copy_bytes_per_ns * d->time_unit_ns / (4.0 * d->group_words), 1, MS_MAX_GLOBAL_RATE);
+  /* latencies in SM clocks */
+  if (!field(gch, "result.clocks_per_hop", FALSE, &d->global_clocks, error) ||
+      !field(sch, "result.clocks_per_hop", FALSE, &d->shared_clocks, error))
+    return FALSE;
+  d->global_latency = round_u64(d->global_clocks, 1, MS_MAX_LATENCY);
+  d->shared_latency = round_u64(d->shared_clocks, 1, MS_MAX_LATENCY);
+  /* launch: an empty one-block kernel's duration in time units */
+  if (!field(launch, "median_ns", FALSE, &d->launch_ns, error)) return FALSE;
+  d->launch_units = round_u64(d->launch_ns / d->time_unit_ns, 0, MS_MAX_LATENCY);
+  /* L2: the same rules as DRAM, from the L2-resident read and chase */
+  if (!field(l2r, "median_ns", FALSE, &med, error) || !field(l2r, "bytes_read", FALSE, &rd, error) ||
+      !field(l2c, "result.clocks_per_hop", FALSE, &d->l2_clocks, error))
+    return FALSE;
+  d->l2_bytes_per_ns = rd / med;
+  d->l2_rate = (guint32)round_u64(d->l2_bytes_per_ns * d->time_unit_ns / (4.0 * d->group_words), 1, MS_MAX_GLOBAL_RATE);
+  d->l2_latency = round_u64(d->l2_clocks, 1, MS_MAX_LATENCY);
+  d->from_clock = rec_label(clk);
+  d->from_copy = rec_label(copy);
+  d->from_stride1 = rec_label(s1);
+  d->from_stride32 = rec_label(s32);
+  d->from_global = rec_label(gch);
+  d->from_shared = rec_label(sch);
+  d->from_launch = rec_label(launch);
+  d->from_l2read = rec_label(l2r);
+  d->from_l2chase = rec_label(l2c);
+  c->derived = TRUE;
+  return TRUE;
+}
+
+/* ---- output -------------------------------------------------------------------------- */
+
+static cJSON *figure(cJSON *cal, const char *key, double value, const char *from, const char *rule) {
+  cJSON *o = cJSON_AddObjectToObject(cal, key);
+  cJSON_AddNumberToObject(o, "value", value);
+  cJSON_AddStringToObject(o, "from", from);
+  cJSON_AddStringToObject(o, "rule", rule);
+  return o;
+}
+
+/* A record's number, or NAN (figures recorded beside the model: read leniently). */
+static double opt_num(const MsCalRecord *r, const char *a, const char *b) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(r->json, a);
+  if (b) v = cJSON_GetObjectItemCaseSensitive(v, b);
+  return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
+}
+
+static void add_opt(cJSON *o, const char *key, double v) {
+  if (isfinite(v)) cJSON_AddNumberToObject(o, key, v);
+}
+
+/* The measured figures the model does not use (L1 latency, DRAM read and write bandwidth,
+ * launch variants, the clock seen by the copy, shared wavefronts), under their records' labels. */
+static cJSON *recorded_json(const MsCalib *c) {
+  cJSON *o = cJSON_CreateObject();
+  for (guint i = 0; i < c->records->len; i++) {
+    const MsCalRecord *r = c->records->pdata[i];
+    const char *a = r->algorithm;
+    double med = opt_num(r, "median_ns", NULL), v = NAN;
+    const char *what = NULL;
+    if (strcmp(a, "dram-read") == 0 || strcmp(a, "dram-write") == 0) {
+      v = (g_str_equal(a, "dram-write") ? opt_num(r, "bytes_written", NULL) : opt_num(r, "bytes_read", NULL)) / med;
+      what = "bytes_per_ns";
+    } else if (strcmp(a, "l1-chase") == 0) {
+      v = opt_num(r, "result", "clocks_per_hop");
+      what = "clocks_per_hop";
+    } else if (strcmp(a, "launch-empty") == 0 || strcmp(a, "launch-burst") == 0) {
+      v = opt_num(r, "result", "ns_per_launch");
+      what = "ns_per_launch";
+    } else if (strcmp(a, "shared-wavefronts") == 0) {
+      v = opt_num(r, "result", "wavefronts_per_sm_per_clock");
+      what = "wavefronts_per_sm_per_clock";
+    } else if (strcmp(a, "dram-copy") == 0 || strcmp(a, "clock-spin") == 0) {
+      v = opt_num(r, "result", strcmp(a, "dram-copy") == 0 ? "mhz_from_block_clocks" : "mhz");
+      what = "sm_clock_mhz";
+    } else if (strcmp(a, "strided-read") == 0) {
+      v = opt_num(r, "result", "ns_per_warp_request");
+      what = "ns_per_warp_request";
+    }
+    if (!what || !isfinite(v)) continue;
+    char *key = g_strdup_printf("%s%s%s", a, *r->params_text ? " " : "", r->params_text);
+    cJSON *e = cJSON_AddObjectToObject(o, key);
+    cJSON_AddNumberToObject(e, what, v);
+    if (strcmp(a, "launch-burst") == 0) add_opt(e, "span_ns_per_launch", opt_num(r, "result", "span_ns_per_launch"));
+    if (strcmp(a, "shared-wavefronts") == 0) add_opt(e, "requests_per_sm_per_clock", opt_num(r, "result", "requests_per_sm_per_clock"));
+    char *l = rec_label(r);
+    cJSON_AddStringToObject(e, "from", l);
+    g_free(l);
+    g_free(key);
+  }
+  return o;
+}
+
+static cJSON *calibration_json(const MsCalib *c, const char *command) {
+  const MsCalDerived *d = &c->d;
+  cJSON *cal = cJSON_CreateObject();
+  cJSON_AddStringToObject(cal, "method",
+                          "memsim calibrate: every key is a fixed function of the GPU's measured properties "
+                          "(memsim-measure --workload calibrate); nothing is fitted to algorithm timings (docs/calibration.md)");
+  if (command) cJSON_AddStringToObject(cal, "command", command);
+  cJSON *files = cJSON_AddArrayToObject(cal, "records");
+  for (guint i = 0; i < c->files->len; i++) cJSON_AddItemToArray(files, cJSON_CreateString(c->files->pdata[i]));
+  cJSON_AddNumberToObject(cal, "calibrate_records", c->records->len);
+  cJSON_AddNumberToObject(cal, "other_records_ignored", c->ignored);
+  cJSON_AddItemToObject(cal, "device", cJSON_Duplicate(c->device, TRUE));
+  cJSON_AddStringToObject(cal, "date", c->date);
+  cJSON_AddStringToObject(cal, "git_commit", c->git_commit);
+  cJSON_AddStringToObject(cal, "timing", c->timing);
+  cJSON *o = figure(cal, "time_unit_ns", d->time_unit_ns, d->from_clock,
+                    "1000 / sm_clock_mhz, sm_clock_mhz = params.cycles / median_ns * 1000 (one time unit = one SM clock)");
+  cJSON_AddNumberToObject(o, "sm_clock_mhz", d->mhz);
+  o = figure(cal, "group_words", d->group_words, d->from_stride32,
+             "the power of two nearest to stride_ratio = ns per warp request at stride 32 / at stride 1 "
+             "(a stride-32 request touches 32 groups, a stride-1 request 32 / group_words), within 1 .. width");
+  cJSON_AddNumberToObject(o, "stride_ratio", d->stride_ratio);
+  cJSON_AddStringToObject(o, "from_stride_1", d->from_stride1);
+  cJSON *sn = cJSON_AddObjectToObject(o, "ns_per_warp_request");
+  for (int k = 0; k < 6; k++)
+    if (isfinite(d->stride_ns[k])) {
+      char key[8];
+      g_snprintf(key, sizeof key, "%d", 1 << k);
+      cJSON_AddNumberToObject(sn, key, d->stride_ns[k]);
+    }
+  o = figure(cal, "global_rate", d->global_rate, d->from_copy,
+             "round(copy_bytes_per_ns * time_unit_ns / (4 * group_words)), within 1 .. 4096; "
+             "copy_bytes_per_ns = (bytes_read + bytes_written) / median_ns");
+  cJSON_AddNumberToObject(o, "copy_bytes_per_ns", d->copy_bytes_per_ns);
+  o = figure(cal, "global_latency", (double)d->global_latency, d->from_global, "round(result.clocks_per_hop)");
+  cJSON_AddNumberToObject(o, "clocks_per_hop", d->global_clocks);
+  o = figure(cal, "shared_latency", (double)d->shared_latency, d->from_shared, "round(result.clocks_per_hop)");
+  cJSON_AddNumberToObject(o, "clocks_per_hop", d->shared_clocks);
+  o = figure(cal, "launch_units", (double)d->launch_units, d->from_launch, "round(median_ns / time_unit_ns)");
+  cJSON_AddNumberToObject(o, "launch_ns", d->launch_ns);
+  figure(cal, "dmms", d->dmms, d->from_device, "device.sm_count");
+  figure(cal, "width", d->width, d->from_device, "device.warp_size (32 if absent)");
+  figure(cal, "resident_warps", (double)d->resident_warps, d->from_device, "device.max_threads_per_sm / warp_size");
+  figure(cal, "resident_blocks", (double)d->resident_blocks, d->from_device, "device.max_blocks_per_sm");
+  figure(cal, "shared_words_per_dmm", (double)d->shared_words_per_dmm, d->from_device, "device.shared_mem_per_sm / 4");
+  figure(cal, "l2_words", (double)d->l2_words, d->from_device, "device.l2_bytes / 4");
+  o = figure(cal, "l2_latency", (double)d->l2_latency, d->from_l2chase, "round(result.clocks_per_hop)");
+  cJSON_AddNumberToObject(o, "clocks_per_hop", d->l2_clocks);
+  o = figure(cal, "l2_rate", d->l2_rate, d->from_l2read,
+             "round(l2_bytes_per_ns * time_unit_ns / (4 * group_words)), within 1 .. 4096; l2_bytes_per_ns = bytes_read / median_ns");
+  cJSON_AddNumberToObject(o, "l2_bytes_per_ns", d->l2_bytes_per_ns);
+  cJSON_AddItemToObject(cal, "recorded_not_used", recorded_json(c));
+  return cal;
+}
+
+char *ms_calib_model_json(const MsCalib *c, const char *command) {
+  g_return_val_if_fail(c->derived, NULL);
+  const MsCalDerived *d = &c->d;
+  cJSON *o = cJSON_CreateObject();
+  char *name = g_strdup_printf("%s, grounded HMM", c->device_name);
+  cJSON_AddStringToObject(o, "name", name);
+  g_free(name);
+  cJSON_AddStringToObject(o, "model", "hmm");
+  cJSON_AddNumberToObject(o, "width", d->width);
+  cJSON_AddNumberToObject(o, "dmms", d->dmms);
+  cJSON_AddNumberToObject(o, "shared_latency", (double)d->shared_latency);
+  cJSON_AddNumberToObject(o, "global_latency", (double)d->global_latency);
+  cJSON_AddNumberToObject(o, "group_words", d->group_words);
+  cJSON_AddNumberToObject(o, "global_rate", d->global_rate);
+  cJSON_AddNumberToObject(o, "resident_warps", (double)d->resident_warps);
+  cJSON_AddNumberToObject(o, "resident_blocks", (double)d->resident_blocks);
+  cJSON_AddNumberToObject(o, "shared_words_per_dmm", (double)d->shared_words_per_dmm);
+  cJSON_AddNumberToObject(o, "launch_units", (double)d->launch_units);
+  cJSON_AddNumberToObject(o, "l2_words", (double)d->l2_words);
+  cJSON_AddNumberToObject(o, "l2_latency", (double)d->l2_latency);
+  cJSON_AddNumberToObject(o, "l2_rate", d->l2_rate);
+  cJSON_AddNumberToObject(o, "time_unit_ns", d->time_unit_ns);
+  GString *files = g_string_new(NULL);
+  char *desc = g_strdup_printf(
+      "GPU-grounded HMM of the %s: %u DMMs (SMs), one time unit = one SM clock (%.1f MHz measured under load); "
+      "every key derived by memsim calibrate from the GPU's calibration records (%s), none fitted to algorithm timings "
+      "(docs/calibration.md)",
+      c->device_name, d->dmms, d->mhz, files_text(c, files));
+  g_string_free(files, TRUE);
+  cJSON_AddStringToObject(o, "description", desc);
+  g_free(desc);
+  cJSON_AddItemToObject(o, "calibration", calibration_json(c, command));
+  char *t = cJSON_Print(o);
+  char *out = g_strdup_printf("%s\n", t);
+  cJSON_free(t);
+  cJSON_Delete(o);
+  return out;
+}
+
+char *ms_calib_summary(const MsCalib *c) {
+  g_return_val_if_fail(c->derived, NULL);
+  const MsCalDerived *d = &c->d;
+  GString *s = g_string_new(NULL), *files = g_string_new(NULL);
+  g_string_append_printf(s, "memsim calibrate: %s (%u SMs), %u calibrate records from %s (%u other record%s ignored), "
+                            "timing %s, recorded %s\n",
+                         c->device_name, d->dmms, c->records->len, files_text(c, files), c->ignored,
+                         c->ignored == 1 ? "" : "s", c->timing, c->date);
+  g_string_free(files, TRUE);
+  g_string_append_printf(s, "  %-21s %-9.6g SM clock %.1f MHz under load        %s\n", "time_unit_ns", d->time_unit_ns, d->mhz, d->from_clock);
+  g_string_append_printf(s, "  %-21s %-9u ns per warp request, stride 32 / stride 1 = %.3g   %s\n", "group_words", d->group_words,
+                         d->stride_ratio, d->from_stride32);
+  g_string_append_printf(s, "  %-21s %-9u DRAM copy %.1f bytes/ns = %.1f bytes per clock   %s\n", "global_rate", d->global_rate,
+                         d->copy_bytes_per_ns, d->copy_bytes_per_ns * d->time_unit_ns, d->from_copy);
+  g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " %.1f clocks per hop   %s\n", "global_latency", d->global_latency,
+                         d->global_clocks, d->from_global);
+  g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " %.1f clocks per hop   %s\n", "shared_latency", d->shared_latency,
+                         d->shared_clocks, d->from_shared);
+  g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " empty 1-block kernel %.0f ns   %s\n", "launch_units", d->launch_units,
+                         d->launch_ns, d->from_launch);
+  g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " %.1f clocks per hop   %s\n", "l2_latency", d->l2_latency,
+                         d->l2_clocks, d->from_l2chase);
+  g_string_append_printf(s, "  %-21s %-9u L2 read %.1f bytes/ns = %.1f bytes per clock   %s\n", "l2_rate", d->l2_rate,
+                         d->l2_bytes_per_ns, d->l2_bytes_per_ns * d->time_unit_ns, d->from_l2read);
+  g_string_append_printf(s, "  from %s: dmms %u, width %u, resident_warps %" G_GUINT64_FORMAT ", resident_blocks %" G_GUINT64_FORMAT
+                            ", shared_words_per_dmm %" G_GUINT64_FORMAT ", l2_words %" G_GUINT64_FORMAT "\n",
+                         (char *)c->files->pdata[0], d->dmms, d->width, d->resident_warps, d->resident_blocks,
+                         d->shared_words_per_dmm, d->l2_words);
+  return g_string_free(s, FALSE);
+}

@@ -1,0 +1,66 @@
+/* ms-calibrate.h: a GPU-grounded HMM model from calibration records (`memsim calibrate`,
+ * docs/calibration.md).
+ *
+ * `memsim-measure --workload calibrate` records the GPU's own properties (clock under load,
+ * DRAM bandwidth, fetch granularity, latencies, launch time); the device object of its file
+ * holds the residency limits and the L2 size.  ms_calib_derive() turns them into the model
+ * keys of docs/models.md "GPU extensions" (and the L2 keys) by fixed rules: nothing is fitted to the timing of an
+ * algorithm.  Records of other workloads in the same files are ignored (counted).
+ *
+ * Ownership: ms_calib_new() returns an object freed with ms_calib_free(); strings returned
+ * by ms_calib_model_json() and ms_calib_summary() are new and freed with g_free(). */
+#ifndef MS_CALIBRATE_H
+#define MS_CALIBRATE_H
+
+#include "memsim.h"
+
+/* The figures a grounded model is made of, with what they came from. */
+typedef struct {
+  double mhz;                /* effective SM clock: clock-spin cycles / its duration */
+  double time_unit_ns;       /* 1000 / mhz */
+  double copy_bytes_per_ns;  /* dram-copy: (bytes read + bytes written) / median_ns */
+  double stride_ns[6];       /* strided-read ns per warp request, stride 1, 2, 4, ... 32 (NAN: absent) */
+  double stride_ratio;       /* ns per warp request at stride 32 / at stride 1 */
+  double global_clocks, shared_clocks; /* chases' clocks per hop */
+  double launch_ns;          /* launch-empty, 1 block: median_ns */
+  double l2_bytes_per_ns, l2_clocks; /* l2-read bytes_read / median_ns; l2-chase clocks per hop */
+  guint32 width, dmms, group_words, global_rate, l2_rate;
+  guint64 global_latency, shared_latency, resident_warps, resident_blocks, shared_words_per_dmm;
+  guint64 launch_units, l2_words, l2_latency;
+  /* what each came from ("FILE record N (calibrate ALG PARAMS)" or "FILE device.KEY") */
+  char *from_clock, *from_copy, *from_stride1, *from_stride32, *from_global, *from_shared;
+  char *from_launch, *from_device, *from_l2read, *from_l2chase;
+} MsCalDerived;
+
+typedef struct {
+  GPtrArray *files;     /* of char *: the record files, in reading order */
+  GPtrArray *records;   /* of MsCalRecord * (opaque): the calibrate records */
+  guint ignored;        /* records of other workloads */
+  void *device;         /* cJSON *: the first file's device object */
+  char *device_name, *date, *git_commit, *timing;
+  MsCalDerived d;
+  gboolean derived;
+} MsCalib;
+
+MsCalib *ms_calib_new(void);
+void ms_calib_free(MsCalib *c);
+
+/* Read one record file (memsim-measure -o) and keep its calibrate records.  Refuses bad
+ * JSON (FILE:LINE:COL), a file of another device than the files before it, an unverified
+ * calibrate record, a record given twice and malformed fields (MS_ERROR_SYNTAX or
+ * MS_ERROR_INVALID, the message naming the file, the record and the field). */
+gboolean ms_calib_read(MsCalib *c, const char *path, GError **error);
+/* The same from text; `filename` names it in messages. */
+gboolean ms_calib_read_text(MsCalib *c, const char *text, gsize length, const char *filename,
+                            GError **error);
+/* Derive the model's figures (c->d).  Fails (MS_ERROR_INVALID) naming the files and the
+ * first record or device key that is missing, e.g.
+ * `r.json: no calibrate record "dram-copy" (run memsim-measure --workload calibrate)`. */
+gboolean ms_calib_derive(MsCalib *c, GError **error);
+/* The model file (JSON text, newline-terminated) after ms_calib_derive(); `command` is the
+ * command line recorded in its "calibration" object (NULL: none). */
+char *ms_calib_model_json(const MsCalib *c, const char *command);
+/* A human summary of the derivation, one figure a line. */
+char *ms_calib_summary(const MsCalib *c);
+
+#endif

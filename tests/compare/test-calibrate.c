@@ -1,0 +1,352 @@
+/* test-calibrate.c: `memsim calibrate`'s derivation of a grounded HMM model from calibration
+ * records.  fixture-calibrate.json holds fake numbers made for these tests (a 100-SM GPU at
+ * 2000 MHz); every expected figure below is worked out by hand from them. */
+#include "ms-calibrate.h"
+#include <cjson/cJSON.h>
+#include <criterion/criterion.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#define HINT "(run memsim-measure --workload calibrate)"
+
+static cJSON *fixture_json(void) {
+  const char *root = g_getenv("MEMSIM_SRCDIR");
+  char *path = g_build_filename(root ? root : ".", "tests/compare/fixture-calibrate.json", NULL);
+  char *text = NULL;
+  gsize len = 0;
+  cr_assert(g_file_get_contents(path, &text, &len, NULL), "cannot read %s", path);
+  cJSON *j = cJSON_ParseWithLength(text, len);
+  cr_assert_not_null(j);
+  g_free(text);
+  g_free(path);
+  return j;
+}
+
+static cJSON *records(cJSON *root) { return cJSON_GetObjectItemCaseSensitive(root, "records"); }
+
+static cJSON *record(cJSON *root, int i) { return cJSON_GetArrayItem(records(root), i); }
+
+/* Removes the records of `alg` (with params.key == value when key is set). */
+static void drop(cJSON *root, const char *alg, const char *key, double value) {
+  cJSON *a = records(root);
+  for (int i = cJSON_GetArraySize(a) - 1; i >= 0; i--) {
+    cJSON *r = cJSON_GetArrayItem(a, i);
+    if (strcmp(cJSON_GetObjectItemCaseSensitive(r, "algorithm")->valuestring, alg) != 0) continue;
+    cJSON *v = key ? cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "params"), key) : NULL;
+    if (!key || (v && v->valuedouble == value)) cJSON_DeleteItemFromArray(a, i);
+  }
+}
+
+/* Reads `root` as file `name` into c; returns the error message (new) or NULL. */
+static char *read_as(MsCalib *c, cJSON *root, const char *name) {
+  char *t = cJSON_PrintUnformatted(root);
+  GError *e = NULL;
+  gboolean ok = ms_calib_read_text(c, t, strlen(t), name, &e);
+  cJSON_free(t);
+  if (ok) return NULL;
+  char *m = g_strdup(e->message);
+  g_error_free(e);
+  return m;
+}
+
+/* Reads and derives; returns the first error message (new) or NULL. */
+static char *derive(MsCalib *c, cJSON *root) {
+  char *m = read_as(c, root, "r.json");
+  if (m) return m;
+  GError *e = NULL;
+  if (ms_calib_derive(c, &e)) return NULL;
+  m = g_strdup(e->message);
+  g_error_free(e);
+  return m;
+}
+
+Test(calibrate, fixture_derives_every_key_by_hand) {
+  cJSON *root = fixture_json();
+  MsCalib *c = ms_calib_new();
+  char *err = derive(c, root);
+  cr_assert_null(err, "%s", err);
+  const MsCalDerived *d = &c->d;
+  cr_assert_eq(c->records->len, 22);
+  cr_assert_eq(c->ignored, 1); /* the permutation record */
+  /* clock-spin: 20e6 cycles in 10e6 ns = 2000 MHz, 0.5 ns per time unit */
+  cr_assert_float_eq(d->mhz, 2000.0, 1e-9);
+  cr_assert_float_eq(d->time_unit_ns, 0.5, 1e-12);
+  /* strided reads: 0.42 / 0.05 = 8.4 ns per warp request: nearest power of two 8 */
+  cr_assert_float_eq(d->stride_ns[0], 0.05, 1e-12);
+  cr_assert_float_eq(d->stride_ns[5], 0.42, 1e-12);
+  cr_assert_float_eq(d->stride_ratio, 8.4, 1e-9);
+  cr_assert_eq(d->group_words, 8);
+  /* copy: 3e9 bytes in 1e6 ns = 3000 bytes/ns; x 0.5 ns = 1500 bytes per clock; / 32 = 46.875 -> 47 */
+  cr_assert_float_eq(d->copy_bytes_per_ns, 3000.0, 1e-9);
+  cr_assert_eq(d->global_rate, 47);
+  cr_assert_eq(d->global_latency, 612); /* 612.4 */
+  cr_assert_eq(d->shared_latency, 30);  /* 29.6 */
+  cr_assert_eq(d->launch_units, 4000);  /* 2000 ns / 0.5 */
+  cr_assert_eq(d->dmms, 100);
+  cr_assert_eq(d->width, 32);
+  cr_assert_eq(d->resident_warps, 64);          /* 2048 / 32 */
+  cr_assert_eq(d->resident_blocks, 32);
+  cr_assert_eq(d->shared_words_per_dmm, 58368); /* 233472 / 4 */
+  /* L2: 52428800 bytes / 4; chase 265.7 clocks; read 2^30 bytes in 2e5 ns = 5368.7 bytes/ns,
+   * x 0.5 = 2684.35 bytes per clock, / 32 = 83.9 -> 84 */
+  cr_assert_eq(d->l2_words, 13107200);
+  cr_assert_eq(d->l2_latency, 266);
+  cr_assert_float_eq(d->l2_bytes_per_ns, 5368.70912, 1e-9);
+  cr_assert_eq(d->l2_rate, 84);
+  cr_assert_str_eq(d->from_global, "r.json record 14 (calibrate dram-chase footprint_bytes=536870912 "
+                                   "node_stride_bytes=128 hops=32768 warmup_hops=0)");
+  ms_calib_free(c);
+  cJSON_Delete(root);
+}
+
+Test(calibrate, model_file_reads_back_and_runs) {
+  cJSON *root = fixture_json();
+  MsCalib *c = ms_calib_new();
+  char *err = derive(c, root);
+  cr_assert_null(err, "%s", err);
+  char *text = ms_calib_model_json(c, "memsim calibrate r.json");
+  GError *e = NULL;
+  MsModel *m = ms_model_parse(text, strlen(text), "model.json", &e);
+  cr_assert_not_null(m, "%s", e ? e->message : "");
+  cr_assert_eq(m->kind, MS_MODEL_HMM);
+  cr_assert_str_eq(m->name, "Fixture GPU, grounded HMM");
+  cr_assert_eq(m->width, 32);
+  cr_assert_eq(m->dmms, 100);
+  cr_assert_eq(m->global_latency, 612);
+  cr_assert_eq(m->shared_latency, 30);
+  cr_assert_eq(m->group_words, 8);
+  cr_assert_eq(m->global_rate, 47);
+  cr_assert_eq(m->resident_warps, 64);
+  cr_assert_eq(m->resident_blocks, 32);
+  cr_assert_eq(m->shared_words_per_dmm, 58368);
+  cr_assert_eq(m->launch_units, 4000);
+  cr_assert_float_eq(m->time_unit_ns, 0.5, 1e-12);
+  cr_assert_eq(m->l2_words, 13107200);
+  cr_assert_eq(m->l2_latency, 266);
+  cr_assert_eq(m->l2_rate, 84);
+  cr_assert_float_eq(m->launch_ns, 0.0, 0); /* the launch is in launch_units, not added again */
+  /* the calibration object names each figure's record and keeps the unused ones */
+  cJSON *j = cJSON_Parse(text);
+  cJSON *cal = cJSON_GetObjectItemCaseSensitive(j, "calibration");
+  cr_assert_str_eq(cJSON_GetObjectItemCaseSensitive(cal, "command")->valuestring, "memsim calibrate r.json");
+  cJSON *gr = cJSON_GetObjectItemCaseSensitive(cal, "global_rate");
+  cr_assert_str_eq(cJSON_GetObjectItemCaseSensitive(gr, "from")->valuestring,
+                   "r.json record 6 (calibrate dram-copy bytes=2147483648 vector_bytes=16 blocks=800 threads_per_block=256)");
+  cJSON *unused = cJSON_GetObjectItemCaseSensitive(cal, "recorded_not_used");
+  cJSON *rd = cJSON_GetObjectItemCaseSensitive(unused, "dram-read bytes=2147483648 vector_bytes=16 blocks=800 threads_per_block=256");
+  cr_assert_not_null(rd);
+  cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(rd, "bytes_per_ns")->valuedouble, 2147483648.0 / 700000, 1e-9);
+  cJSON *l1 = cJSON_GetObjectItemCaseSensitive(unused, "l1-chase footprint_bytes=16384 node_stride_bytes=128 hops=262144 warmup_hops=128");
+  cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(l1, "clocks_per_hop")->valuedouble, 33.2, 1e-9);
+  cJSON *wf = cJSON_GetObjectItemCaseSensitive(unused, "shared-wavefronts ways=32 loads_per_thread=512 blocks=200 threads_per_block=1024");
+  cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(wf, "wavefronts_per_sm_per_clock")->valuedouble, 0.995, 1e-9);
+  cr_assert_null(cJSON_GetObjectItemCaseSensitive(unused, "l2-read footprint_bytes=16777216 passes=64 blocks=800 threads_per_block=256"));
+  cJSON *l2r = cJSON_GetObjectItemCaseSensitive(cal, "l2_rate");
+  cr_assert_str_eq(cJSON_GetObjectItemCaseSensitive(l2r, "from")->valuestring,
+                   "r.json record 13 (calibrate l2-read footprint_bytes=16777216 passes=64 blocks=800 threads_per_block=256)");
+  cr_assert_str_eq(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(cal, "device"), "name")->valuestring,
+                   "Fixture GPU");
+  cJSON_Delete(j);
+  /* the engine takes it: one coalesced global read by 32 threads of one block */
+  const char *trace = "{\"memsim_trace\": 1, \"threads\": 32, \"steps\": [{\"op\": \"read\", \"space\": \"global\", "
+                      "\"addr\": [0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31]}]}";
+  char *path = g_build_filename(g_get_tmp_dir(), "memsim-test-calibrate-trace.json", NULL);
+  cr_assert(g_file_set_contents(path, trace, -1, NULL));
+  MsSource *src = ms_trace_open(path, &e);
+  cr_assert_not_null(src, "%s", e ? e->message : "");
+  MsResult *res = ms_simulate(m, src, NULL, &e);
+  cr_assert_not_null(res, "%s", e ? e->message : "");
+  /* 4 groups of 8 words take slots 0-3 at time 0 (rate 47); complete at 0 + 612 - 1; after
+   * 4000 launch units: 4000 + 611 + 1 */
+  cr_assert_eq(res->time_units, 4000 + 612, "time_units %" G_GUINT64_FORMAT, res->time_units);
+  ms_result_free(res);
+  ms_source_free(src);
+  g_remove(path);
+  g_free(path);
+  ms_model_free(m);
+  g_free(text);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+}
+
+Test(calibrate, line_behaviour_gives_32_word_groups) {
+  cJSON *root = fixture_json();
+  /* stride 32 at 30x the stride-1 time per request: 128-byte lines */
+  cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(record(root, 12), "median_ns"), 524288 * 1.5);
+  MsCalib *c = ms_calib_new();
+  char *err = derive(c, root);
+  cr_assert_null(err, "%s", err);
+  cr_assert_float_eq(c->d.stride_ratio, 30.0, 1e-9);
+  cr_assert_eq(c->d.group_words, 32);
+  cr_assert_eq(c->d.global_rate, 12); /* 1500 bytes per clock / 128 = 11.72 */
+  cr_assert_eq(c->d.l2_rate, 21);     /* 2684.35 bytes per clock / 128 = 20.97 */
+  ms_calib_free(c);
+  cJSON_Delete(root);
+}
+
+static const struct {
+  const char *alg, *key;
+  double value;
+  const char *message;
+} missing[] = {
+    {"clock-spin", NULL, 0, "r.json: no calibrate record \"clock-spin\" " HINT},
+    {"launch-empty", "blocks", 1, "r.json: no calibrate record \"launch-empty\" with blocks=1 " HINT},
+    {"dram-copy", NULL, 0, "r.json: no calibrate record \"dram-copy\" " HINT},
+    {"strided-read", "stride_words", 1, "r.json: no calibrate record \"strided-read\" with stride_words=1 " HINT},
+    {"strided-read", "stride_words", 32, "r.json: no calibrate record \"strided-read\" with stride_words=32 " HINT},
+    {"dram-chase", NULL, 0, "r.json: no calibrate record \"dram-chase\" " HINT},
+    {"shared-chase", NULL, 0, "r.json: no calibrate record \"shared-chase\" " HINT},
+    {"l2-read", NULL, 0, "r.json: no calibrate record \"l2-read\" " HINT},
+    {"l2-chase", NULL, 0, "r.json: no calibrate record \"l2-chase\" " HINT},
+};
+
+Test(calibrate, each_missing_record_is_named) {
+  for (guint i = 0; i < G_N_ELEMENTS(missing); i++) {
+    cJSON *root = fixture_json();
+    drop(root, missing[i].alg, missing[i].key, missing[i].value);
+    MsCalib *c = ms_calib_new();
+    char *err = derive(c, root);
+    cr_assert_not_null(err, "%s: derived without it", missing[i].alg);
+    cr_assert_str_eq(err, missing[i].message);
+    g_free(err);
+    ms_calib_free(c);
+    cJSON_Delete(root);
+  }
+}
+
+Test(calibrate, several_missing_records_are_listed) {
+  cJSON *root = fixture_json();
+  drop(root, "dram-copy", NULL, 0);
+  drop(root, "shared-chase", NULL, 0);
+  MsCalib *c = ms_calib_new();
+  char *err = derive(c, root);
+  cr_assert_str_eq(err, "r.json: no calibrate records \"dram-copy\", \"shared-chase\" " HINT);
+  g_free(err);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+}
+
+Test(calibrate, a_file_without_calibrate_records_is_refused) {
+  cJSON *root = fixture_json();
+  cJSON *a = records(root);
+  while (cJSON_GetArraySize(a) > 1) cJSON_DeleteItemFromArray(a, 0);
+  MsCalib *c = ms_calib_new();
+  char *err = derive(c, root);
+  cr_assert_str_eq(err, "r.json: no calibrate records (1 record of other workloads ignored; "
+                        "run memsim-measure --workload calibrate)");
+  g_free(err);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+}
+
+Test(calibrate, an_unverified_record_is_refused) {
+  cJSON *root = fixture_json();
+  cJSON *r = record(root, 4); /* dram-read: not even used by the model */
+  cJSON_ReplaceItemInObject(r, "verified", cJSON_CreateFalse());
+  cJSON_AddStringToObject(r, "failure", "sum 7, want 9");
+  MsCalib *c = ms_calib_new();
+  char *err = derive(c, root);
+  cr_assert_str_eq(err, "r.json record 4 (calibrate dram-read bytes=2147483648 vector_bytes=16 blocks=800 "
+                        "threads_per_block=256): not verified on the GPU (sum 7, want 9): calibration uses "
+                        "verified records only");
+  g_free(err);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+}
+
+Test(calibrate, records_of_two_devices_are_refused) {
+  cJSON *a = fixture_json(), *b = fixture_json();
+  drop(b, "dram-copy", NULL, 0);
+  cJSON *a_recs = records(a);
+  while (cJSON_GetArraySize(a_recs) > 0) cJSON_DeleteItemFromArray(a_recs, 0);
+  cJSON *dev = cJSON_GetObjectItemCaseSensitive(b, "device");
+  cJSON_ReplaceItemInObject(dev, "name", cJSON_CreateString("Other GPU"));
+  MsCalib *c = ms_calib_new();
+  char *err = read_as(c, a, "a.json");
+  cr_assert_null(err, "%s", err);
+  err = read_as(c, b, "b.json");
+  cr_assert_str_eq(err, "b.json: records of device \"Other GPU\" (100 SMs), but a.json holds records of device "
+                        "\"Fixture GPU\" (100 SMs): calibrate one device at a time");
+  g_free(err);
+  ms_calib_free(c);
+  cJSON_Delete(a);
+  cJSON_Delete(b);
+}
+
+Test(calibrate, two_files_of_one_device_combine_but_not_twice_the_same_record) {
+  cJSON *a = fixture_json(), *b = fixture_json();
+  drop(a, "dram-copy", NULL, 0);
+  cJSON *keep = cJSON_Duplicate(record(b, 6), TRUE); /* b: the dram-copy alone */
+  cJSON *b_recs = records(b);
+  while (cJSON_GetArraySize(b_recs) > 0) cJSON_DeleteItemFromArray(b_recs, 0);
+  cJSON_AddItemToArray(b_recs, keep);
+  MsCalib *c = ms_calib_new();
+  cr_assert_null(read_as(c, a, "a.json"));
+  cr_assert_null(read_as(c, b, "b.json"));
+  GError *e = NULL;
+  cr_assert(ms_calib_derive(c, &e), "%s", e ? e->message : "");
+  cr_assert_eq(c->d.global_rate, 47);
+  cr_assert_str_eq(c->d.from_copy, "b.json record 0 (calibrate dram-copy bytes=2147483648 vector_bytes=16 blocks=800 threads_per_block=256)");
+  char *err = read_as(c, b, "c.json");
+  cr_assert_str_eq(err, "c.json record 0 (calibrate dram-copy bytes=2147483648 vector_bytes=16 blocks=800 "
+                        "threads_per_block=256): the same measurement as b.json record 0 (calibrate dram-copy "
+                        "bytes=2147483648 vector_bytes=16 blocks=800 threads_per_block=256): give each measurement once");
+  g_free(err);
+  ms_calib_free(c);
+  cJSON_Delete(a);
+  cJSON_Delete(b);
+}
+
+Test(calibrate, bad_json_names_file_line_and_column) {
+  const char *text = "{\"memsim_measurements\": 1,\n \"device\": {,}}";
+  MsCalib *c = ms_calib_new();
+  GError *e = NULL;
+  cr_assert(!ms_calib_read_text(c, text, strlen(text), "r.json", &e));
+  cr_assert_str_eq(e->message, "r.json:2:14: invalid JSON near '}}' (or nesting deeper than 1000)");
+  cr_assert_eq(e->code, MS_ERROR_SYNTAX);
+  g_error_free(e);
+  ms_calib_free(c);
+}
+
+Test(calibrate, missing_fields_are_named) {
+  cJSON *root = fixture_json();
+  cJSON_DeleteItemFromObject(cJSON_GetObjectItemCaseSensitive(root, "device"), "max_threads_per_sm");
+  MsCalib *c = ms_calib_new();
+  char *err = derive(c, root);
+  cr_assert_str_eq(err, "r.json: device: missing \"max_threads_per_sm\" (an older memsim-measure; "
+                        "run memsim-measure --workload calibrate)");
+  g_free(err);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+
+  root = fixture_json();
+  cJSON_DeleteItemFromObject(cJSON_GetObjectItemCaseSensitive(record(root, 14), "result"), "clocks_per_hop");
+  c = ms_calib_new();
+  err = derive(c, root);
+  cr_assert_str_eq(err, "r.json record 14 (calibrate dram-chase footprint_bytes=536870912 node_stride_bytes=128 "
+                        "hops=32768 warmup_hops=0): missing field \"result.clocks_per_hop\"");
+  g_free(err);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+
+  root = fixture_json();
+  cJSON_ReplaceItemInObject(record(root, 6), "bytes_written", cJSON_CreateString("lots"));
+  c = ms_calib_new();
+  err = derive(c, root);
+  cr_assert_str_eq(err, "r.json record 6 (calibrate dram-copy bytes=2147483648 vector_bytes=16 blocks=800 "
+                        "threads_per_block=256): field \"bytes_written\" must be a non-negative number, got a string");
+  g_free(err);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+}
+
+Test(calibrate, not_a_measurement_file) {
+  const char *text = "{\"model\": \"hmm\"}";
+  MsCalib *c = ms_calib_new();
+  GError *e = NULL;
+  cr_assert(!ms_calib_read_text(c, text, strlen(text), "m.json", &e));
+  cr_assert_str_eq(e->message, "m.json: not a memsim measurement file (expected \"memsim_measurements\": 1)");
+  g_error_free(e);
+  ms_calib_free(c);
+}
