@@ -374,6 +374,41 @@ void run_clock(const MsOptions &o, const Dev &d) {
   MS_CUDA(cudaFree(clk));
 }
 
+/* Strided reads over the pattern buffer `a` of `bytes` (docs/measurements.md). */
+void run_strided(const Dev &d, const uint32_t *a, size_t bytes, uint32_t *sum) {
+  const size_t words = bytes / 4;
+  auto check_sum = [&](uint32_t want) -> std::string {
+    uint32_t h = 0;
+    MS_CUDA(cudaMemcpy(&h, sum, 4, cudaMemcpyDeviceToHost));
+    return h == want ? "" : ms_fmt("sum %u, want %u", h, want);
+  };
+  const int sper_sm = occupancy(strided_read, 256), sblocks = d.sms * sper_sm;
+  for (long long s = 1; s <= 32; s *= 2) {
+    const size_t m = words / (size_t)s, requests = m / 32;
+    MsRecord rec;
+    rec.workload = "calibrate";
+    rec.algorithm = "strided-read";
+    rec.p("stride_words", s);
+    rec.p("footprint_bytes", (long long)bytes);
+    rec.p("blocks", (long long)sblocks);
+    rec.p("threads_per_block", 256LL);
+    rec.x("warp_requests", (long long)requests);
+    rec.x("words_read", (long long)m);
+    rec.x("sectors_per_request", (long long)std::min(4 * s, 32LL));
+    rec.x("lines_per_request", (long long)std::min(s, 32LL));
+    auto poison = [&] { MS_CUDA(cudaMemset(sum, 0xff, 4)); };
+    auto launch = [&] {
+      MS_CUDA(cudaMemsetAsync(sum, 0, 4));
+      strided_read<<<sblocks, 256>>>(a, m, (size_t)s, sum);
+    };
+    auto verify = [&]() -> std::string { return check_sum(pattern_sum(m, (uint64_t)s)); };
+    measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+      return "{\"ns_per_warp_request\": " + jnum(med / (double)requests) +
+             ", \"useful_bytes_per_ns\": " + jnum(4.0 * (double)m / med) + "}";
+    });
+  }
+}
+
 void run_dram(const MsOptions &o, const Dev &d) {
   /* 2 GiB buffers (256 MiB with --quick), each far beyond the 50-60 MB L2 */
   size_t bytes = o.quick ? (size_t)256 << 20 : (size_t)2 << 30;
@@ -444,32 +479,7 @@ void run_dram(const MsOptions &o, const Dev &d) {
     });
   }
 
-  /* strided reads over the same buffer */
-  const int sper_sm = occupancy(strided_read, 256), sblocks = d.sms * sper_sm;
-  for (long long s = 1; s <= 32; s *= 2) {
-    const size_t m = words / (size_t)s, requests = m / 32;
-    MsRecord rec;
-    rec.workload = "calibrate";
-    rec.algorithm = "strided-read";
-    rec.p("stride_words", s);
-    rec.p("footprint_bytes", (long long)bytes);
-    rec.p("blocks", (long long)sblocks);
-    rec.p("threads_per_block", 256LL);
-    rec.x("warp_requests", (long long)requests);
-    rec.x("words_read", (long long)m);
-    rec.x("sectors_per_request", (long long)std::min(4 * s, 32LL));
-    rec.x("lines_per_request", (long long)std::min(s, 32LL));
-    auto poison = [&] { MS_CUDA(cudaMemset(sum, 0xff, 4)); };
-    auto launch = [&] {
-      MS_CUDA(cudaMemsetAsync(sum, 0, 4));
-      strided_read<<<sblocks, 256>>>(a, m, (size_t)s, sum);
-    };
-    auto verify = [&]() -> std::string { return check_sum(pattern_sum(m, (uint64_t)s)); };
-    measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
-      return "{\"ns_per_warp_request\": " + jnum(med / (double)requests) +
-             ", \"useful_bytes_per_ns\": " + jnum(4.0 * (double)m / med) + "}";
-    });
-  }
+  run_strided(d, a, bytes, sum);
   MS_CUDA(cudaFree(a));
   MS_CUDA(cudaFree(b));
   MS_CUDA(cudaFree(sum));
