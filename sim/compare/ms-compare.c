@@ -453,9 +453,12 @@ static char *cache_key(const MsCompare *cmp, const MsCmpRecord *r) {
   return k;
 }
 
-static void set_result(MsCmpRecord *r, guint64 tu, const MsMemoryCounts *sh, const MsMemoryCounts *gl) {
+/* A scaled record repeats the trace's work `scale` times within the same kernel calls: the
+ * launch time units (the model's launch_units per kernel) count once. */
+static void set_result(MsCmpRecord *r, guint64 tu, guint64 launch, const MsMemoryCounts *sh, const MsMemoryCounts *gl) {
   r->time_units = tu;
-  r->units = (double)tu * r->scale;
+  r->launch_units = MIN(launch, tu);
+  r->units = (double)(tu - r->launch_units) * r->scale + (double)r->launch_units;
   r->shared = *sh;
   r->global = *gl;
   r->bound = gl->requests > 0 ? MS_BOUND_GLOBAL : MS_BOUND_SHARED;
@@ -469,15 +472,15 @@ static gboolean cache_lookup(MsCompare *cmp, MsCmpRecord *r) {
   char *k = cache_key(cmp, r);
   g_mutex_lock(&cmp->cache_lock);
   const char *v = g_hash_table_lookup(cmp->cache, k);
-  guint64 x[7];
+  guint64 x[8] = {0};
   gboolean hit = v && sscanf(v, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
-                                " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
-                             &x[0], &x[1], &x[2], &x[3], &x[4], &x[5], &x[6]) == 7;
+                                " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
+                             &x[0], &x[1], &x[2], &x[3], &x[4], &x[5], &x[6], &x[7]) >= 7;
   g_mutex_unlock(&cmp->cache_lock);
   g_free(k);
   if (!hit) return FALSE;
   MsMemoryCounts sh = {x[1], x[2], x[3]}, gl = {x[4], x[5], x[6]};
-  set_result(r, x[0], &sh, &gl);
+  set_result(r, x[0], x[7], &sh, &gl);
   return TRUE;
 }
 
@@ -485,9 +488,9 @@ static void cache_store(MsCompare *cmp, MsCmpRecord *r) {
   if (!cmp->cache) return;
   char *k = cache_key(cmp, r);
   char *v = g_strdup_printf("%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
-                            " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
+                            " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
                             r->time_units, r->shared.stages, r->shared.dispatches, r->shared.requests, r->global.stages,
-                            r->global.dispatches, r->global.requests);
+                            r->global.dispatches, r->global.requests, r->launch_units);
   g_mutex_lock(&cmp->cache_lock);
   if (cmp->cache_path) { /* append at once: a long run that is cut off keeps its results */
     FILE *f = fopen(cmp->cache_path, "a");
@@ -526,7 +529,7 @@ gboolean ms_cmp_load_cache(MsCompare *cmp, const char *path, GError **error) {
 gboolean ms_cmp_save_cache(const MsCompare *cmp, const char *path, GError **error) {
   GString *s = g_string_new("# memsim compare: simulated results (model|family|algorithm|parameters|replicas\t"
                             "time_units shared.stages shared.dispatches shared.requests global.stages global.dispatches "
-                            "global.requests); delete to recompute\n");
+                            "global.requests launch_units); delete to recompute\n");
   GList *keys = g_list_sort(g_hash_table_get_keys(cmp->cache), (GCompareFunc)strcmp);
   for (GList *l = keys; l; l = l->next)
     g_string_append_printf(s, "%s\t%s\n", (char *)l->data, (char *)g_hash_table_lookup(cmp->cache, l->data));
@@ -556,7 +559,7 @@ static gboolean simulate_one(MsCompare *cmp, MsCmpRecord *r, GError **error) {
     g_error_free(e);
     return FALSE;
   }
-  set_result(r, res->time_units, &res->shared, &res->global);
+  set_result(r, res->time_units, res->launch_total, &res->shared, &res->global);
   ms_result_free(res);
   if (r->time_units) cache_store(cmp, r);
   if (r->time_units == 0) {
@@ -599,8 +602,10 @@ gboolean ms_cmp_simulate(MsCompare *cmp, GError **error) {
   for (guint i = 0; i < n; i++) {
     if (!j.errors[i]) continue;
     MsCmpRecord *r = g_ptr_array_index(cmp->records, i);
-    if (ok && cmp->skip_unmatched && strstr(j.errors[i]->message, "no workload matches")) {
-      r->skip = g_strdup("no workload matches: skipped");
+    gboolean unmatched = strstr(j.errors[i]->message, "no workload matches") != NULL;
+    if (ok && cmp->skip_unmatched && (unmatched || strstr(j.errors[i]->message, "the model cannot run it"))) {
+      /* a trace that does not fit the model (e.g. a block larger than resident_warps) */
+      r->skip = g_strdup(unmatched ? "no workload matches: skipped" : "the model cannot run its trace: skipped");
       g_ptr_array_add(cmp->notes, g_strdup(j.errors[i]->message));
     } else if (ok) {
       g_propagate_error(error, j.errors[i]);

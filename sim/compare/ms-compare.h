@@ -33,6 +33,7 @@ typedef struct {
   double scale;         /* measured work / simulated work */
   /* simulation */
   guint64 time_units;   /* of the simulated trace */
+  guint64 launch_units; /* of which launching kernels (model launch_units per kernel) */
   double units;         /* time_units * scale: the record's predicted time units */
   MsMemoryCounts shared, global;
   MsBound bound;
