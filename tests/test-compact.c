@@ -89,6 +89,12 @@ static const BadCase bad[] = {
     {"deep_expr",
      "{\"memsim_trace\":1,\"form\":\"compact\",\"threads\":4,\"steps\":[{\"op\":\"read\",\"addr\":\"((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((tid))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))\"}]}",
      "c.json: steps[0].addr, column 201: expression nested too deeply"},
+    {"shared_words_negative",
+     "{\"memsim_trace\":1,\"form\":\"compact\",\"threads\":4,\"shared_words\":-8,\"steps\":[]}",
+     "c.json: shared_words: -8 is out of range [0, 9007199254740991]"},
+    {"shared_words_bool",
+     "{\"memsim_trace\":1,\"form\":\"compact\",\"threads\":4,\"shared_words\":true,\"steps\":[]}",
+     "c.json: shared_words: expected an integer, got a boolean"},
     /* found by fuzzing: a tiny trace must not make memsim try to allocate 32 GiB */
     {"huge_generate",
      "{\"memsim_trace\":1,\"form\":\"compact\",\"threads\":4,\"arrays\":{\"P\":{\"data\":{\"generate\":\"random\",\"n\":4294967296}}},\"steps\":[]}",

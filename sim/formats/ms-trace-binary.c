@@ -11,6 +11,8 @@
 #define ENC_AFFINE 2
 #define OP_END 0xFF
 #define MAX_NAME (1u << 16)
+/* Header flag: an 8-byte shared_words follows the name. */
+#define FLAG_SHARED_WORDS 1u
 
 typedef struct {
   FILE *f;
@@ -169,8 +171,8 @@ MsSource *ms_trace_binary_open(FILE *f, const char *fn, GError **error) {
                 BIN_VERSION);
     goto fail;
   }
-  if (flags != 0) {
-    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: byte 12: unknown flags 0x%x", fn, flags);
+  if (flags & ~FLAG_SHARED_WORDS) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: byte 12: unknown flags 0x%x", fn, flags & ~FLAG_SHARED_WORDS);
     goto fail;
   }
   b->threads = rd_le(h + 16, 8);
@@ -198,9 +200,23 @@ MsSource *ms_trace_binary_open(FILE *f, const char *fn, GError **error) {
     goto fail;
   }
   name[len] = '\0';
-  (void)name;
   g_free(name);
-  return ms_source_new(fn, b->threads, bt, &bin_funcs, b);
+  guint64 shared_words = 0;
+  if (flags & FLAG_SHARED_WORDS) {
+    guint8 sw[8];
+    guint64 at = b->offset;
+    if (!rd(b, sw, 8, "shared_words", error)) goto fail;
+    shared_words = rd_le(sw, 8);
+    if (shared_words > (guint64)MS_MAX_JSON_INT) {
+      g_set_error(error, MS_ERROR, MS_ERROR_LIMIT,
+                  "%s: byte %" G_GUINT64_FORMAT ": shared_words %" G_GUINT64_FORMAT " is out of range [0, 2^53 - 1]", fn, at,
+                  shared_words);
+      goto fail;
+    }
+  }
+  MsSource *src = ms_source_new(fn, b->threads, bt, &bin_funcs, b);
+  ms_source_set_shared_words(src, shared_words);
+  return src;
 fail:
   bin_destroy(b);
   return NULL;
@@ -215,7 +231,8 @@ gboolean ms_trace_binary_write(MsSource *src, FILE *out, const char *name, GErro
   guint8 h[36];
   memcpy(h, MS_BINARY_MAGIC, 8);
   wr_le(h + 8, BIN_VERSION, 4);
-  wr_le(h + 12, 0, 4);
+  const guint64 sw = ms_source_shared_words(src);
+  wr_le(h + 12, sw ? FLAG_SHARED_WORDS : 0, 4);
   wr_le(h + 16, p, 8);
   wr_le(h + 24, ms_source_block_threads(src), 8);
   const char *nm = ms_source_name(src);
@@ -223,6 +240,11 @@ gboolean ms_trace_binary_write(MsSource *src, FILE *out, const char *name, GErro
   wr_le(h + 32, nlen, 4);
   fwrite(h, 1, 36, out);
   fwrite(nm, 1, nlen, out);
+  if (sw) {
+    guint8 v[8];
+    wr_le(v, sw, 8);
+    fwrite(v, 1, 8, out);
+  }
   gint64 *a = g_new(gint64, p);
   guint8 *buf = g_new(guint8, 8 * MIN(p, 65536));
   gboolean ok = TRUE;

@@ -583,12 +583,13 @@ static const MsSourceFuncs compact_funcs = {compact_next, compact_fill, compact_
 
 MsSource *ms_trace_compact_from_json(const cJSON *root, const char *fn, GError **error) {
   static const char *const keys[] = {"memsim_trace", "form", "name", "threads", "block_threads",
-                                     "constants", "arrays", "steps", NULL};
+                                     "shared_words", "constants", "arrays", "steps", NULL};
   if (!ms_json_check_keys(root, keys, fn, "trace", error)) return NULL;
   char *name;
-  guint64 threads, bt;
+  guint64 threads, bt, shared_words;
   if (!ms_parse_header(root, fn, &name, &threads, &bt, error)) return NULL;
   g_free(name);
+  if (!ms_parse_shared_words(root, fn, &shared_words, error)) return NULL;
   Compact *c = g_new0(Compact, 1);
   c->fn = g_strdup(fn);
   c->threads = threads;
@@ -639,7 +640,9 @@ MsSource *ms_trace_compact_from_json(const cJSON *root, const char *fn, GError *
   c->stack[0].items = c->root;
   c->env.scalars = (const gint64 *)(void *)c->scalars->data;
   c->env.arrays = (const MsExprArray *)(void *)c->arrays->data;
-  return ms_source_new(fn, threads, bt, &compact_funcs, c);
+  MsSource *src = ms_source_new(fn, threads, bt, &compact_funcs, c);
+  ms_source_set_shared_words(src, shared_words);
+  return src;
 fail:
   compact_free(c);
   return NULL;

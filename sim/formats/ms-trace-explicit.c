@@ -135,14 +135,25 @@ gboolean ms_parse_header(const cJSON *root, const char *fn, char **name, guint64
   return TRUE;
 }
 
+gboolean ms_parse_shared_words(const cJSON *root, const char *fn, guint64 *words, GError **error) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "shared_words");
+  *words = 0;
+  return !v || ms_json_get_uint(v, 0, MS_MAX_JSON_INT, fn, "shared_words", words, error);
+}
+
 MsSource *ms_trace_explicit_from_json(const cJSON *root, const char *fn, GError **error) {
-  static const char *const keys[] = {"memsim_trace", "form", "name", "threads", "block_threads", "steps", NULL};
+  static const char *const keys[] = {"memsim_trace", "form", "name", "threads", "block_threads",
+                                     "shared_words", "steps", NULL};
   static const char *const mem_keys[] = {"op", "space", "addr", NULL};
   static const char *const sync_keys[] = {"op", "scope", NULL};
   if (!ms_json_check_keys(root, keys, fn, "trace", error)) return NULL;
   char *name;
-  guint64 threads, bt;
+  guint64 threads, bt, shared_words;
   if (!ms_parse_header(root, fn, &name, &threads, &bt, error)) return NULL;
+  if (!ms_parse_shared_words(root, fn, &shared_words, error)) {
+    g_free(name);
+    return NULL;
+  }
   const cJSON *steps = cJSON_GetObjectItemCaseSensitive(root, "steps");
   Explicit *x = g_new0(Explicit, 1);
   x->steps = g_array_new(FALSE, FALSE, sizeof(MsStep));
@@ -200,6 +211,7 @@ MsSource *ms_trace_explicit_from_json(const cJSON *root, const char *fn, GError 
     g_ptr_array_add(x->addr, a);
   }
   MsSource *src = ms_source_new(fn, threads, bt, &explicit_funcs, x);
+  ms_source_set_shared_words(src, shared_words);
   g_free(name);
   return src;
 fail:

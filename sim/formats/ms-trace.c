@@ -85,8 +85,11 @@ static gboolean write_explicit(MsSource *src, FILE *out, const char *name, GErro
   char *nms = cJSON_PrintUnformatted(nm);
   cJSON_Delete(nm);
   fprintf(out, "{\"memsim_trace\": 1,\n \"name\": %s,\n \"threads\": %" G_GUINT64_FORMAT
-               ",\n \"block_threads\": %" G_GUINT64_FORMAT ",\n \"steps\": [",
+               ",\n \"block_threads\": %" G_GUINT64_FORMAT ",\n",
           nms, p, ms_source_block_threads(src));
+  if (ms_source_shared_words(src))
+    fprintf(out, " \"shared_words\": %" G_GUINT64_FORMAT ",\n", ms_source_shared_words(src));
+  fputs(" \"steps\": [", out);
   cJSON_free(nms);
   gint64 *a = g_new(gint64, MIN(p, 65536));
   gboolean first = TRUE, ok = TRUE;
