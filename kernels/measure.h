@@ -89,6 +89,9 @@ void ms_run_permutation(const MsOptions &o);
 void ms_run_sat(const MsOptions &o);
 void ms_run_gcd(const MsOptions &o);
 void ms_run_bpbc(const MsOptions &o);
+/* The held-out family (`--workload simple`, not part of "all", so that its records never
+ * share a file with records a model is fitted on): kernels/simple.cu. */
+void ms_run_simple(const MsOptions &o);
 /* Calibration (`--workload calibrate`, not part of "all"): kernels/calibrate.cu. */
 void ms_run_calibrate(const MsOptions &o);
 

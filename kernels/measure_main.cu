@@ -380,7 +380,8 @@ static void usage(FILE *f) {
       "and record their durations (CUPTI activity API, or CUDA events).\n\n"
       "  --workload W       permutation|sat|gcd|bpbc|all (default all), or calibrate\n"
       "                     (the device's bandwidths, latencies, launch time, clock;\n"
-      "                     not part of all; see docs/calibration.md)\n"
+      "                     not part of all; see docs/calibration.md), or simple\n"
+      "                     (held-out kernels, not part of all; docs/workloads/simple.md)\n"
       "  --quick            small sizes and few repetitions (smoke test)\n"
       "  --counters         one small launch per kernel (run under ncu; see\n"
       "                     kernels/ncu-counters.sh); writes launch log to --launch-log\n"
@@ -410,6 +411,8 @@ static void list_algorithms() {
               "             (bits, oblivious|semi-oblivious)\n"
               "bpbc:        pairwise-sum (k=1..32) pairwise-sum-naive life-word life-single\n"
               "             life-double life-multistep life-multistep-shuffle\n"
+              "simple:      copy strided-read gather transpose-naive transpose-tiled\n"
+              "             transpose-padded shared-stride reduce (only with --workload simple)\n"
               "calibrate:   clock-spin launch-empty launch-burst dram-read dram-write dram-copy\n"
               "             strided-read l2-read dram-chase l2-chase l1-chase shared-chase\n"
               "             shared-wavefronts (only with --workload calibrate)\n");
@@ -449,7 +452,7 @@ int main(int argc, char **argv) {
     }
   }
   if (workload != "all" && workload != "permutation" && workload != "sat" && workload != "gcd" &&
-      workload != "bpbc" && workload != "calibrate") {
+      workload != "bpbc" && workload != "simple" && workload != "calibrate") {
     std::fprintf(stderr, "memsim-measure: unknown workload '%s'\nTry 'memsim-measure --help'\n",
                  workload.c_str());
     return MS_EXIT_USAGE;
@@ -512,6 +515,10 @@ int main(int argc, char **argv) {
       family_selected({"pairwise-sum", "pairwise-sum-naive", "life-word", "life-single",
                        "life-double", "life-multistep", "life-multistep-shuffle"}))
     ms_run_bpbc(g_opt);
+  if (workload == "simple" &&
+      family_selected({"copy", "strided-read", "gather", "transpose-naive", "transpose-tiled",
+                       "transpose-padded", "shared-stride", "reduce"}))
+    ms_run_simple(g_opt);
   if (workload == "calibrate") ms_run_calibrate(g_opt);
   MS_CUDA(cudaDeviceSynchronize());
   if (g_use_cupti) cupti_flush();
