@@ -238,34 +238,31 @@ void ms_cmp_stats(GPtrArray *recs, MsCmpStats *s) {
   g_free(rm);
 }
 
-/* The model file's calibration for --train none: time_unit_ns (global), launch_ns and
- * calibration.ns_per_unit_shared. */
+/* --train none: the model's own prediction for every record, ms_result_predicted_ns() of
+ * its simulated result (time units * time_unit_ns + launch_ns per kernel call), plus the
+ * scaled time units of a --reduced record at time_unit_ns.  One ns per time unit for every
+ * trace: calibration.ns_per_unit_shared of older fitted models is not used. */
 static gboolean model_calibration(MsCompare *cmp, GError **error) {
   MsCalibration *c = &cmp->cal;
   c->launch_ns = cmp->model->launch_ns;
-  c->tu_global = cmp->model->time_unit_ns;
-  c->tu_shared = cmp->model->time_unit_ns;
-  gchar *text = NULL;
-  gsize len = 0;
-  if (g_file_get_contents(cmp->model_path, &text, &len, NULL)) {
-    cJSON *root = cJSON_ParseWithLength(text, len);
-    const cJSON *cal = cJSON_GetObjectItemCaseSensitive(root, "calibration");
-    const cJSON *s = cJSON_GetObjectItemCaseSensitive(cal, "ns_per_unit_shared");
-    if (cJSON_IsNumber(s)) c->tu_shared = s->valuedouble;
-    cJSON_Delete(root);
-    g_free(text);
-  }
+  c->tu_global = c->tu_shared = cmp->model->time_unit_ns;
   if (c->tu_global <= 0) {
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: --train none needs a calibrated model (time_unit_ns)", cmp->model_path);
     return FALSE;
   }
   c->has_launch = c->launch_ns > 0;
-  c->has_global = TRUE;
-  c->has_shared = c->tu_shared > 0;
+  c->has_global = c->has_shared = TRUE;
   c->n_train = 0;
   g_free(c->method);
-  c->method = g_strdup_printf("taken from the model file %s", cmp->model_path);
+  c->method = g_strdup_printf("the model's own prediction (%s): time units x time_unit_ns%s, for every trace",
+                              cmp->model_path, c->has_launch ? " + launch_ns per kernel call" : "");
   return TRUE;
+}
+
+static double model_predict(const MsModel *m, const MsCmpRecord *r) {
+  MsResult res;
+  ms_cmp_record_result(r, &res);
+  return ms_result_predicted_ns(&res, m) + (r->units - (double)r->time_units) * m->time_unit_ns;
 }
 
 gboolean ms_cmp_fit(MsCompare *cmp, GError **error) {
@@ -284,7 +281,7 @@ gboolean ms_cmp_fit(MsCompare *cmp, GError **error) {
     for (guint i = 0; i < cmp->records->len; i++) {
       MsCmpRecord *r = g_ptr_array_index(cmp->records, i);
       if (!usable(r)) continue;
-      r->predicted_ns = predict(&cmp->cal, r);
+      r->predicted_ns = none ? model_predict(cmp->model, r) : predict(&cmp->cal, r);
       r->rel_error = (r->predicted_ns - r->median_ns) / r->median_ns;
     }
     ms_cmp_stats(train, &cmp->overall_train);

@@ -131,6 +131,7 @@ static void predict(MsCompare *cmp, MsCmpCounter *k) {
   g_free(r.sim_family);
   g_free(r.sim_algorithm);
   g_free(r.sim_text);
+  g_free(r.sim_shape);
 }
 
 gboolean ms_cmp_read_counters(MsCompare *cmp, const char *raw_csv, const char *launch_csv, GError **error) {

@@ -36,12 +36,22 @@ static char *pct(double v) {
 
 static void append_cal(const MsCompare *c, GString *s, const char *prefix) {
   const MsCalibration *k = &c->cal;
+  if (k->train_spec && strcmp(k->train_spec, "none") == 0) {
+    char *t = num(k->tu_global, "%.6g"), *l = num(k->launch_ns, "%.6g");
+    g_string_append_printf(s, "%sprediction (--train none): the model's own, time_unit_ns %s%s%s%s\n", prefix, t,
+                           k->has_launch ? ", launch_ns " : "", k->has_launch ? l : "", k->has_launch ? " per kernel call" : "");
+    g_string_append_printf(s, "%ssimulation: %s size\n", prefix, c->exact ? "full (every record at its recorded size)" : "reduced (--reduced: large records scaled)");
+    g_free(t);
+    g_free(l);
+    return;
+  }
   char *a = num(k->tu_shared, "%.6g"), *b = num(k->tu_global, "%.6g"), *l = num(k->launch_ns, "%.6g");
   g_string_append_printf(s, "%scalibration (--train %s, %u training records): ns per time unit: shared-bound %s%s, "
                             "global-bound %s%s; launch %s ns%s\n",
                          prefix, k->train_spec ? k->train_spec : "every:2", k->n_train, a, k->has_shared ? "" : " (not fitted)",
                          b, k->has_global ? "" : " (not fitted)", l, k->has_launch ? "" : " (not fitted)");
   g_string_append_printf(s, "%sfit: %s\n", prefix, k->method ? k->method : "");
+  g_string_append_printf(s, "%ssimulation: %s size\n", prefix, c->exact ? "full (every record at its recorded size)" : "reduced (--reduced: large records scaled)");
   g_free(a);
   g_free(b);
   g_free(l);
@@ -124,7 +134,7 @@ static char *fmt_text(const MsCompare *c, gboolean md) {
     g_string_append(s, "\n| # | family | algorithm | params | set | launches | scale | time units | bound | predicted ns | measured ns | error |\n"
                        "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   else
-    g_string_append_printf(s, "\n%4s %-12s %-18s %-66s %-8s %8s %10s %14s %6s %14s %14s %8s\n", "#", "family", "algorithm", "params",
+    g_string_append_printf(s, "\n%4s %-12s %-18s %-66s %-8s %8s %10s %14s %-16s %14s %14s %8s\n", "#", "family", "algorithm", "params",
                            "set", "launches", "scale", "time units", "bound", "predicted ns", "measured ns", "error");
   for (guint i = 0; i < c->records->len; i++) {
     const MsCmpRecord *r = g_ptr_array_index(c->records, i);
@@ -133,12 +143,12 @@ static char *fmt_text(const MsCompare *c, gboolean md) {
     char *me = num(r->median_ns, "%.0f");
     char *er = r->skip ? g_strdup("-") : g_strdup_printf("%+.1f%%", r->rel_error * 100);
     char *tu = r->skip ? g_strdup("-") : g_strdup_printf("%" G_GUINT64_FORMAT, r->time_units);
-    const char *bd = r->skip ? "-" : r->bound == MS_BOUND_SHARED ? "shared" : "global";
+    const char *bd = r->skip || !r->limit ? "-" : r->limit;
     if (md)
       g_string_append_printf(s, "| %u | %s | %s | %s | %s | %" G_GUINT64_FORMAT " | %s | %s | %s | %s | %s | %s |\n", r->index,
                              r->workload, r->algorithm, r->params_text, set_name(c, r), r->launches, sc, tu, bd, pr, me, er);
     else
-      g_string_append_printf(s, "%4u %-12s %-18s %-66s %-8s %8" G_GUINT64_FORMAT " %10s %14s %6s %14s %14s %8s\n", r->index,
+      g_string_append_printf(s, "%4u %-12s %-18s %-66s %-8s %8" G_GUINT64_FORMAT " %10s %14s %-16s %14s %14s %8s\n", r->index,
                              r->workload, r->algorithm, r->params_text, set_name(c, r), r->launches, sc, tu, bd, pr, me, er);
     g_free(sc);
     g_free(pr);
@@ -166,21 +176,25 @@ static char *csv_field(const char *v) {
 }
 
 static char *fmt_csv(const MsCompare *c) {
-  GString *s = g_string_new("file,index,family,algorithm,params,set,launches,scale,replicas,sim_params,time_units,units,bound,"
-                            "predicted_ns,measured_ns,rel_error\n");
+  GString *s = g_string_new("file,index,family,algorithm,params,set,launches,scale,replicas,sim_params,sim_shape,time_units,units,"
+                            "kernels,bound,memory,predicted_ns,measured_ns,rel_error\n");
   for (guint i = 0; i < c->records->len; i++) {
     const MsCmpRecord *r = g_ptr_array_index(c->records, i);
-    char *f = csv_field(r->file), *p = csv_field(r->params_text), *sp = csv_field(r->sim_text ? r->sim_text : "");
+    char *f = csv_field(r->file), *p = csv_field(r->params_text), *sp = csv_field(r->sim_text ? r->sim_text : ""),
+         *sh = csv_field(r->sim_shape ? r->sim_shape : "");
     char *sc = num(r->scale, "%.17g"), *u = num(r->units, "%.17g"), *pr = num(r->predicted_ns, "%.6f"),
          *me = num(r->median_ns, "%.1f"), *er = num(r->rel_error, "%.6f");
     if (r->skip)
-      g_string_append_printf(s, "%s,%u,%s,%s,%s,skipped,%" G_GUINT64_FORMAT ",,,,,,,,%s,\n", f, r->index, r->workload, r->algorithm, p,
+      g_string_append_printf(s, "%s,%u,%s,%s,%s,skipped,%" G_GUINT64_FORMAT ",,,,,,,,,,%s,\n", f, r->index, r->workload, r->algorithm, p,
                              r->launches, me);
     else
-      g_string_append_printf(s, "%s,%u,%s,%s,%s,%s,%" G_GUINT64_FORMAT ",%s,%" G_GUINT64_FORMAT ",%s,%" G_GUINT64_FORMAT ",%s,%s,%s,%s,%s\n",
-                             f, r->index, r->workload, r->algorithm, p, set_name(c, r), r->launches, sc, r->replicas, sp,
-                             r->time_units, u, r->bound == MS_BOUND_SHARED ? "shared" : "global", pr, me, er);
+      g_string_append_printf(s, "%s,%u,%s,%s,%s,%s,%" G_GUINT64_FORMAT ",%s,%" G_GUINT64_FORMAT ",%s,%s,%" G_GUINT64_FORMAT ",%s,%" G_GUINT64_FORMAT
+                                ",%s,%s,%s,%s,%s\n",
+                             f, r->index, r->workload, r->algorithm, p, set_name(c, r), r->launches, sc, r->replicas, sp, sh,
+                             r->time_units, u, r->kernels, r->limit ? r->limit : "", r->bound == MS_BOUND_SHARED ? "shared" : "global",
+                             pr, me, er);
     g_free(f);
+    g_free(sh);
     g_free(p);
     g_free(sp);
     g_free(sc);
@@ -227,6 +241,7 @@ static char *fmt_json(const MsCompare *c) {
   cJSON_AddStringToObject(root, "model_description", desc);
   g_free(desc);
   cJSON_AddItemToObject(root, "calibration", cal_json(c));
+  cJSON_AddStringToObject(root, "simulation", c->exact ? "full" : "reduced");
   cJSON *fams = cJSON_AddObjectToObject(root, "families");
   GPtrArray *names = family_names(c);
   for (guint i = 0; i < names->len; i++)
@@ -251,11 +266,18 @@ static char *fmt_json(const MsCompare *c) {
     } else {
       cJSON_AddStringToObject(o, "sim_algorithm", r->sim_algorithm);
       cJSON_AddStringToObject(o, "sim_params", r->sim_text);
+      cJSON_AddStringToObject(o, "sim_shape", r->sim_shape ? r->sim_shape : "");
       cJSON_AddNumberToObject(o, "replicas", (double)r->replicas);
       cJSON_AddNumberToObject(o, "scale", r->scale);
       cJSON_AddNumberToObject(o, "time_units", (double)r->time_units);
       cJSON_AddNumberToObject(o, "units", r->units);
-      cJSON_AddStringToObject(o, "bound", r->bound == MS_BOUND_SHARED ? "shared" : "global");
+      cJSON_AddStringToObject(o, "bound", r->limit ? r->limit : "");
+      cJSON_AddStringToObject(o, "memory", r->bound == MS_BOUND_SHARED ? "shared" : "global");
+      cJSON_AddNumberToObject(o, "kernels", (double)r->kernels);
+      cJSON_AddNumberToObject(o, "launch_units", (double)r->launch_units);
+      cJSON_AddNumberToObject(o, "global_busy", (double)r->global_busy);
+      cJSON_AddNumberToObject(o, "shared_busy", (double)r->shared_busy);
+      cJSON_AddNumberToObject(o, "requests", (double)(r->shared.requests + r->global.requests));
       cJSON_AddNumberToObject(o, "shared_stages", (double)r->shared.stages);
       cJSON_AddNumberToObject(o, "global_stages", (double)r->global.stages);
       cJSON_AddNumberToObject(o, "predicted_ns", r->predicted_ns);

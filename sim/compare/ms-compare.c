@@ -5,16 +5,15 @@
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 static const char *const families[] = {"permutation", "sat", "gcd", "bpbc", NULL};
 
-/* Simulation caps: above them a record's work parameter is reduced and the prediction scaled
- * (docs/validation.md, "Reduced simulations"); --exact turns them off. */
+/* --reduced: above these caps a record's work parameter is reduced and the prediction scaled
+ * (docs/validation.md, "Reduced simulations"); by default every record runs at full size. */
 #define SAT_N_CAP 1024u
 #define GCD_INSTANCES_CAP 1024u
 #define LIFE_SIZE_CAP 1024u
-/* Address distance between replicas of a trace. */
-#define REPLICA_OFFSET (G_GINT64_CONSTANT(1) << 34)
 
 static void rec_free(gpointer p) {
   MsCmpRecord *r = p;
@@ -28,6 +27,7 @@ static void rec_free(gpointer p) {
   g_free(r->sim_family);
   g_free(r->sim_algorithm);
   g_free(r->sim_text);
+  g_free(r->sim_shape);
   g_free(r);
 }
 
@@ -50,7 +50,8 @@ MsCompare *ms_cmp_new(const char *model_path, GError **error) {
   c->counters = g_ptr_array_new_with_free_func(counter_free);
   c->families = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
   c->notes = g_ptr_array_new_with_free_func(g_free);
-  c->threads = 1;
+  c->jobs = 1;
+  c->exact = TRUE;
   g_mutex_init(&c->cache_lock);
   return c;
 }
@@ -164,6 +165,7 @@ static gboolean read_record(MsCompare *cmp, const char *file, const char *device
   r->params = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
   r->scale = 1;
   r->replicas = 1;
+  r->repeats = 1;
   GString *pt = g_string_new(NULL);
   cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(j, "params")) {
     char *v = ms_cmp_param_value(it);
@@ -175,15 +177,19 @@ static gboolean read_record(MsCompare *cmp, const char *file, const char *device
     g_string_append_printf(pt, "%s%s=%s", pt->len ? " " : "", it->string, v);
     g_hash_table_replace(r->params, g_strdup(it->string), v);
   }
-  /* Record-level extras the mapping needs. */
-  it = cJSON_GetObjectItemCaseSensitive(j, "inner_repeats");
-  if (it) {
-    if (!cJSON_IsNumber(it) || it->valuedouble < 1 || it->valuedouble != floor(it->valuedouble)) {
+  /* Record-level extras the mapping needs (docs/measurements.md): positive integers. */
+  static const char *const extras[] = {"inner_repeats", "threads_per_block", "steps_per_launch", "strip_rows",
+                                       "words_per_warp", NULL};
+  for (int x = 0; extras[x]; x++) {
+    it = cJSON_GetObjectItemCaseSensitive(j, extras[x]);
+    if (!it) continue;
+    if (!cJSON_IsNumber(it) || it->valuedouble < 1 || it->valuedouble != floor(it->valuedouble) || it->valuedouble > 1e15) {
       g_string_free(pt, TRUE);
       rec_free(r);
-      return bad(error, file, i, "field \"inner_repeats\" must be a positive integer, got %s", json_type(it));
+      return bad(error, file, i, "field \"%s\" must be a positive integer, got %s", extras[x],
+                 cJSON_IsNumber(it) ? "a number out of range" : json_type(it));
     }
-    g_hash_table_replace(r->params, g_strdup(" inner_repeats"), ms_cmp_param_value(it));
+    g_hash_table_replace(r->params, g_strdup_printf(" %s", extras[x]), ms_cmp_param_value(it));
   }
   /* "table": where the kernel keeps a DMM permutation's tables (kernels/permutation.cu:
    * "register" = loaded once, held across the inner repeats). */
@@ -274,8 +280,128 @@ static gboolean param_u64(GHashTable *h, const char *key, guint64 *out) {
   return TRUE;
 }
 
+static guint64 param_or(GHashTable *h, const char *key, guint64 def) {
+  guint64 x;
+  return param_u64(h, key, &x) ? x : def;
+}
+
 static void set_u64(GHashTable *h, const char *key, guint64 v) {
   g_hash_table_replace(h, g_strdup(key), g_strdup_printf("%" G_GUINT64_FORMAT, v));
+}
+
+/* Threads per block of the kernels whose generators group threads otherwise (one block for
+ * all, or the generator's own tiles); the kernels' launch configurations in kernels/.
+ * `tiles`: the generator's block barriers stay within groups of this size. */
+typedef struct {
+  const char *family, *algorithm;
+  guint64 threads;
+  gboolean tiles;
+} KernelBlock;
+
+static const KernelBlock kernel_blocks[] = {
+    {"permutation", "hmm-d-designated", 256, FALSE}, /* hmm_d_designated<<<n / 256, 256>>> */
+    {"permutation", "hmm-s-designated", 256, FALSE},
+    {"permutation", "hmm-transpose", 1024, TRUE},    /* 32 x 8 threads x 4 rows = one 32 x 32 tile */
+    {"gcd", NULL, 128, FALSE},                       /* gcd_kernel<<<grid, 128>>> (or threads_per_block) */
+    {"bpbc", "pairwise-sum", 256, FALSE},
+    {"bpbc", "pairwise-sum-naive", 256, FALSE},
+    {"bpbc", "life-word", 256, FALSE},               /* 32 x 8 cells */
+    {"bpbc", "life-single", 128, FALSE},
+    {"bpbc", "life-double", 128, FALSE},
+};
+
+static void set_shape(MsCmpRecord *r, char *shape) {
+  g_free(r->sim_shape);
+  r->sim_shape = shape;
+}
+
+static void map_permutation(const MsCompare *cmp, MsCmpRecord *r, GHashTable *p, const char **alg) {
+  /* thrust::scatter(a, a+n, P, b) is b[P[i]] = a[i]: the destination-designated rule. */
+  if (strcmp(*alg, "thrust-scatter") == 0) *alg = "hmm-d-designated";
+  if (!g_str_has_prefix(*alg, "hmm-")) {
+    /* kernels/permutation.cu dmm_permute: `blocks` blocks, each permuting inner_repeats
+     * times; --reduced runs one block per DMM and scales by blocks / DMMs. */
+    guint64 blocks = param_or(p, "blocks", 1), reps = param_or(r->params, " inner_repeats", 1);
+    guint64 d = ms_model_is_hmm(cmp->model) ? cmp->model->dmms : 1;
+    r->replicas = cmp->exact ? blocks : MIN(blocks, d);
+    r->repeats = reps;
+    r->scale = (double)blocks / (double)r->replicas;
+    set_shape(r, g_strdup_printf("kernel blocks=%" G_GUINT64_FORMAT " passes=%" G_GUINT64_FORMAT, r->replicas, reps));
+    /* The record's "table" is the family's `table` (DMM algorithms only). */
+    const char *tab = g_hash_table_lookup(r->params, " table");
+    if (tab) g_hash_table_replace(p, g_strdup("table"), g_strdup(tab));
+  }
+  g_hash_table_remove(p, "blocks");
+}
+
+static void map_sat(const MsCompare *cmp, MsCmpRecord *r, GHashTable *p, const char **alg) {
+  guint64 x;
+  /* 1r1w-lookback reads and writes every element once like 1r1w, in one kernel (the launch
+   * count comes from the record). copy: the comparer's own trace. */
+  if (strcmp(*alg, "1r1w-lookback") == 0) *alg = "1r1w";
+  /* kernels/sat.cu runs every tile kernel as blocks of 128 threads (32 x 32 tiles) */
+  if ((strcmp(*alg, "2r1w") == 0 || strcmp(*alg, "1r1w") == 0 || strcmp(*alg, "1+r") == 0) &&
+      !g_hash_table_contains(p, "tile-threads") && (!param_u64(p, "block", &x) || x == 32))
+    set_u64(p, "tile-threads", 128);
+  if (!cmp->exact && param_u64(p, "n", &x) && x > SAT_N_CAP) {
+    r->scale = ((double)x / SAT_N_CAP) * ((double)x / SAT_N_CAP);
+    set_u64(p, "n", SAT_N_CAP);
+  }
+}
+
+static void map_bpbc(const MsCompare *cmp, MsCmpRecord *r, GHashTable *p, const char **alg) {
+  guint64 x, y;
+  const gboolean own = strcmp(*alg, "life-multistep") == 0 || strcmp(*alg, "life-multistep-shuffle") == 0;
+  if (!g_str_has_prefix(*alg, "life-")) return;
+  if (own) {
+    /* the GPU kernels' own tiles (ms-compare-traces.c), not the paper's multistep */
+    guint64 t = param_or(r->params, " steps_per_launch", 8);
+    if (strcmp(*alg, "life-multistep") == 0) {
+      *alg = "life-multistep-kernel";
+      t = 8;
+    } else {
+      *alg = "life-multistep-shuffle-kernel";
+      set_u64(p, "steps_per_launch", t);
+      set_u64(p, "strip_rows", param_or(r->params, " strip_rows", 128));
+      set_u64(p, "words_per_warp", param_or(r->params, " words_per_warp", 30));
+      set_u64(p, "threads_per_block", param_or(r->params, " threads_per_block", 64));
+    }
+    if (!cmp->exact && param_u64(p, "steps", &x) && x > t) {
+      r->scale *= (double)((x + t - 1) / t);
+      set_u64(p, "steps", t);
+    }
+  } else if (!cmp->exact && param_u64(p, "steps", &x) && x > 1) {
+    r->scale *= (double)x;
+    set_u64(p, "steps", 1);
+  }
+  if (!cmp->exact && param_u64(p, "size", &y) && y > LIFE_SIZE_CAP) {
+    r->scale *= ((double)y / LIFE_SIZE_CAP) * ((double)y / LIFE_SIZE_CAP);
+    set_u64(p, "size", LIFE_SIZE_CAP);
+  }
+}
+
+/* Requests of the simulation, roughly: only the order of the records uses it. */
+static double estimate_work(const MsCmpRecord *r, GHashTable *p) {
+  const char *f = r->sim_family, *a = r->sim_algorithm;
+  double n = (double)param_or(p, "n", 1024), size = (double)param_or(p, "size", 256);
+  double steps = (double)param_or(p, "steps", 1);
+  if (strcmp(f, "permutation") == 0) {
+    if (g_str_has_prefix(a, "hmm-")) return n * (strcmp(a, "hmm-scheduled") == 0 ? 30 : 4);
+    return (double)r->replicas * n * (2.0 * (double)r->repeats + 5) * (double)param_or(p, "elem_words", 1);
+  }
+  if (strcmp(f, "sat") == 0) return n * n * (strcmp(a, "copy") == 0 ? 2 : strcmp(a, "4r1w") == 0 ? 12 : 6);
+  if (strcmp(f, "gcd") == 0) {
+    double words = (double)param_or(p, "bits", 1024) / 32, inst = (double)param_or(p, "instances", 1024);
+    double iters = strcmp(a, "binary") == 0 ? 64 * words : strcmp(a, "fast-binary") == 0 ? 32 * words : 4 * words;
+    return inst * iters * words * 3;
+  }
+  if (strcmp(a, "pairwise-sum") == 0) return (double)param_or(p, "instances", 1 << 20) / 32 * (3.0 * (double)param_or(p, "k", 32) + 1);
+  if (strcmp(a, "pairwise-sum-naive") == 0) return (double)param_or(p, "instances", 1 << 20) * 3;
+  if (strcmp(a, "life-word") == 0) return size * size * 10 * steps;
+  if (strcmp(a, "life-single") == 0) return size * size / 32 * 10 * steps;
+  if (strcmp(a, "life-double") == 0) return size * size / 128 * 14 * steps;
+  if (strcmp(a, "life-multistep-kernel") == 0) return size * size / 64 * 480.0 / 256 * 100 * steps / 8;
+  return size * size / 64 * 3 * steps / 8;
 }
 
 gboolean ms_cmp_map(const MsCompare *cmp, MsCmpRecord *r, GHashTable **sim_params, GError **error) {
@@ -291,147 +417,90 @@ gboolean ms_cmp_map(const MsCompare *cmp, MsCmpRecord *r, GHashTable **sim_param
   g_hash_table_iter_init(&hi, r->params);
   while (g_hash_table_iter_next(&hi, &k, &v))
     if (((char *)k)[0] != ' ') g_hash_table_insert(p, g_strdup(k), g_strdup(v));
-  guint64 x, y;
+  guint64 x;
   r->scale = 1;
   r->replicas = 1;
+  r->repeats = 1;
+  r->block_threads = 0;
+  set_shape(r, g_strdup(""));
   if (strcmp(fam, "permutation") == 0) {
-    /* thrust::scatter(a, a+n, P, b) is b[P[i]] = a[i]: the destination-designated rule. */
-    if (strcmp(alg, "thrust-scatter") == 0) alg = "hmm-d-designated";
-    if (!g_str_has_prefix(alg, "hmm-") && param_u64(p, "blocks", &x)) {
-      /* `blocks` blocks each permute inner_repeats times; replicas run one per DMM. */
-      guint64 reps = 1;
-      param_u64(r->params, " inner_repeats", &reps);
-      guint64 d = ms_model_is_hmm(cmp->model) ? cmp->model->dmms : 1;
-      r->replicas = MIN(x, d);
-      r->scale = (double)x * (double)reps / (double)r->replicas;
-    }
-    /* The record's "table" is the family's `table` (DMM algorithms only). */
-    const char *tab = g_hash_table_lookup(r->params, " table");
-    if (tab && !g_str_has_prefix(alg, "hmm-")) g_hash_table_replace(p, g_strdup("table"), g_strdup(tab));
-    g_hash_table_remove(p, "blocks");
+    map_permutation(cmp, r, p, &alg);
   } else if (strcmp(fam, "sat") == 0) {
-    /* 1r1w-lookback reads and writes every element once like 1r1w, in one kernel (the
-     * launch count comes from the record). copy: our own trace below. */
-    if (strcmp(alg, "1r1w-lookback") == 0) alg = "1r1w";
-    /* kernels/sat.cu runs every tile kernel as blocks of 128 threads (32 x 32 tiles) */
-    if ((strcmp(alg, "2r1w") == 0 || strcmp(alg, "1r1w") == 0 || strcmp(alg, "1+r") == 0) &&
-        !g_hash_table_contains(p, "tile-threads") && (!param_u64(p, "block", &x) || x == 32))
-      set_u64(p, "tile-threads", 128);
-    if (!cmp->exact && param_u64(p, "n", &x) && x > SAT_N_CAP) {
-      r->scale = ((double)x / SAT_N_CAP) * ((double)x / SAT_N_CAP);
-      set_u64(p, "n", SAT_N_CAP);
-    }
+    map_sat(cmp, r, p, &alg);
   } else if (strcmp(fam, "gcd") == 0) {
+    /* kernels/gcd.cu approximate-ptx64 fuses X - alpha Y D^beta and + Y into one pass over X:
+     * the pass the generator's approximate describes (docs/validation.md) */
+    if (strcmp(alg, "approximate-ptx64") == 0) alg = "approximate";
     if (!cmp->exact && param_u64(p, "instances", &x) && x > GCD_INSTANCES_CAP) {
       r->scale = (double)x / GCD_INSTANCES_CAP;
       set_u64(p, "instances", GCD_INSTANCES_CAP);
     }
-  } else if (strcmp(fam, "bpbc") == 0 && g_str_has_prefix(alg, "life-")) {
-    if (!cmp->exact && param_u64(p, "steps", &x) && x > 1) {
-      r->scale *= (double)x;
-      set_u64(p, "steps", 1);
-    }
-    if (!cmp->exact && param_u64(p, "size", &y) && y > LIFE_SIZE_CAP) {
-      r->scale *= ((double)y / LIFE_SIZE_CAP) * ((double)y / LIFE_SIZE_CAP);
-      set_u64(p, "size", LIFE_SIZE_CAP);
-    }
+  } else if (strcmp(fam, "bpbc") == 0) {
+    map_bpbc(cmp, r, p, &alg);
   }
+  for (gsize i = 0; i < G_N_ELEMENTS(kernel_blocks); i++)
+    if (strcmp(kernel_blocks[i].family, fam) == 0 && (!kernel_blocks[i].algorithm || strcmp(kernel_blocks[i].algorithm, alg) == 0)) {
+      r->block_threads = param_or(r->params, " threads_per_block", kernel_blocks[i].threads);
+      set_shape(r, g_strdup_printf("block_threads=%" G_GUINT64_FORMAT, r->block_threads));
+    }
   g_free(r->sim_family);
   g_free(r->sim_algorithm);
   g_free(r->sim_text);
   r->sim_family = g_strdup(fam);
   r->sim_algorithm = g_strdup(alg);
   r->sim_text = params_to_text(p);
+  r->work = estimate_work(r, p);
   *sim_params = p;
   return TRUE;
 }
 
-/* The copy of an n x n matrix (kernels/sat.cu sat_copy): n^2 threads read a[i], write b[i]. */
-static MsSource *sat_copy_source(GHashTable *p, GError **error) {
-  static const char *const known[] = {"n", "block", "seed", NULL};
-  if (!ms_param_check(p, known, "sat", error)) return NULL;
-  guint64 n;
-  if (!ms_param_uint(p, "n", 1024, 1, 1u << 16, &n, error)) return NULL;
-  char *t = g_strdup_printf(
-      "{\"memsim_trace\": 1, \"form\": \"compact\", \"name\": \"copy of a %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT " matrix\","
-      " \"threads\": %" G_GUINT64_FORMAT ", \"block_threads\": 256,"
-      " \"arrays\": {\"a\": {\"base\": 0, \"length\": %" G_GUINT64_FORMAT "}, \"b\": {\"length\": %" G_GUINT64_FORMAT "}},"
-      " \"steps\": [{\"op\": \"read\", \"addr\": \"a[tid]\"}, {\"op\": \"write\", \"addr\": \"b[tid]\"}]}",
-      n, n, n * n, n * n, n * n);
-  MsSource *s = ms_trace_open_memory(t, strlen(t), "sat copy", error);
-  g_free(t);
-  return s;
+static gboolean tiles_of(const MsCmpRecord *r) {
+  for (gsize i = 0; i < G_N_ELEMENTS(kernel_blocks); i++)
+    if (strcmp(kernel_blocks[i].family, r->sim_family) == 0 && kernel_blocks[i].algorithm &&
+        strcmp(kernel_blocks[i].algorithm, r->sim_algorithm) == 0)
+      return kernel_blocks[i].tiles;
+  return FALSE;
 }
 
-/* ---- replicas: R copies of a trace side by side, block b on DMM b mod d --------------- */
-
-typedef struct {
-  MsSource *inner;
-  guint64 t, R;
-  gint64 *buf;
-  gboolean filled;
-  MsStep step;
-} Replicas;
-
-static MsNext rep_next(gpointer self, MsStep *step, GError **error) {
-  Replicas *r = self;
-  MsNext n = ms_source_next(r->inner, step, error);
-  r->filled = FALSE;
-  r->step = *step;
-  return n;
-}
-
-static gboolean rep_fill(gpointer self, guint64 first, guint64 count, gint64 *addr, GError **error) {
-  Replicas *r = self;
-  if (!r->filled) {
-    if (!ms_source_fill(r->inner, 0, r->t, r->buf, error)) return FALSE;
-    r->filled = TRUE;
+/* The comparer's own traces; NULL with *handled FALSE for the generators'. */
+static MsSource *own_source(const MsCmpRecord *r, GHashTable *p, gboolean *handled, GError **error) {
+  static const char *const sat_known[] = {"n", "block", "seed", NULL};
+  static const char *const life_known[] = {"size", "steps", "steps_per_launch", "strip_rows", "words_per_warp",
+                                           "threads_per_block", NULL};
+  guint64 n, size, steps, t, h, ow, bt;
+  *handled = TRUE;
+  if (strcmp(r->sim_family, "sat") == 0 && strcmp(r->sim_algorithm, "copy") == 0) {
+    if (!ms_param_check(p, sat_known, "sat", error) || !ms_param_uint(p, "n", 1024, 1, 1u << 16, &n, error))
+      return NULL;
+    return ms_cmp_sat_copy(n, error);
   }
-  for (guint64 g = 0; g < count; g++) {
-    guint64 th = first + g, j = th % r->t, rep = th / r->t;
-    addr[g] = r->buf[j] == MS_ADDR_NONE ? MS_ADDR_NONE : r->buf[j] + (gint64)rep * REPLICA_OFFSET;
+  const gboolean tile = strcmp(r->sim_algorithm, "life-multistep-kernel") == 0;
+  if (strcmp(r->sim_family, "bpbc") == 0 && (tile || strcmp(r->sim_algorithm, "life-multistep-shuffle-kernel") == 0)) {
+    if (!ms_param_check(p, life_known, "bpbc", error) || !ms_param_uint(p, "size", 256, 64, 1u << 16, &size, error) ||
+        !ms_param_uint(p, "steps", 1, 1, 1u << 20, &steps, error))
+      return NULL;
+    if (tile) return ms_cmp_life_tile(size, steps, error);
+    if (!ms_param_uint(p, "steps_per_launch", 8, 1, 64, &t, error) || !ms_param_uint(p, "strip_rows", 128, 1, 1u << 16, &h, error) ||
+        !ms_param_uint(p, "words_per_warp", 30, 1, 30, &ow, error) ||
+        !ms_param_uint(p, "threads_per_block", 64, 32, 1024, &bt, error))
+      return NULL;
+    return ms_cmp_life_shuffle(size, steps, t, h, ow, bt / 32, error);
   }
-  return TRUE;
+  *handled = FALSE;
+  return NULL;
 }
 
-static void rep_destroy(gpointer self) {
-  Replicas *r = self;
-  ms_source_free(r->inner);
-  g_free(r->buf);
-  g_free(r);
-}
-
-static const MsSourceFuncs rep_funcs = {rep_next, rep_fill, rep_destroy};
-
-static MsSource *replicate(MsSource *inner, guint64 R, GError **error) {
-  guint64 t = ms_source_threads(inner), bt = ms_source_block_threads(inner);
-  if (R <= 1) return inner;
-  if (t > (1u << 20)) {
-    g_set_error(error, MS_ERROR, MS_ERROR_LIMIT, "%s: %" G_GUINT64_FORMAT " threads are too many to replicate", ms_source_name(inner), t);
-    ms_source_free(inner);
-    return NULL;
-  }
-  Replicas *r = g_new0(Replicas, 1);
-  r->inner = inner;
-  r->t = t;
-  r->R = R;
-  r->buf = g_new(gint64, t);
-  char *name = g_strdup_printf("%s, %" G_GUINT64_FORMAT " replicas", ms_source_name(inner), R);
-  MsSource *s = ms_source_new(name, t * R, MIN(bt, t), &rep_funcs, r);
-  g_free(name);
-  return s;
-}
-
-/* Build the source standing for a record (exposed to the counter importer). */
-MsSource *ms_cmp_record_source(const MsCompare *cmp, MsCmpRecord *r, GError **error);
 MsSource *ms_cmp_record_source(const MsCompare *cmp, MsCmpRecord *r, GError **error) {
   GHashTable *p = NULL;
   if (!ms_cmp_map(cmp, r, &p, error)) return NULL;
   GError *e = NULL;
-  MsSource *s = strcmp(r->sim_family, "sat") == 0 && strcmp(r->sim_algorithm, "copy") == 0
-                    ? sat_copy_source(p, &e)
-                    : ms_workload_source(r->sim_family, r->sim_algorithm, p, &e);
+  gboolean own;
+  MsSource *s = own_source(r, p, &own, &e);
+  if (!own) s = ms_workload_source(r->sim_family, r->sim_algorithm, p, &e);
   g_hash_table_unref(p);
+  if (s && strcmp(r->sim_family, "permutation") == 0 && !g_str_has_prefix(r->sim_algorithm, "hmm-"))
+    s = ms_cmp_dmm_kernel(s, r->replicas, r->repeats, param_or(r->params, "elem_words", 1), &e);
+  if (s && r->block_threads) s = ms_cmp_reblock(s, r->block_threads, tiles_of(r));
   if (!s) {
     if (e->code == MS_ERROR_INVALID)
       g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: record %u (%s %s %s): no workload matches: %s", r->file,
@@ -442,26 +511,54 @@ MsSource *ms_cmp_record_source(const MsCompare *cmp, MsCmpRecord *r, GError **er
     g_error_free(e);
     return NULL;
   }
-  return replicate(s, r->replicas, error);
+  return s;
+}
+
+/* ---- results, the cache ------------------------------------------------------------------ */
+
+void ms_cmp_record_result(const MsCmpRecord *r, MsResult *o) {
+  memset(o, 0, sizeof *o);
+  o->time_units = r->time_units;
+  o->shared = r->shared;
+  o->global = r->global;
+  o->stages = r->shared.stages + r->global.stages;
+  o->dispatches = r->shared.dispatches + r->global.dispatches;
+  o->requests = r->shared.requests + r->global.requests;
+  o->extra_stages = o->stages - o->dispatches;
+  o->grid_barriers = r->grid_barriers;
+  o->kernels = r->kernels;
+  o->launch_total = r->launch_units;
+  o->global_busy = r->global_busy;
+  o->shared_busy = r->shared_busy;
+}
+
+/* The values a record keeps of its result (and the cache stores, in this order). */
+#define N_VALUES 12
+
+static void set_result(MsCmpRecord *r, const guint64 x[N_VALUES]) {
+  r->time_units = x[0];
+  r->shared = (MsMemoryCounts){x[1], x[2], x[3]};
+  r->global = (MsMemoryCounts){x[4], x[5], x[6]};
+  r->launch_units = MIN(x[7], r->time_units);
+  r->kernels = x[8];
+  r->grid_barriers = x[9];
+  r->global_busy = x[10];
+  r->shared_busy = x[11];
+  /* a scaled record (--reduced) repeats the trace's work `scale` times within the same
+   * kernel calls: the launch time units count once */
+  r->units = (double)(r->time_units - r->launch_units) * r->scale + (double)r->launch_units;
+  r->bound = r->shared_busy > r->global_busy ? MS_BOUND_SHARED : MS_BOUND_GLOBAL;
+  MsResult res;
+  ms_cmp_record_result(r, &res);
+  r->limit = ms_result_bound(&res);
 }
 
 static char *cache_key(const MsCompare *cmp, const MsCmpRecord *r) {
   char *d = ms_model_describe(cmp->model);
-  char *k = g_strdup_printf("%s group_words=%" G_GUINT64_FORMAT "|%s|%s|%s|R=%" G_GUINT64_FORMAT, d, cmp->model->group_words,
-                            r->sim_family, r->sim_algorithm, r->sim_text, r->replicas);
+  char *k = g_strdup_printf("2|%s group_words=%" G_GUINT64_FORMAT "|%s|%s|%s|%s", d, cmp->model->group_words, r->sim_family,
+                            r->sim_algorithm, r->sim_text, r->sim_shape);
   g_free(d);
   return k;
-}
-
-/* A scaled record repeats the trace's work `scale` times within the same kernel calls: the
- * launch time units (the model's launch_units per kernel) count once. */
-static void set_result(MsCmpRecord *r, guint64 tu, guint64 launch, const MsMemoryCounts *sh, const MsMemoryCounts *gl) {
-  r->time_units = tu;
-  r->launch_units = MIN(launch, tu);
-  r->units = (double)(tu - r->launch_units) * r->scale + (double)r->launch_units;
-  r->shared = *sh;
-  r->global = *gl;
-  r->bound = gl->requests > 0 ? MS_BOUND_GLOBAL : MS_BOUND_SHARED;
 }
 
 static gboolean cache_lookup(MsCompare *cmp, MsCmpRecord *r) {
@@ -472,34 +569,39 @@ static gboolean cache_lookup(MsCompare *cmp, MsCmpRecord *r) {
   char *k = cache_key(cmp, r);
   g_mutex_lock(&cmp->cache_lock);
   const char *v = g_hash_table_lookup(cmp->cache, k);
-  guint64 x[8] = {0};
-  gboolean hit = v && sscanf(v, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
-                                " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
-                             &x[0], &x[1], &x[2], &x[3], &x[4], &x[5], &x[6], &x[7]) >= 7;
+  guint64 x[N_VALUES] = {0};
+  int got = 0;
+  for (const char *c = v; c && *c && got < N_VALUES; got++) {
+    char *end = NULL;
+    x[got] = g_ascii_strtoull(c, &end, 10);
+    if (end == c) break;
+    c = end;
+  }
   g_mutex_unlock(&cmp->cache_lock);
   g_free(k);
-  if (!hit) return FALSE;
-  MsMemoryCounts sh = {x[1], x[2], x[3]}, gl = {x[4], x[5], x[6]};
-  set_result(r, x[0], x[7], &sh, &gl);
+  if (got < N_VALUES || x[0] == 0) return FALSE;
+  set_result(r, x);
+  r->cached = TRUE;
   return TRUE;
 }
 
 static void cache_store(MsCompare *cmp, MsCmpRecord *r) {
   if (!cmp->cache) return;
   char *k = cache_key(cmp, r);
-  char *v = g_strdup_printf("%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
-                            " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
-                            r->time_units, r->shared.stages, r->shared.dispatches, r->shared.requests, r->global.stages,
-                            r->global.dispatches, r->global.requests, r->launch_units);
+  GString *v = g_string_new(NULL);
+  const guint64 x[N_VALUES] = {r->time_units, r->shared.stages, r->shared.dispatches, r->shared.requests,
+                               r->global.stages, r->global.dispatches, r->global.requests, r->launch_units,
+                               r->kernels, r->grid_barriers, r->global_busy, r->shared_busy};
+  for (int i = 0; i < N_VALUES; i++) g_string_append_printf(v, "%s%" G_GUINT64_FORMAT, i ? " " : "", x[i]);
   g_mutex_lock(&cmp->cache_lock);
   if (cmp->cache_path) { /* append at once: a long run that is cut off keeps its results */
     FILE *f = fopen(cmp->cache_path, "a");
     if (f) {
-      fprintf(f, "%s\t%s\n", k, v);
+      fprintf(f, "%s\t%s\n", k, v->str);
       fclose(f);
     }
   }
-  g_hash_table_replace(cmp->cache, k, v);
+  g_hash_table_replace(cmp->cache, k, g_string_free(v, FALSE));
   g_mutex_unlock(&cmp->cache_lock);
 }
 
@@ -527,9 +629,10 @@ gboolean ms_cmp_load_cache(MsCompare *cmp, const char *path, GError **error) {
 }
 
 gboolean ms_cmp_save_cache(const MsCompare *cmp, const char *path, GError **error) {
-  GString *s = g_string_new("# memsim compare: simulated results (model|family|algorithm|parameters|replicas\t"
+  GString *s = g_string_new("# memsim compare: simulated results (2|model|family|algorithm|parameters|shape\t"
                             "time_units shared.stages shared.dispatches shared.requests global.stages global.dispatches "
-                            "global.requests launch_units); delete to recompute\n");
+                            "global.requests launch_units kernels grid_barriers global_busy shared_busy); lines of other "
+                            "formats are ignored; delete to recompute\n");
   GList *keys = g_list_sort(g_hash_table_get_keys(cmp->cache), (GCompareFunc)strcmp);
   for (GList *l = keys; l; l = l->next)
     g_string_append_printf(s, "%s\t%s\n", (char *)l->data, (char *)g_hash_table_lookup(cmp->cache, l->data));
@@ -544,29 +647,44 @@ gboolean ms_cmp_save_cache(const MsCompare *cmp, const char *path, GError **erro
   return ok;
 }
 
+/* ---- the simulations ---------------------------------------------------------------------- */
+
+static double thread_cpu_s(void) {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static gboolean simulate_one(MsCompare *cmp, MsCmpRecord *r, GError **error) {
   if (cache_lookup(cmp, r)) return TRUE;
+  const double c0 = thread_cpu_s();
+  const gint64 w0 = g_get_monotonic_time();
   MsSource *s = ms_cmp_record_source(cmp, r, error);
   if (!s) return FALSE;
   MsSimOptions opt = {0};
-  opt.threads = 1;
+  opt.threads = cmp->jobs > 1 ? 1 : 0; /* records in parallel: one thread per simulation */
   GError *e = NULL;
   MsResult *res = ms_simulate(cmp->model, s, &opt, &e);
   ms_source_free(s);
+  r->sim_cpu_s = thread_cpu_s() - c0;
+  r->sim_wall_s = (double)(g_get_monotonic_time() - w0) / 1e6;
   if (!res) {
     g_set_error(error, MS_ERROR, e->code, "%s: record %u (%s %s %s): the model cannot run it: %s", r->file, r->index,
                 r->workload, r->algorithm, r->params_text, e->message);
     g_error_free(e);
     return FALSE;
   }
-  set_result(r, res->time_units, res->launch_total, &res->shared, &res->global);
+  const guint64 x[N_VALUES] = {res->time_units, res->shared.stages, res->shared.dispatches, res->shared.requests,
+                               res->global.stages, res->global.dispatches, res->global.requests, res->launch_total,
+                               res->kernels, res->grid_barriers, res->global_busy, res->shared_busy};
+  set_result(r, x);
   ms_result_free(res);
-  if (r->time_units) cache_store(cmp, r);
   if (r->time_units == 0) {
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: record %u (%s %s %s): the trace makes no memory request", r->file,
                 r->index, r->workload, r->algorithm, r->params_text);
     return FALSE;
   }
+  cache_store(cmp, r);
   return TRUE;
 }
 
@@ -574,29 +692,53 @@ typedef struct {
   MsCompare *cmp;
   GMutex lock;
   GError **errors; /* one per record */
+  guint done, total;
+  gint64 t0;
 } Job;
 
 static void job_run(gpointer data, gpointer user) {
   Job *j = user;
   guint i = GPOINTER_TO_UINT(data) - 1;
   GError *e = NULL;
-  if (!simulate_one(j->cmp, g_ptr_array_index(j->cmp->records, i), &e)) j->errors[i] = e;
+  MsCmpRecord *r = g_ptr_array_index(j->cmp->records, i);
+  if (!simulate_one(j->cmp, r, &e)) j->errors[i] = e;
+  g_mutex_lock(&j->lock);
+  j->done++;
+  if (j->cmp->progress)
+    j->cmp->progress(j->done, j->total, (double)(g_get_monotonic_time() - j->t0) / 1e6, j->cmp->progress_data);
+  g_mutex_unlock(&j->lock);
+}
+
+static gint cmp_work(gconstpointer a, gconstpointer b, gpointer records) {
+  const guint i = *(const guint *)a, k = *(const guint *)b;
+  const MsCmpRecord *x = g_ptr_array_index((GPtrArray *)records, i), *y = g_ptr_array_index((GPtrArray *)records, k);
+  if (x->work != y->work) return x->work > y->work ? -1 : 1;
+  return i < k ? -1 : i > k;
 }
 
 gboolean ms_cmp_simulate(MsCompare *cmp, GError **error) {
   guint n = cmp->records->len;
-  Job j = {cmp, {0}, g_new0(GError *, n ? n : 1)};
+  Job j = {cmp, {0}, g_new0(GError *, n ? n : 1), 0, 0, g_get_monotonic_time()};
   g_mutex_init(&j.lock);
-  if (cmp->threads <= 1) {
-    for (guint i = 0; i < n; i++)
-      if (!((MsCmpRecord *)g_ptr_array_index(cmp->records, i))->skip) job_run(GUINT_TO_POINTER(i + 1), &j);
+  /* largest estimated work first, so that the longest simulations do not start last */
+  GArray *order = g_array_new(FALSE, FALSE, sizeof(guint));
+  for (guint i = 0; i < n; i++) {
+    MsCmpRecord *r = g_ptr_array_index(cmp->records, i);
+    if (r->skip) continue;
+    GHashTable *p = NULL;
+    if (ms_cmp_map(cmp, r, &p, NULL)) g_hash_table_unref(p);
+    g_array_append_val(order, i);
+  }
+  j.total = order->len;
+  g_array_sort_with_data(order, cmp_work, cmp->records);
+  if (cmp->jobs <= 1) {
+    for (guint k = 0; k < order->len; k++) job_run(GUINT_TO_POINTER(g_array_index(order, guint, k) + 1), &j);
   } else {
-    GThreadPool *pool = g_thread_pool_new(job_run, &j, (gint)cmp->threads, TRUE, NULL);
-    for (guint i = 0; i < n; i++)
-      if (!((MsCmpRecord *)g_ptr_array_index(cmp->records, i))->skip)
-        g_thread_pool_push(pool, GUINT_TO_POINTER(i + 1), NULL);
+    GThreadPool *pool = g_thread_pool_new(job_run, &j, (gint)MIN(cmp->jobs, MAX(order->len, 1u)), TRUE, NULL);
+    for (guint k = 0; k < order->len; k++) g_thread_pool_push(pool, GUINT_TO_POINTER(g_array_index(order, guint, k) + 1), NULL);
     g_thread_pool_free(pool, FALSE, TRUE);
   }
+  g_array_free(order, TRUE);
   g_mutex_clear(&j.lock);
   gboolean ok = TRUE;
   for (guint i = 0; i < n; i++) {
@@ -616,4 +758,28 @@ gboolean ms_cmp_simulate(MsCompare *cmp, GError **error) {
   }
   g_free(j.errors);
   return ok;
+}
+
+static gint cmp_cpu(gconstpointer a, gconstpointer b) {
+  const MsCmpRecord *x = *(MsCmpRecord *const *)a, *y = *(MsCmpRecord *const *)b;
+  if (x->sim_cpu_s != y->sim_cpu_s) return x->sim_cpu_s > y->sim_cpu_s ? -1 : 1;
+  return strcmp(x->file, y->file) != 0 ? strcmp(x->file, y->file) : (x->index > y->index) - (x->index < y->index);
+}
+
+char *ms_cmp_timing_tsv(const MsCompare *cmp) {
+  GPtrArray *a = g_ptr_array_new();
+  for (guint i = 0; i < cmp->records->len; i++) {
+    MsCmpRecord *r = g_ptr_array_index(cmp->records, i);
+    if (!r->skip) g_ptr_array_add(a, r);
+  }
+  g_ptr_array_sort(a, cmp_cpu);
+  GString *s = g_string_new("file\tindex\tfamily\talgorithm\tparams\trequests\ttime_units\tcpu_s\twall_s\tcached\n");
+  for (guint i = 0; i < a->len; i++) {
+    const MsCmpRecord *r = g_ptr_array_index(a, i);
+    g_string_append_printf(s, "%s\t%u\t%s\t%s\t%s\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\t%.3f\t%.3f\t%s\n", r->file,
+                           r->index, r->workload, r->algorithm, r->params_text, r->shared.requests + r->global.requests,
+                           r->time_units, r->sim_cpu_s, r->sim_wall_s, r->cached ? "yes" : "no");
+  }
+  g_ptr_array_free(a, TRUE);
+  return g_string_free(s, FALSE);
 }

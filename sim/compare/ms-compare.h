@@ -28,22 +28,34 @@ typedef struct {
   char *skip;           /* why the record is not used (unverified), else NULL */
   /* the trace that stands for it (docs/validation.md, "From a record to a trace") */
   char *sim_family, *sim_algorithm;
-  char *sim_text;       /* the simulated parameters, "k=v k=v" */
-  guint64 replicas;     /* copies of the trace run side by side (one per DMM) */
-  double scale;         /* measured work / simulated work */
-  /* simulation */
+  char *sim_text;       /* the generator's parameters, "k=v k=v" */
+  char *sim_shape;      /* the comparer's launch shape around them ("" if none), e.g.
+                         * "kernel blocks=2112 passes=64", "block_threads=256" */
+  guint64 replicas;     /* DMM permutations: blocks simulated (one pass trace each) */
+  guint64 repeats;      /* DMM permutations: passes per block (inner_repeats) */
+  guint64 block_threads;/* the kernel's threads per block imposed on the trace (0: the trace's) */
+  double scale;         /* measured work / simulated work: 1 except with --reduced */
+  double work;          /* estimated requests of the simulation (largest first) */
+  /* simulation (of the simulated trace) */
   guint64 time_units;   /* of the simulated trace */
-  guint64 launch_units; /* of which launching kernels (model launch_units per kernel) */
-  double units;         /* time_units * scale: the record's predicted time units */
+  guint64 launch_units; /* of which launching kernels (MsResult.launch_total) */
+  guint64 kernels, grid_barriers, global_busy, shared_busy; /* MsResult's */
+  double units;         /* (time_units - launch_units) * scale + launch_units */
   MsMemoryCounts shared, global;
-  MsBound bound;
+  MsBound bound;        /* the fit's rate class: shared when the busiest DMM's stages exceed
+                         * the global entry's busy time units, else global */
+  const char *limit;    /* ms_result_bound(): global bandwidth, shared memory, launch, latency */
+  gboolean cached;      /* the result came from the simulation cache */
+  double sim_cpu_s, sim_wall_s; /* building and simulating the trace (0 when cached) */
   /* calibration and evaluation */
   gboolean train;
   double predicted_ns, rel_error; /* rel_error = (predicted - measured) / measured */
 } MsCmpRecord;
 
-/* The fitted calibration: predicted ns = launch_ns * launches
- *                                        + (shared-bound ? tu_shared : tu_global) * units. */
+/* The calibration.  Fitted (--train every:K, family:, algorithm:, all): predicted ns =
+ * launch_ns * launches + (shared-bound ? tu_shared : tu_global) * units.  --train none: the
+ * model's own prediction, ms_result_predicted_ns() (time units * time_unit_ns, plus
+ * launch_ns per kernel call for older fitted models), with tu_shared = tu_global. */
 typedef struct {
   double tu_shared, tu_global, launch_ns;
   gboolean has_shared, has_global, has_launch; /* which were fitted (else 0) */
@@ -84,12 +96,15 @@ typedef struct {
   GHashTable *families; /* family -> MsCmpStats * (held-out records) */
   MsCmpStats overall, overall_train;
   GPtrArray *notes;     /* of char *: skipped records and other remarks */
-  gboolean exact;       /* simulate recorded sizes, no reduction */
+  gboolean exact;       /* TRUE (default): simulate recorded sizes; FALSE: --reduced */
   gboolean skip_unmatched;
-  guint threads;
+  guint jobs;           /* records simulated at once (worker threads) */
   GHashTable *cache;    /* simulation cache key -> counts, or NULL */
   GMutex cache_lock;
   char *cache_path;
+  /* called after each record's simulation (from worker threads, one call at a time) */
+  void (*progress)(guint done, guint total, double elapsed_s, gpointer data);
+  gpointer progress_data;
 } MsCompare;
 
 MsCompare *ms_cmp_new(const char *model_path, GError **error);
@@ -102,8 +117,12 @@ gboolean ms_cmp_read_measurements(MsCompare *cmp, const char *path, GError **err
  * an empty cache) before ms_cmp_simulate, save it after. */
 gboolean ms_cmp_load_cache(MsCompare *cmp, const char *path, GError **error);
 gboolean ms_cmp_save_cache(const MsCompare *cmp, const char *path, GError **error);
-/* Build and simulate every usable record. */
+/* Build and simulate every usable record, `jobs` at a time, the largest (estimated
+ * requests) first; results do not depend on `jobs`. */
 gboolean ms_cmp_simulate(MsCompare *cmp, GError **error);
+/* Per-record simulation times as TSV (file, index, family, algorithm, params, requests,
+ * time units, CPU s, wall s, cached), the slowest first. */
+char *ms_cmp_timing_tsv(const MsCompare *cmp);
 /* Mark the training records: "every:K", "family:A,B", "algorithm:A,B", "all", "none" (use
  * the model file's calibration). */
 gboolean ms_cmp_select_train(MsCompare *cmp, const char *spec, GError **error);
@@ -121,9 +140,26 @@ void ms_cmp_stats(GPtrArray *records, MsCmpStats *out);
 gboolean ms_cmp_fit_records(GPtrArray *records, MsCalibration *cal, GError **error);
 
 /* Map a record to the workload trace that stands for it (family, algorithm, parameters,
- * replicas, scale); exposed for tests. */
+ * shape, scale); exposed for tests. */
 gboolean ms_cmp_map(const MsCompare *cmp, MsCmpRecord *rec, GHashTable **sim_params,
                     GError **error);
+/* The record's trace, as ms_cmp_simulate runs it (new source, or NULL with error set). */
+MsSource *ms_cmp_record_source(const MsCompare *cmp, MsCmpRecord *rec, GError **error);
+/* The record's simulated result as an MsResult (counts and the GPU-extension fields; no
+ * per-step data), for ms_result_predicted_ns() and ms_result_bound(). */
+void ms_cmp_record_result(const MsCmpRecord *rec, MsResult *out);
+
+/* Traces the comparer builds (ms-compare-traces.c): kernels no generator describes, and
+ * shapes around a generator's trace.  Sources taking `inner`/`pass` own it. */
+MsSource *ms_cmp_sat_copy(guint64 n, GError **error);
+MsSource *ms_cmp_life_tile(guint64 size, guint64 steps, GError **error);
+MsSource *ms_cmp_life_shuffle(guint64 size, guint64 steps, guint64 steps_per_launch, guint64 strip_rows,
+                              guint64 words_per_warp, guint64 warps_per_block, GError **error);
+MsSource *ms_cmp_dmm_kernel(MsSource *pass, guint64 blocks, guint64 repeats, guint64 elem_words,
+                            GError **error);
+/* Regroup the threads into blocks of `block_threads`; a block barrier is an error unless
+ * `tiles` (the trace's barriers only join threads of one new block). */
+MsSource *ms_cmp_reblock(MsSource *inner, guint64 block_threads, gboolean tiles);
 
 typedef enum { MS_CMP_TEXT, MS_CMP_CSV, MS_CMP_JSON, MS_CMP_MARKDOWN } MsCmpFormat;
 char *ms_cmp_format(const MsCompare *cmp, MsCmpFormat format);

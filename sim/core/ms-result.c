@@ -23,6 +23,17 @@ static cJSON *model_json(const MsModel *m) {
     cJSON_AddNumberToObject(o, "latency", (double)m->latency);
   }
   if (m->kind != MS_MODEL_DMM) cJSON_AddNumberToObject(o, "group_words", (double)m->group_words);
+  /* the GPU extensions that are not at their defaults */
+  if (m->global_rate > 1) cJSON_AddNumberToObject(o, "global_rate", m->global_rate);
+  if (m->resident_warps) cJSON_AddNumberToObject(o, "resident_warps", (double)m->resident_warps);
+  if (m->resident_blocks) cJSON_AddNumberToObject(o, "resident_blocks", (double)m->resident_blocks);
+  if (m->shared_words_per_dmm) cJSON_AddNumberToObject(o, "shared_words_per_dmm", (double)m->shared_words_per_dmm);
+  if (m->launch_units) cJSON_AddNumberToObject(o, "launch_units", (double)m->launch_units);
+  if (m->l2_words) {
+    cJSON_AddNumberToObject(o, "l2_words", (double)m->l2_words);
+    cJSON_AddNumberToObject(o, "l2_latency", (double)m->l2_latency);
+    cJSON_AddNumberToObject(o, "l2_rate", m->l2_rate);
+  }
   if (m->time_unit_ns > 0) cJSON_AddNumberToObject(o, "time_unit_ns", m->time_unit_ns);
   if (m->launch_ns > 0) cJSON_AddNumberToObject(o, "launch_ns", m->launch_ns);
   return o;
@@ -64,6 +75,12 @@ char *ms_result_to_json(const MsResult *r, const MsModel *m, const MsSource *src
   cJSON_AddNumberToObject(o, "threads", (double)r->threads);
   cJSON_AddNumberToObject(o, "warps", (double)r->warps);
   cJSON_AddNumberToObject(o, "blocks", (double)r->blocks);
+  /* what bounds the time (docs/models.md, "GPU extensions"), and the prediction */
+  cJSON_AddNumberToObject(o, "kernels", (double)r->kernels);
+  cJSON_AddNumberToObject(o, "launch_units", (double)r->launch_total);
+  cJSON_AddNumberToObject(o, "global_busy", (double)r->global_busy);
+  cJSON_AddNumberToObject(o, "shared_busy", (double)r->shared_busy);
+  cJSON_AddStringToObject(o, "bound", ms_result_bound(r));
   if (m->time_unit_ns > 0) cJSON_AddNumberToObject(o, "predicted_ns", predicted_ns(r, m));
   cJSON_AddItemToObject(o, "model", model_json(m));
   cJSON_AddStringToObject(o, "trace", ms_source_name(src));
@@ -121,9 +138,18 @@ void ms_result_print_text(const MsResult *r, const MsModel *m, const MsSource *s
   if (m->kind == MS_MODEL_ASYNC_HMM)
     fprintf(out, "kernel calls   %" G_GUINT64_FORMAT "   (B = %" G_GUINT64_FORMAT " barrier steps)\n",
             r->grid_barriers + 1, r->grid_barriers);
-  if (m->time_unit_ns > 0)
-    fprintf(out, "predicted      %.1f ns   (time_unit_ns %g, launch_ns %g)\n", predicted_ns(r, m),
-            m->time_unit_ns, m->launch_ns);
+  fprintf(out, "bound          %s   (global entry busy %" G_GUINT64_FORMAT ", busiest DMM %" G_GUINT64_FORMAT
+               ", launching %" G_GUINT64_FORMAT " time units in %" G_GUINT64_FORMAT " kernel%s)\n",
+          ms_result_bound(r), r->global_busy, r->shared_busy, r->launch_total, r->kernels, r->kernels == 1 ? "" : "s");
+  if (m->time_unit_ns > 0) {
+    if (m->launch_ns > 0)
+      fprintf(out, "predicted ns   %.1f   (%" G_GUINT64_FORMAT " time units x time_unit_ns %g + %" G_GUINT64_FORMAT
+                   " kernel calls x launch_ns %g)\n",
+              predicted_ns(r, m), r->time_units, m->time_unit_ns, r->grid_barriers + 1, m->launch_ns);
+    else
+      fprintf(out, "predicted ns   %.1f   (%" G_GUINT64_FORMAT " time units x time_unit_ns %g)\n", predicted_ns(r, m),
+              r->time_units, m->time_unit_ns);
+  }
   if (r->per_step) {
     fprintf(out, "---\n%6s %-5s %-6s %10s %10s %10s %10s %12s %12s\n", "step", "op", "space",
             "requests", "dispatch", "stages", "extra", "first", "complete");

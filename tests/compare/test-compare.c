@@ -40,17 +40,27 @@ static MsCmpRecord *rec(MsCompare *c, guint i) { return g_ptr_array_index(c->rec
 Test(compare, fixture_records_map_replicate_and_scale) {
   MsCompare *c = fixture("every:2");
   cr_assert_eq(c->records->len, 12);
-  /* copy, 16 blocks x 2 repeats on 8 DMMs: 8 replicas, each DMM does 4 permutations */
-  cr_assert_eq(rec(c, 0)->replicas, 8);
-  cr_assert_float_eq(rec(c, 0)->scale, 4.0, 1e-12);
-  cr_assert_eq(rec(c, 0)->time_units, 64); /* 2 conflict-free steps of 32 warps, l = 1 */
-  /* D-designated transpose: 32 + 32 + 32*32 (docs/models.md), the same on every DMM */
-  cr_assert_eq(rec(c, 1)->time_units, 1088);
+  /* copy, 16 blocks x 2 repeats, at full size: the kernel's 16 blocks, 2 passes each */
+  cr_assert_eq(rec(c, 0)->replicas, 16);
+  cr_assert_eq(rec(c, 0)->repeats, 2);
+  cr_assert_float_eq(rec(c, 0)->scale, 1.0, 1e-12);
+  cr_assert_str_eq(rec(c, 0)->sim_shape, "kernel blocks=16 passes=2");
+  /* per block and warp: store a, 2 x (read a, read p, write b: the fixture has no "table"),
+   * load b, all conflict-free; the global load of a and p and the store of b */
+  cr_assert_eq(rec(c, 0)->shared.stages, 16 * 32 * (1 + 2 * 2 + 1));
+  cr_assert_eq(rec(c, 0)->shared.stages, rec(c, 0)->shared.dispatches);
+  cr_assert_eq(rec(c, 0)->global.stages, 16 * 32 * 3);
+  /* D-designated transpose: the write of each pass has 32 stages per warp (docs/models.md) */
+  cr_assert_eq(rec(c, 1)->shared.stages, 16 * (32 + 2 * (32 + 32 + 32 * 32) + 32));
+  cr_assert_eq(rec(c, 1)->shared.stages - rec(c, 1)->shared.dispatches, 16 * 2 * 32 * 31);
   cr_assert_eq(rec(c, 1)->bound, MS_BOUND_SHARED);
+  cr_assert_str_eq(rec(c, 1)->limit, "shared memory");
   /* thrust-scatter stands for hmm-d-designated */
   cr_assert_str_eq(rec(c, 4)->sim_algorithm, "hmm-d-designated");
   cr_assert_eq(rec(c, 4)->bound, MS_BOUND_GLOBAL);
+  cr_assert_str_eq(rec(c, 4)->sim_shape, "block_threads=256");
   cr_assert_str_eq(rec(c, 10)->sim_text, "arrangement=column bits=64 instances=64 oblivious=1 seed=1");
+  cr_assert_str_eq(rec(c, 10)->sim_shape, "block_threads=128");
   /* the unverified record is skipped with a note and never trained on */
   cr_assert_not_null(rec(c, 11)->skip);
   cr_assert(!rec(c, 11)->train);
@@ -74,6 +84,7 @@ Test(compare, reduced_simulations_scale) {
   g_hash_table_insert(r.params, (char *)"steps", (char *)"32");
   GHashTable *p = NULL;
   GError *e = NULL;
+  c->exact = FALSE; /* --reduced */
   cr_assert(ms_cmp_map(c, &r, &p, &e));
   cr_assert_float_eq(r.scale, 32.0 * 64.0, 1e-9);
   cr_assert_str_eq(g_hash_table_lookup(p, "size"), "1024");
@@ -88,6 +99,7 @@ Test(compare, reduced_simulations_scale) {
   g_free(r.sim_family);
   g_free(r.sim_algorithm);
   g_free(r.sim_text);
+  g_free(r.sim_shape);
   ms_cmp_free(c);
 }
 
@@ -355,8 +367,15 @@ Test(compare, train_none_uses_model_calibration) {
   MsCompare *c = ms_cmp_new(mp, &e);
   cr_assert(ms_cmp_read_measurements(c, fp, &e) && ms_cmp_simulate(c, &e) && ms_cmp_select_train(c, "none", &e) &&
             ms_cmp_fit(c, &e), "%s", e ? e->message : "");
-  cr_assert_float_eq(rec(c, 1)->predicted_ns, 1000 + 2.0 * 1088 * 4, 1e-6);
-  cr_assert_float_eq(rec(c, 8)->predicted_ns, 1000 + 0.25 * (double)rec(c, 8)->time_units, 1e-6);
+  /* the model's own prediction: ms_result_predicted_ns() of each record's result, one ns per
+   * time unit for every trace (calibration.ns_per_unit_shared is not used) */
+  for (guint i = 0; i < 11; i++) {
+    MsResult res;
+    ms_cmp_record_result(rec(c, i), &res);
+    cr_assert_float_eq(rec(c, i)->predicted_ns, ms_result_predicted_ns(&res, c->model), 1e-9, "record %u", i);
+    cr_assert_float_eq(rec(c, i)->predicted_ns, 0.25 * (double)rec(c, i)->time_units + 1000.0 * (double)(rec(c, i)->grid_barriers + 1),
+                       1e-6, "record %u", i);
+  }
   cr_assert_eq(c->overall.n, 11);
   ms_cmp_free(c);
   g_unlink(mp);
@@ -407,6 +426,7 @@ Test(compare, committed_records_read_and_dmm_permutations_simulate) {
     }
     seen++;
     MsCompare *c = cmp_new("models/hmm.json");
+    c->exact = FALSE; /* --reduced: one block per DMM (8), every pass */
     GError *e = NULL;
     cr_assert(ms_cmp_read_measurements(c, f, &e), "%s", e ? e->message : "");
     cr_assert(c->records->len > 0);
@@ -431,12 +451,18 @@ Test(compare, committed_records_read_and_dmm_permutations_simulate) {
       const char *perm = g_hash_table_lookup(r->params, "permutation");
       if (strcmp(r->algorithm, "conflict-free") == 0 && ew == 1) cr_assert_eq(r->shared.stages, r->shared.dispatches);
       /* the kernels keep their tables in registers ("table": "register"): one pass is a
-       * read of a and a write of b, 32 + 32*32 for the D-designated transpose */
+       * read of a and a write of b, 32 + 32*32 stages for the D-designated transpose; around
+       * the passes each block stores a and loads b (32 warps x ew steps each, of ew stages:
+       * 64-bit elements fill two banks per step, docs/validation.md) */
       const char *tab = g_hash_table_lookup(r->params, " table");
       gboolean reg = tab && strcmp(tab, "register") == 0;
+      cr_assert_eq(r->replicas, 8);
+      cr_assert_float_eq(r->scale, 2112.0 / 8, 1e-9);
+      guint64 pass = (r->shared.stages / r->replicas - 2 * 32 * ew * ew) / r->repeats;
+      cr_assert_eq(r->shared.stages, r->replicas * (2 * 32 * ew * ew + r->repeats * pass), "%s", r->params_text);
       if (strcmp(r->algorithm, "d-designated") == 0 && strcmp(perm, "transpose") == 0 && ew == 1)
-        cr_assert_eq(r->time_units, reg ? 1056 : 1088, "%s", r->params_text);
-      if (reg && strcmp(r->algorithm, "conflict-free") == 0) cr_assert_eq(r->time_units, 64 * ew, "%s", r->params_text);
+        cr_assert_eq(pass, reg ? 1056 : 1088, "%s", r->params_text);
+      if (reg && strcmp(r->algorithm, "conflict-free") == 0) cr_assert_eq(pass, 64 * ew, "%s", r->params_text);
     }
     cr_assert(ms_cmp_select_train(c, "all", &e) && ms_cmp_fit(c, &e), "%s", e ? e->message : "");
     cr_assert(c->cal.has_shared && c->cal.tu_shared > 0);
@@ -463,17 +489,26 @@ Test(compare, record_table_maps_to_the_dmm_permutation_table) {
   GError *e = NULL;
   cr_assert(ms_cmp_read_measurements(c, path, &e), "%s", e ? e->message : "");
   cr_assert(ms_cmp_simulate(c, &e), "%s", e ? e->message : "");
-  cr_assert_eq(rec(c, 0)->time_units, 64);
-  cr_assert_eq(rec(c, 1)->time_units, 64, "conflict-free with registers = copy");
-  cr_assert_eq(rec(c, 2)->time_units, 32 + 32 * 32, "the write conflicts stay");
-  cr_assert_eq(rec(c, 3)->time_units, 128, "no field: the paper's shared tables");
-  cr_assert_eq(rec(c, 4)->time_units, 1088);
+  /* shared stages of one pass: each of the 8 blocks stores a and loads b (32 + 32 stages)
+   * around its 2 passes */
+#define PASS(r) (((r)->shared.stages / (r)->replicas - 64) / (r)->repeats)
+  for (guint i = 0; i < 5; i++) {
+    cr_assert_eq(rec(c, i)->replicas, 8);
+    cr_assert_eq(rec(c, i)->repeats, 2);
+    cr_assert_eq(rec(c, i)->shared.stages, 8 * (64 + 2 * PASS(rec(c, i))));
+  }
+  cr_assert_eq(PASS(rec(c, 0)), 64);
+  cr_assert_eq(PASS(rec(c, 1)), 64, "conflict-free with registers = copy");
+  cr_assert_eq(PASS(rec(c, 2)), 32 + 32 * 32, "the write conflicts stay");
+  cr_assert_eq(PASS(rec(c, 3)), 128, "no field: the paper's shared tables");
+  cr_assert_eq(PASS(rec(c, 4)), 1088);
+#undef PASS
   cr_assert_str_eq(rec(c, 1)->sim_text, "elem_words=1 n=1024 permutation=transpose table=register");
   cr_assert_str_eq(rec(c, 3)->sim_text, "elem_words=1 n=1024 permutation=transpose");
   /* the reported params stay the record's own (the ncu rows are matched on them) */
   cr_assert_str_eq(rec(c, 1)->params_text, "n=1024 permutation=transpose elem_words=1 blocks=8");
-  /* scaling unchanged: 8 blocks x 2 repeats on 8 DMMs */
-  cr_assert_float_eq(rec(c, 1)->scale, 2.0, 1e-12);
+  /* full size: every block and pass simulated, nothing scaled */
+  cr_assert_float_eq(rec(c, 1)->scale, 1.0, 1e-12);
   ms_cmp_free(c);
   g_unlink(path);
   g_free(path);

@@ -1,0 +1,340 @@
+/* ms-compare-traces.c: the traces `memsim compare` builds itself, for kernels whose launch
+ * shape no workload generator describes (docs/validation.md, "From a record to a trace").
+ *
+ * Two kinds:
+ *   - kernel traces written here in the compact form (sat_copy, life_multistep,
+ *     life_multistep_shuffle of kernels/sat.cu and kernels/bpbc.cu): their addresses are
+ *     fixed functions of the thread index, so the kernel's loops are written out as they are;
+ *   - wrappers around a generator's verified trace: the DMM permutation kernel (the
+ *     generator's one pass, repeated, with the kernel's global load and store around it, in
+ *     every block of the launch) and a regrouping of threads into the kernel's blocks.
+ * A 64-bit word is one request at its even 32-bit word address, as in the bpbc family. */
+#include "ms-compare.h"
+#include <string.h>
+
+static MsSource *open_text(char *text, const char *name, guint64 shared_words, GError **error) {
+  MsSource *s = ms_trace_open_memory(text, strlen(text), name, error);
+  g_free(text);
+  if (s && shared_words) ms_source_set_shared_words(s, shared_words);
+  return s;
+}
+
+#define U "%" G_GUINT64_FORMAT
+
+/* kernels/sat.cu sat_copy: the n x n matrix as 16-byte vectors, grid-stride.  One thread per
+ * 32-bit word (n^2 threads, blocks of 256): a warp's 128 bytes are one 128-byte group, as a
+ * quarter of a warp's 16-byte vector access is; the stages of the whole copy are the same. */
+MsSource *ms_cmp_sat_copy(guint64 n, GError **error) {
+  char *t = g_strdup_printf(
+      "{\"memsim_trace\": 1, \"form\": \"compact\", \"name\": \"sat copy of a " U " x " U " matrix\","
+      " \"threads\": " U ", \"block_threads\": 256,"
+      " \"arrays\": {\"a\": {\"base\": 0, \"length\": " U "}, \"b\": {\"length\": " U "}},"
+      " \"steps\": [{\"op\": \"read\", \"addr\": \"a[tid]\"}, {\"op\": \"write\", \"addr\": \"b[tid]\"}]}",
+      n, n, n * n, n * n, n * n);
+  return open_text(t, "sat copy", 0, error);
+}
+
+/* kernels/bpbc.cu life_multistep: a block of EW x EH = 6 x 80 threads holds a tile of 4 x 64
+ * 64-bit words with a halo of one word left and right and T = 8 rows above and below in a
+ * shared buffer buf[2][EH + 2][EW + 2] (a zero ring around it); per launch: zero the buffer
+ * (3 strided rounds), block barrier, each thread loads its word (global) into buf[0],
+ * barrier, T steps (9 shared reads of the neighbourhood in buf[c], one write into
+ * buf[c ^ 1], barrier), and the centre threads store their word (shared read, global
+ * write).  Launches alternate the two universes.  `steps` is rounded up to whole launches. */
+MsSource *ms_cmp_life_tile(guint64 size, guint64 steps, GError **error) {
+  const guint64 T = 8, TW = 4, TH = 64, EW = TW + 2, EH = TH + 2 * T, wpr = size / 64;
+  if (size % 256 || size < 256) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "life-multistep kernel: size " U " is not a multiple of 256", size);
+    return NULL;
+  }
+  const guint64 gx = wpr / TW, gy = size / TH, bt = EW * EH, sw = 2 * 2 * (EH + 2) * (EW + 2);
+  const guint64 launches = (steps + T - 1) / T;
+  /* c = buffer, y = row 1..EH, x = column 1..EW of the padded buffer */
+#define SLOT(c, y, x) "2 * ((" c ") * " "(EH + 2) * (EW + 2) + (" y ") * (EW + 2) + (" x "))"
+  char *head = g_strdup_printf(
+      "{\"memsim_trace\": 1, \"form\": \"compact\","
+      " \"name\": \"bpbc life-multistep kernel (tiles of 4 x 64 words, T = 8 steps per launch) size=" U " steps=" U "\","
+      " \"threads\": " U ", \"block_threads\": " U ", \"shared_words\": " U ","
+      " \"constants\": {\"S\": " U ", \"wpr\": " U ", \"GX\": " U ", \"EW\": " U ", \"EH\": " U ", \"T\": " U ","
+      "  \"NB\": \"2 * (EH + 2) * (EW + 2)\", \"A\": \"2 * S * wpr\", \"L\": " U "},",
+      size, steps, gx * gy * bt, bt, sw, size, wpr, gx, EW, EH, T, launches);
+  static const char *const steps_json =
+      " \"steps\": [{\"repeat\": \"L\", \"var\": \"k\", \"steps\": ["
+      "  {\"repeat\": \"k > 0\", \"steps\": [{\"op\": \"sync\", \"scope\": \"grid\"}]},"
+      "  {\"repeat\": \"(NB + block_threads - 1) / block_threads\", \"var\": \"z\", \"steps\": ["
+      "   {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"2 * (ltid + z * block_threads)\", \"when\": \"ltid + z * block_threads < NB\"}]},"
+      "  {\"op\": \"sync\", \"scope\": \"block\"},"
+      "  {\"op\": \"read\", \"space\": \"global\","
+      "   \"addr\": \"k % 2 * A + 2 * ((bid / GX * 64 + ltid / EW - T) * wpr + bid % GX * 4 + ltid % EW - 1)\","
+      "   \"when\": \"bid % GX * 4 + ltid % EW >= 1 && bid % GX * 4 + ltid % EW - 1 < wpr && bid / GX * 64 + ltid / EW >= T && bid / GX * 64 + ltid / EW - T < S\"},"
+      "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"" SLOT("0", "ltid / EW + 1", "ltid % EW + 1") "\"},"
+      "  {\"op\": \"sync\", \"scope\": \"block\"},"
+      "  {\"repeat\": \"T\", \"var\": \"s\", \"steps\": ["
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"" SLOT("s % 2", "ltid / EW", "ltid % EW + 1") "\"},"
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"" SLOT("s % 2", "ltid / EW + 1", "ltid % EW + 1") "\"},"
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"" SLOT("s % 2", "ltid / EW + 2", "ltid % EW + 1") "\"},"
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"" SLOT("s % 2", "ltid / EW", "ltid % EW") "\"},"
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"" SLOT("s % 2", "ltid / EW", "ltid % EW + 2") "\"},"
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"" SLOT("s % 2", "ltid / EW + 1", "ltid % EW") "\"},"
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"" SLOT("s % 2", "ltid / EW + 1", "ltid % EW + 2") "\"},"
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"" SLOT("s % 2", "ltid / EW + 2", "ltid % EW") "\"},"
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"" SLOT("s % 2", "ltid / EW + 2", "ltid % EW + 2") "\"},"
+      "   {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"" SLOT("(s + 1) % 2", "ltid / EW + 1", "ltid % EW + 1") "\"},"
+      "   {\"op\": \"sync\", \"scope\": \"block\"}]},"
+      "  {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"" SLOT("T % 2", "ltid / EW + 1", "ltid % EW + 1") "\","
+      "   \"when\": \"ltid % EW >= 1 && ltid % EW <= 4 && ltid / EW >= T && ltid / EW < T + 64 && bid % GX * 4 + ltid % EW - 1 < wpr && bid / GX * 64 + ltid / EW - T < S\"},"
+      "  {\"op\": \"write\", \"space\": \"global\","
+      "   \"addr\": \"(k + 1) % 2 * A + 2 * ((bid / GX * 64 + ltid / EW - T) * wpr + bid % GX * 4 + ltid % EW - 1)\","
+      "   \"when\": \"ltid % EW >= 1 && ltid % EW <= 4 && ltid / EW >= T && ltid / EW < T + 64 && bid % GX * 4 + ltid % EW - 1 < wpr && bid / GX * 64 + ltid / EW - T < S\"}]}]}";
+  char *t = g_strconcat(head, steps_json, NULL);
+  g_free(head);
+#undef SLOT
+  return open_text(t, "life-multistep kernel", 0, error);
+}
+
+/* kernels/bpbc.cu life_multistep_shuffle (kernels/life_shuffle.h): blocks of `warps` warps,
+ * warp (bx, strip) owns words bx * out_words - 1 .. bx * out_words + out_words of the rows
+ * strip * H .. strip * H + H - 1 (lanes 0 and 31 are halo); per launch each lane walks down
+ * its word column: it reads row r0 - T, then in iteration q = 0 .. H + 3T - 2 reads row
+ * r0 - T + q + 1 and (q >= 3T - 1, lanes 1 .. out_words) writes row r0 + q - 3T + 1: T steps
+ * in registers, neighbours by warp shuffles, no shared memory.  Rows and words outside the
+ * universe are not read or written. */
+MsSource *ms_cmp_life_shuffle(guint64 size, guint64 steps, guint64 T, guint64 H, guint64 out_words, guint64 warps,
+                              GError **error) {
+  if (size % 64 || size < 64 || T < 1 || H < 1 || out_words < 1 || out_words > 30 || warps < 1 || warps > 32) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "life-multistep-shuffle kernel: size " U " (a multiple of 64), steps_per_launch " U ", strip_rows " U
+                ", words_per_warp " U " (1 .. 30) or warps per block " U " out of range",
+                size, T, H, out_words, warps);
+    return NULL;
+  }
+  const guint64 wpr = size / 64, gx = (wpr + out_words - 1) / out_words, strips = (size + H - 1) / H;
+  const guint64 gy = (strips + warps - 1) / warps, bt = 32 * warps, launches = (steps + T - 1) / T;
+  /* strip = bid / GX * WB + ltid / 32, gw = bid % GX * OW + tid % 32 - 1, r0 = strip * H */
+#define STRIP "(bid / GX * WB + ltid / 32)"
+#define GW "(bid % GX * OW + tid % 32 - 1)"
+#define INW "(" STRIP " * H < S && " GW " >= 0 && " GW " < wpr)"
+  char *head = g_strdup_printf(
+      "{\"memsim_trace\": 1, \"form\": \"compact\","
+      " \"name\": \"bpbc life-multistep-shuffle kernel (T = " U " steps per launch, strips of " U " rows) size=" U " steps=" U "\","
+      " \"threads\": " U ", \"block_threads\": " U ","
+      " \"constants\": {\"S\": " U ", \"wpr\": " U ", \"GX\": " U ", \"WB\": " U ", \"OW\": " U ", \"T\": " U ", \"H\": " U ","
+      "  \"A\": \"2 * S * wpr\", \"L\": " U "},",
+      T, H, size, steps, gx * gy * bt, bt, size, wpr, gx, warps, out_words, T, H, launches);
+  static const char *const steps_json =
+      " \"steps\": [{\"repeat\": \"L\", \"var\": \"k\", \"steps\": ["
+      "  {\"repeat\": \"k > 0\", \"steps\": [{\"op\": \"sync\", \"scope\": \"grid\"}]},"
+      "  {\"op\": \"read\", \"addr\": \"k % 2 * A + 2 * ((" STRIP " * H - T) * wpr + " GW ")\","
+      "   \"when\": \"" INW " && " STRIP " * H >= T\"},"
+      "  {\"repeat\": \"H + 3 * T - 1\", \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"read\", \"addr\": \"k % 2 * A + 2 * ((" STRIP " * H - T + q + 1) * wpr + " GW ")\","
+      "    \"when\": \"" INW " && " STRIP " * H + q + 1 >= T && " STRIP " * H + q + 1 - T < S\"},"
+      "   {\"op\": \"write\", \"addr\": \"(k + 1) % 2 * A + 2 * ((" STRIP " * H + q + 1 - 3 * T) * wpr + " GW ")\","
+      "    \"when\": \"" INW " && q >= 3 * T - 1 && tid % 32 >= 1 && tid % 32 <= OW && " STRIP " * H + q + 1 - 3 * T < S\"}]}]}]}";
+  char *t = g_strconcat(head, steps_json, NULL);
+  g_free(head);
+#undef STRIP
+#undef GW
+#undef INW
+  return open_text(t, "life-multistep-shuffle kernel", 0, error);
+}
+
+/* ---- the DMM permutation kernel around the generator's pass ------------------------------ */
+
+/* kernels/permutation.cu dmm_permute: every block loads its n elements of `in` (global) into
+ * shared a and its table entry (one global word per thread, the same table for every
+ * block), barrier, then `repeats` times the pass (the generator's trace: b[dst] = a[src])
+ * and a barrier, and stores shared b to `out`.  The pass is read from the generator once and
+ * replayed; block b's shared addresses are its own (REPLICA_OFFSET apart). */
+#define REPLICA_OFFSET (G_GINT64_CONSTANT(1) << 34)
+
+typedef enum { K_IN, K_TAB, K_STORE_A, K_SYNC, K_PASS, K_LOAD_B, K_OUT, K_END } KPhase;
+
+typedef struct {
+  guint64 n, ew, blocks, repeats;
+  GArray *steps;   /* of MsStep: the pass */
+  GPtrArray *addr; /* gint64[n] per pass step (NULL for a sync) */
+  /* cursor */
+  KPhase phase;
+  guint64 word, rep, pos;
+  gboolean after_pass; /* the sync after a pass */
+  /* step being filled */
+  KPhase cur;
+  guint64 cur_word, cur_pos;
+} Dmm;
+
+static MsNext dmm_next(gpointer self, MsStep *step, GError **error) {
+  (void)error;
+  Dmm *d = self;
+  memset(step, 0, sizeof *step);
+  for (;;) {
+    d->cur = d->phase;
+    d->cur_word = d->word;
+    d->cur_pos = d->pos;
+    switch (d->phase) {
+    case K_IN:
+      step->op = MS_OP_READ;
+      step->space = MS_SPACE_GLOBAL;
+      if (++d->word == d->ew) d->word = 0, d->phase = K_TAB;
+      return MS_NEXT_STEP;
+    case K_TAB:
+      step->op = MS_OP_READ;
+      step->space = MS_SPACE_GLOBAL;
+      d->phase = K_STORE_A;
+      return MS_NEXT_STEP;
+    case K_STORE_A:
+      step->op = MS_OP_WRITE;
+      step->space = MS_SPACE_SHARED;
+      if (++d->word == d->ew) d->word = 0, d->phase = K_SYNC;
+      return MS_NEXT_STEP;
+    case K_SYNC:
+      step->op = MS_OP_SYNC;
+      step->scope = MS_SCOPE_BLOCK;
+      d->phase = d->rep < d->repeats ? K_PASS : K_LOAD_B;
+      return MS_NEXT_STEP;
+    case K_PASS:
+      if (d->pos == d->steps->len) {
+        d->pos = 0;
+        d->rep++;
+        d->phase = K_SYNC;
+        continue;
+      }
+      *step = g_array_index(d->steps, MsStep, d->pos);
+      d->pos++;
+      return MS_NEXT_STEP;
+    case K_LOAD_B:
+      step->op = MS_OP_READ;
+      step->space = MS_SPACE_SHARED;
+      if (++d->word == d->ew) d->word = 0, d->phase = K_OUT;
+      return MS_NEXT_STEP;
+    case K_OUT:
+      step->op = MS_OP_WRITE;
+      step->space = MS_SPACE_GLOBAL;
+      if (++d->word == d->ew) d->word = 0, d->phase = K_END;
+      return MS_NEXT_STEP;
+    case K_END:
+      return MS_NEXT_END;
+    }
+  }
+}
+
+static gboolean dmm_fill(gpointer self, guint64 first, guint64 count, gint64 *addr, GError **error) {
+  (void)error;
+  Dmm *d = self;
+  const gint64 n = (gint64)d->n, ew = (gint64)d->ew, j = (gint64)d->cur_word;
+  const gint64 data = (gint64)d->blocks * n * ew; /* words of `in` (and of `out`) */
+  const gint64 *pass = d->cur == K_PASS ? g_ptr_array_index(d->addr, d->cur_pos) : NULL;
+  for (guint64 g = 0; g < count; g++) {
+    const gint64 th = (gint64)(first + g), blk = th / n, i = th % n;
+    switch (d->cur) {
+    case K_IN: addr[g] = (blk * n + i) * ew + j; break;
+    case K_TAB: addr[g] = data + i; break;
+    case K_STORE_A: addr[g] = blk * REPLICA_OFFSET + i * ew + j; break;
+    case K_PASS: addr[g] = pass[i] == MS_ADDR_NONE ? MS_ADDR_NONE : blk * REPLICA_OFFSET + pass[i]; break;
+    case K_LOAD_B: addr[g] = blk * REPLICA_OFFSET + (n + i) * ew + j; break;
+    case K_OUT: addr[g] = data + n + (blk * n + i) * ew + j; break;
+    default: addr[g] = MS_ADDR_NONE; break;
+    }
+  }
+  return TRUE;
+}
+
+static void dmm_destroy(gpointer self) {
+  Dmm *d = self;
+  g_array_free(d->steps, TRUE);
+  g_ptr_array_free(d->addr, TRUE);
+  g_free(d);
+}
+
+static const MsSourceFuncs dmm_funcs = {dmm_next, dmm_fill, dmm_destroy, NULL};
+
+MsSource *ms_cmp_dmm_kernel(MsSource *pass, guint64 blocks, guint64 repeats, guint64 ew, GError **error) {
+  const guint64 n = ms_source_threads(pass);
+  Dmm *d = g_new0(Dmm, 1);
+  d->n = n;
+  d->ew = ew;
+  d->blocks = blocks;
+  d->repeats = repeats;
+  d->steps = g_array_new(FALSE, FALSE, sizeof(MsStep));
+  d->addr = g_ptr_array_new_with_free_func(g_free);
+  for (;;) {
+    MsStep st;
+    MsNext nx = ms_source_next(pass, &st, error);
+    if (nx == MS_NEXT_ERROR) goto fail;
+    if (nx == MS_NEXT_END) break;
+    gint64 *a = NULL;
+    if (st.op != MS_OP_SYNC) {
+      a = g_new(gint64, n);
+      if (!ms_source_fill(pass, 0, n, a, error)) {
+        g_free(a);
+        goto fail;
+      }
+    }
+    g_array_append_val(d->steps, st);
+    g_ptr_array_add(d->addr, a);
+  }
+  char *name = g_strdup_printf("%s; dmm_permute kernel: %" G_GUINT64_FORMAT " blocks, %" G_GUINT64_FORMAT
+                               " passes, global load and store", ms_source_name(pass), blocks, repeats);
+  ms_source_free(pass);
+  MsSource *s = ms_source_new(name, blocks * n, n, &dmm_funcs, d);
+  ms_source_set_shared_words(s, 2 * n * ew); /* __shared__ T a[n], b[n] */
+  g_free(name);
+  return s;
+fail:
+  ms_source_free(pass);
+  dmm_destroy(d);
+  return NULL;
+}
+
+/* ---- threads regrouped into the kernel's blocks --------------------------------------- */
+
+typedef struct {
+  MsSource *inner;
+  guint64 bt;
+  gboolean tiles; /* the inner trace's block barriers stay within groups of bt threads */
+} Reblock;
+
+static MsNext rb_next(gpointer self, MsStep *step, GError **error) {
+  Reblock *r = self;
+  MsNext n = ms_source_next(r->inner, step, error);
+  if (n == MS_NEXT_STEP && step->op == MS_OP_SYNC && step->scope == MS_SCOPE_BLOCK && !r->tiles) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "%s: a block barrier in a trace regrouped into blocks of %" G_GUINT64_FORMAT " threads",
+                ms_source_name(r->inner), r->bt);
+    return MS_NEXT_ERROR;
+  }
+  return n;
+}
+
+static gboolean rb_fill(gpointer self, guint64 first, guint64 count, gint64 *addr, GError **error) {
+  Reblock *r = self;
+  return ms_source_fill(r->inner, first, count, addr, error);
+}
+
+static void rb_range(gpointer self, guint64 *first, guint64 *end) {
+  Reblock *r = self;
+  ms_source_active_range(r->inner, first, end);
+}
+
+static void rb_destroy(gpointer self) {
+  Reblock *r = self;
+  ms_source_free(r->inner);
+  g_free(r);
+}
+
+static const MsSourceFuncs rb_funcs = {rb_next, rb_fill, rb_destroy, rb_range};
+
+MsSource *ms_cmp_reblock(MsSource *inner, guint64 block_threads, gboolean tiles) {
+  const guint64 t = ms_source_threads(inner), bt = MIN(block_threads, t);
+  if (bt == ms_source_block_threads(inner)) return inner;
+  Reblock *r = g_new0(Reblock, 1);
+  r->inner = inner;
+  r->bt = bt;
+  r->tiles = tiles;
+  char *name = g_strdup_printf("%s; blocks of %" G_GUINT64_FORMAT " threads", ms_source_name(inner), bt);
+  MsSource *s = ms_source_new(name, t, bt, &rb_funcs, r);
+  ms_source_set_shared_words(s, ms_source_shared_words(inner));
+  ms_source_set_global_words(s, ms_source_global_words(inner));
+  g_free(name);
+  return s;
+}
