@@ -356,12 +356,21 @@ Test(simple, record_params_build_the_trace) {
 Test(simple, shipped_traces_are_current) {
   const char *src = g_getenv("MEMSIM_SRCDIR");
   cr_assert(src, "MEMSIM_SRCDIR is not set");
-  for (int a = 0; ms_simple_algorithms[a]; a++) {
-    char *want = compact_ok(ms_simple_algorithms[a], NULL);
-    char *fn = g_strdup_printf("%s/traces/simple/%s.json", src, ms_simple_algorithms[a]);
+  for (int a_ = 0; ms_simple_algorithms[a_]; a_++) {
+    char *want = compact_ok(ms_simple_algorithms[a_], NULL);
+    char *fn = g_strdup_printf("%s/traces/simple/%s.json", src, ms_simple_algorithms[a_]);
     char *got = NULL;
     cr_assert(g_file_get_contents(fn, &got, NULL, NULL), "cannot read %s", fn);
     cr_assert_str_eq(got, want, "%s is not what memsim gen simple writes: regenerate it (docs/workloads/simple.md)", fn);
+    /* the file declares the block's shared words to the reader */
+    GError *err = NULL;
+    MsSource *s = ms_trace_open(fn, &err);
+    cr_assert(s, "%s", err ? err->message : "");
+    const char *a = ms_simple_algorithms[a_];
+    guint64 sw = g_str_has_prefix(a, "transpose-t") ? 1024 : strcmp(a, "transpose-padded") == 0 ? 1056
+                 : strcmp(a, "shared-stride") == 0 ? 1024 : strcmp(a, "reduce") == 0 ? 256 : 0;
+    cr_assert_eq(ms_source_shared_words(s), sw, "%s", a);
+    ms_source_free(s);
     g_free(got);
     g_free(fn);
     g_free(want);
