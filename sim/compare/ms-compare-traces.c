@@ -333,7 +333,9 @@ MsSource *ms_cmp_reblock(MsSource *inner, guint64 block_threads, gboolean tiles)
   r->tiles = tiles;
   char *name = g_strdup_printf("%s; blocks of %" G_GUINT64_FORMAT " threads", ms_source_name(inner), bt);
   MsSource *s = ms_source_new(name, t, bt, &rb_funcs, r);
-  ms_source_set_shared_words(s, ms_source_shared_words(inner));
+  /* tiles: a new block holds its share of an old block's shared memory */
+  const guint64 old_bt = ms_source_block_threads(inner), sw = ms_source_shared_words(inner);
+  ms_source_set_shared_words(s, tiles && old_bt > bt ? sw / (old_bt / bt) : sw);
   ms_source_set_global_words(s, ms_source_global_words(inner));
   g_free(name);
   return s;

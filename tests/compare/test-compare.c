@@ -2,6 +2,7 @@
  * trace mapping, the calibration fit, the statistics, the ncu importer, the output keys, and
  * the committed GPU records.  The fixture files here hold fake numbers made for the tests. */
 #include "ms-compare.h"
+#include "ms-workloads.h"
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <glib/gstdio.h>
@@ -513,4 +514,53 @@ Test(compare, record_table_maps_to_the_dmm_permutation_table) {
   g_unlink(path);
   g_free(path);
   g_free(text);
+}
+
+/* The generators declare the shared memory one block holds, as kernels/ allocates it. */
+Test(compare, generators_declare_the_kernels_shared_words) {
+  static const struct {
+    const char *family, *algorithm, *params;
+    guint64 words;
+  } cases[] = {
+      {"permutation", "copy", "n=1024 permutation=identical table=register", 2 * 1024},           /* T a[n], b[n] */
+      {"permutation", "d-designated", "n=1024 permutation=random elem_words=2 table=register", 2 * 2 * 1024},
+      {"permutation", "d-designated", "n=1024 permutation=random", 2 * 1024 + 1024},               /* + the table P */
+      {"permutation", "hmm-transpose", "n=65536 permutation=transpose", 1024},                     /* u32 t[w * w] */
+      {"permutation", "hmm-row-wise", "n=65536 permutation=identical", 2 * 1024},                  /* 2 x 4 rows of 256 */
+      {"permutation", "hmm-d-designated", "n=65536 permutation=random", 0},
+      {"sat", "2r1w", "n=256 tile-threads=128", 32 * 32 + 32},                                     /* u32 t[W][W + 1] */
+      {"sat", "2r2w", "n=256", 0},
+      {"bpbc", "life-multistep", "size=256 steps=8", 2 * 64 * 2},                                  /* 2 x 64 u64 */
+      {"bpbc", "life-single", "size=256 steps=1", 0},
+      {"gcd", "approximate", "bits=64 instances=64", 0},
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    GHashTable *p = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    gchar **kv = g_strsplit(cases[i].params, " ", -1);
+    for (int k = 0; kv[k]; k++) {
+      char *eq = strchr(kv[k], '=');
+      g_hash_table_insert(p, g_strndup(kv[k], (gsize)(eq - kv[k])), g_strdup(eq + 1));
+    }
+    g_strfreev(kv);
+    GError *e = NULL;
+    MsSource *s = ms_workload_source(cases[i].family, cases[i].algorithm, p, &e);
+    cr_assert_not_null(s, "%s %s: %s", cases[i].family, cases[i].algorithm, e ? e->message : "");
+    cr_expect_eq(ms_source_shared_words(s), cases[i].words, "%s %s %s: %" G_GUINT64_FORMAT, cases[i].family,
+                 cases[i].algorithm, cases[i].params, ms_source_shared_words(s));
+    ms_source_free(s);
+    g_hash_table_unref(p);
+  }
+  /* the comparer's kernel shapes: the DMM kernel's a and b, the life kernels, a transpose
+   * regrouped into tiles of 1024 threads */
+  GError *e = NULL;
+  MsSource *t = ms_cmp_life_tile(256, 8, &e);
+  cr_assert_not_null(t, "%s", e ? e->message : "");
+  cr_expect_eq(ms_source_shared_words(t), 2 * 2 * 82 * 8); /* u64 buf[2][MS_EH + 2][MS_EW + 2] */
+  cr_expect_eq(ms_source_block_threads(t), 480);
+  ms_source_free(t);
+  t = ms_cmp_life_shuffle(256, 8, 8, 128, 30, 2, &e);
+  cr_assert_not_null(t, "%s", e ? e->message : "");
+  cr_expect_eq(ms_source_shared_words(t), 0);
+  cr_expect_eq(ms_source_block_threads(t), 64);
+  ms_source_free(t);
 }

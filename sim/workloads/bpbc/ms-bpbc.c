@@ -622,6 +622,7 @@ static MsSource *multistep_source(GHashTable *params, guint64 N, guint64 T, guin
                                " steps-per-kernel=%" G_GUINT64_FORMAT " %s %s",
                                N, T, t, boundary, arr);
   MsSource *src = ms_source_new(name, M->blocks * 32, 32, &multi_funcs, M);
+  ms_source_set_shared_words(src, 2 * 2 * MS_D); /* two buffers of 64 64-bit words */
   g_free(name);
   return src;
 }

@@ -740,11 +740,25 @@ static Prog *perm_build(const char *algorithm, GHashTable *params, gchar **name,
   return p;
 }
 
+/* The shared words one block holds: the end of the furthest shared array a step uses (each
+ * indexes at most the block's elements).  kernels/permutation.cu allocates the same: T a[n],
+ * b[n] per DMM block, u32 t[w * w] per transpose tile, 2 * nbar words per row-wise row. */
+static guint64 prog_shared_words(const Prog *p) {
+  guint64 words = 0;
+  for (guint k = 0; k < p->steps->len; k++) {
+    const PStep *s = &g_array_index(p->steps, PStep, k);
+    if (s->step.op != MS_OP_SYNC && s->step.space == MS_SPACE_SHARED) words = MAX(words, s->base + p->block * s->ew);
+  }
+  return words;
+}
+
 MsSource *ms_permutation_source(const char *algorithm, GHashTable *params, GError **error) {
   gchar *name = NULL;
   Prog *p = perm_build(algorithm, params, &name, error);
   if (!p) return NULL;
+  const guint64 shared_words = prog_shared_words(p);
   MsSource *src = ms_source_new(name, p->threads, p->block, &prog_funcs, p);
+  ms_source_set_shared_words(src, shared_words);
   g_free(name);
   return src;
 }
@@ -802,6 +816,7 @@ gchar *ms_permutation_compact(const char *algorithm, GHashTable *params, const c
   GString *j = g_string_new("{\"memsim_trace\": 1, \"form\": \"compact\",\n \"name\": \"");
   g_string_append_printf(j, "%s\",\n \"threads\": %" G_GUINT64_FORMAT ", \"block_threads\": %" G_GUINT64_FORMAT ",\n",
                          name, p->threads, p->block);
+  if (prog_shared_words(p)) g_string_append_printf(j, " \"shared_words\": %" G_GUINT64_FORMAT ",\n", prog_shared_words(p));
   if (hmm)
     g_string_append_printf(j, " \"constants\": {\"w\": %u, \"ww\": %" G_GUINT64_FORMAT ", \"nbar\": %" G_GUINT64_FORMAT
                               ", \"nt\": %" G_GUINT64_FORMAT "},\n",

@@ -41,6 +41,14 @@ static void item_free(gpointer p) {
 
 static GPtrArray *list_new(void) { return g_ptr_array_new_with_free_func(item_free); }
 
+static gboolean uses_shared(const GPtrArray *l) {
+  for (guint i = 0; i < l->len; i++) {
+    const Item *it = g_ptr_array_index(l, i);
+    if ((it->kind == K_MEM && it->space == MS_SPACE_SHARED) || (it->body && uses_shared(it->body))) return TRUE;
+  }
+  return FALSE;
+}
+
 static Item *item_new(int kind) {
   Item *it = g_new0(Item, 1);
   it->kind = kind;
@@ -1150,8 +1158,11 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
 
   GString *s = g_string_new(NULL);
   g_string_append_printf(s, "{\"memsim_trace\": 1, \"form\": \"compact\",\n \"name\": \"%s\",\n \"threads\": %" G_GUINT64_FORMAT
-                            ", \"block_threads\": %" G_GUINT64_FORMAT ",\n \"arrays\": {%s, \"sh\": {\"base\": 0, \"length\": %" G_GUINT64_FORMAT "}},\n \"steps\": [",
-                         name, threads, T, p->arrays->str, p->sh_words);
+                            ", \"block_threads\": %" G_GUINT64_FORMAT ",\n", name, threads, T);
+  /* the shared tile one block holds (kernels/sat.cu: u32 t[W][W + 1]) */
+  if (uses_shared(top)) g_string_append_printf(s, " \"shared_words\": %" G_GUINT64_FORMAT ",\n", p->sh_words);
+  g_string_append_printf(s, " \"arrays\": {%s, \"sh\": {\"base\": 0, \"length\": %" G_GUINT64_FORMAT "}},\n \"steps\": [",
+                         p->arrays->str, p->sh_words);
   gboolean first = TRUE;
   print_items(s, top, 2, &first);
   g_string_append(s, "]}\n");
@@ -1283,6 +1294,7 @@ MsSource *ms_sat_source(const char *algorithm, GHashTable *params, GError **erro
   iter_init(&w->iter, top);
   char *name = g_strdup(ms_source_name(src));
   MsSource *out = ms_source_new(name, ms_source_threads(src), ms_source_block_threads(src), &wrap_funcs, w);
+  ms_source_set_shared_words(out, ms_source_shared_words(src));
   g_free(name);
   return out;
 }
