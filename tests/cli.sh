@@ -125,6 +125,72 @@ expect sat_stats_no_run 2 "--stats prints counts to stdout" -- gen sat -a 2r1w -
 expect sat_tile_threads_alg 2 "--tile-threads applies to 2r1w, 1r1w and 1+r only" -- gen sat -a 2r2w --n 64 --tile-threads 64
 expect sat_tile_threads_pow 2 "--tile-threads 96 is not --block 32 times a power of two" -- gen sat -a 1+r --n 64 --tile-threads 96
 
+# run: what bounds the time and, on a calibrated model, the predicted ns (MODELS.md)
+n=$((n + 1))
+h200=$src/models/h200.json
+if "$memsim" run "$h200" "$fig" --json >bound.json 2>/dev/null && python3 - bound.json <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for k in ("predicted_ns", "bound", "kernels", "launch_units", "global_busy", "shared_busy"):
+    assert k in r, k
+assert r["bound"] in ("global bandwidth", "shared memory", "launch", "latency"), r["bound"]
+assert abs(r["predicted_ns"] - r["time_units"] * r["model"]["time_unit_ns"]) < 1e-6 * r["predicted_ns"]
+PY
+then echo "ok - run_bound_json"; else fail "run_bound_json: $(cat bound.json)"; fi
+n=$((n + 1))
+if out=$("$memsim" run "$h200" "$fig" 2>/dev/null) && grep -qE '^bound +(global bandwidth|shared memory|launch|latency)' <<<"$out" &&
+   grep -qE '^predicted ns +[0-9]' <<<"$out"; then echo "ok - run_bound_text"; else fail "run_bound_text: $out"; fi
+
+# shared_words survives convert (explicit and binary)
+n=$((n + 1))
+printf '{"memsim_trace":1,"threads":4,"shared_words":96,"steps":[{"op":"read","addr":[0,1,2,3]}]}' >sw.json
+if "$memsim" convert --to binary sw.json -o sw.bin && "$memsim" convert sw.bin -o sw2.json &&
+   grep -q '"shared_words": 96' sw2.json; then echo "ok - convert_shared_words"; else fail "convert_shared_words: $(cat sw2.json)"; fi
+
+# compare: --jobs 1 and --jobs 2 give the same report; the progress line; options
+fixture=$src/tests/compare/fixture-small.json
+n=$((n + 1))
+"$memsim" compare -m "$src/models/hmm.json" "$fixture" --jobs 1 -f json -o j1.json 2>j1.err
+"$memsim" compare -m "$src/models/hmm.json" "$fixture" --jobs 2 -f json -o j2.json 2>j2.err
+if cmp -s j1.json j2.json && grep -q '"predicted_ns"' j1.json; then echo "ok - compare_jobs_agree"
+else fail "compare_jobs_agree: $(diff j1.json j2.json | head -5)"; fi
+n=$((n + 1))
+if grep -q '^compare: 11/11 records simulated, [0-9.]* s$' j2.err; then echo "ok - compare_progress"
+else fail "compare_progress: $(cat j2.err)"; fi
+n=$((n + 1))
+"$memsim" compare -m "$src/models/hmm.json" "$fixture" --quiet --exact -o /dev/null 2>q.err
+if ! grep -q 'records simulated' q.err; then echo "ok - compare_quiet"; else fail "compare_quiet: $(cat q.err)"; fi
+expect compare_jobs_bad 2 "--jobs: 0 is not in [1, 1024]" -- compare -m "$src/models/hmm.json" "$fixture" --jobs 0
+expect compare_exact_reduced 2 "--exact and --reduced exclude each other" -- compare -m "$src/models/hmm.json" "$fixture" --exact --reduced
+
+# compare --train none predicts what memsim run predicts for the same trace: records whose
+# trace is a generator's as it stands (gen ... -o, then run), on a grounded model and on a
+# fitted model with launch_ns
+cat >rc.json <<'JSON'
+{"memsim_measurements": 1, "device": {"name": "test"}, "records": [
+ {"workload": "sat", "algorithm": "2r1w", "params": {"n": 256, "block": 32}, "kernels_per_call": 5, "median_ns": 1000, "verified": true},
+ {"workload": "sat", "algorithm": "4r4w", "params": {"n": 256, "block": 32}, "kernels_per_call": 4, "median_ns": 1000, "verified": true},
+ {"workload": "permutation", "algorithm": "hmm-scheduled", "params": {"n": 65536, "permutation": "random", "seed": 1, "elem_words": 1, "width": 32, "blocks": 1}, "kernels_per_call": 5, "median_ns": 1000, "verified": true}]}
+JSON
+"$memsim" gen sat -a 2r1w --n 256 --tile-threads 128 -o rc0.json 2>/dev/null
+"$memsim" gen sat -a 4r4w --n 256 -o rc1.json 2>/dev/null
+"$memsim" gen permutation -a hmm-scheduled -P random --n 65536 --seed 1 -o rc2.json 2>/dev/null
+for m in "$src/models/h200.json" "$src/models/h200-hmm.json"; do
+  n=$((n + 1))
+  "$memsim" compare -m "$m" rc.json --train none -q -f json -o rc.out 2>rc.err
+  for i in 0 1 2; do "$memsim" run "$m" rc$i.json --json >rc$i.run 2>>rc.err; done
+  if python3 - rc.out rc0.run rc1.run rc2.run <<'PY'
+import json, sys
+recs = json.load(open(sys.argv[1]))["records"]
+for i, f in enumerate(sys.argv[2:]):
+    run = json.load(open(f))
+    assert recs[i]["predicted_ns"] == run["predicted_ns"], (i, recs[i]["predicted_ns"], run["predicted_ns"])
+    assert recs[i]["time_units"] == run["time_units"], (i, recs[i]["time_units"], run["time_units"])
+    assert recs[i]["bound"] == run["bound"], (i, recs[i]["bound"], run["bound"])
+PY
+  then echo "ok - run_equals_compare on $(basename "$m")"; else fail "run_equals_compare on $(basename "$m"): $(cat rc.err)"; fi
+done
+
 # without a GPU (CI), measure says so and exits 3; on a GPU machine this check is skipped
 n=$((n + 1))
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi >/dev/null 2>&1; then
