@@ -4,15 +4,15 @@
 # thread, as with --jobs N over many records), under a time limit, N records at a time.
 # Writes a TSV (file, index, family, algorithm, params, requests, time_units, cpu_s,
 # wall_s, max_rss_mb, status), the slowest first.
-#   bash bench/compare-cost.sh [-b BUILD] [-m MODEL] [-P PARALLEL] [-t LIMIT_S] [-o OUT.tsv] FILE...
-# Defaults: build-compare, models/h200.json, nproc, 3600 s, /dev/stdout.
+#   bash bench/compare-cost.sh [-b BUILD] [-m MODEL] [-P PARALLEL] [-t LIMIT_S] [-r FROM-TO] [-o OUT.tsv] FILE...
+# Defaults: build-compare, models/h200.json, nproc, 3600 s, every record, /dev/stdout.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=build-compare model=models/h200.json par=$(nproc 2>/dev/null || echo 1) limit=3600 out=/dev/stdout
-while getopts "b:m:P:t:o:" opt; do
+build=build-compare model=models/h200.json par=$(nproc 2>/dev/null || echo 1) limit=3600 out=/dev/stdout range=0-999999
+while getopts "b:m:P:t:r:o:" opt; do
   case $opt in
-    b) build=$OPTARG ;; m) model=$OPTARG ;; P) par=$OPTARG ;; t) limit=$OPTARG ;; o) out=$OPTARG ;;
-    *) echo "usage: $0 [-b BUILD] [-m MODEL] [-P N] [-t LIMIT_S] [-o OUT.tsv] FILE..." >&2; exit 2 ;;
+    b) build=$OPTARG ;; m) model=$OPTARG ;; P) par=$OPTARG ;; t) limit=$OPTARG ;; r) range=$OPTARG ;; o) out=$OPTARG ;;
+    *) echo "usage: $0 [-b BUILD] [-m MODEL] [-P N] [-t LIMIT_S] [-r FROM-TO] [-o OUT.tsv] FILE..." >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -23,12 +23,15 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # one file per record: the record alone, with its file's device object
 for f in "$@"; do
-  python3 - "$f" "$work" <<'EOF'
+  python3 - "$f" "$work" "$range" <<'EOF'
 import json, os, sys
 path, work = sys.argv[1], sys.argv[2]
+lo, hi = (int(x) for x in sys.argv[3].split("-"))
 d = json.load(open(path))
 tag = path.replace("/", "_")
 for i, r in enumerate(d["records"]):
+    if not lo <= i <= hi:
+        continue
     one = dict(d, records=[r])
     with open(os.path.join(work, "%s.%04d.json" % (tag, i)), "w") as o:
         json.dump(one, o)
