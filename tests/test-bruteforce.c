@@ -560,6 +560,49 @@ Test(bruteforce, engine_should_match_naive_evaluator_on_wider_traces) {
   g_rand_free(g);
 }
 
+/* Many warps (more than 4096 on a pipeline) with scattered ready times: exercises the
+ * engine's skipping of waiting warps that cannot be ready (per 64 and 4096 members) and its
+ * heap of pipelines. */
+Test(bruteforce, engine_should_match_naive_evaluator_with_thousands_of_warps) {
+  guint32 seed = test_seed(11u);
+  GRand *g = g_rand_new_with_seed(seed);
+  for (guint it = 0; it < 8; it++) {
+    MsModelKind kind = (MsModelKind)g_rand_int_range(g, 0, 4);
+    guint w = 1 + (guint)g_rand_int_range(g, 0, 2);
+    MsModel *m = kind >= MS_MODEL_HMM
+                     ? ms_model_new(kind, w, 0, (guint32)g_rand_int_range(g, 1, 3),
+                                    (guint64)g_rand_int_range(g, 1, 9), (guint64)g_rand_int_range(g, 1, 300))
+                     : ms_model_new(kind, w, (guint64)g_rand_int_range(g, 1, 300), 1, 0, 0);
+    if (kind != MS_MODEL_DMM) m->global_rate = (guint32)g_rand_int_range(g, 16, 200);
+    /* more than 4096 warps on one pipeline; blocks of 64 warps and block barriers only, since
+     * the naive evaluator checks a barrier over its whole scope for every waiting warp */
+    MtTrace *t = mt_trace_new((guint64)g_rand_int_range(g, 4200, 5200) * w, 0);
+    t->block_threads = 64 * w;
+    for (int s = 0; s < 4; s++) {
+      if (g_rand_int_range(g, 0, 5) == 0) {
+        mt_sync(t, MS_SCOPE_BLOCK);
+        continue;
+      }
+      MsSpace sp = kind == MS_MODEL_DMM || (kind >= MS_MODEL_HMM && g_rand_int_range(g, 0, 4) == 0)
+                       ? MS_SPACE_SHARED : MS_SPACE_GLOBAL;
+      gint64 *a = mt_mem(t, MS_OP_READ, sp);
+      /* idle runs of warps, and warps with 1 or several stages */
+      gint32 idle = g_rand_int_range(g, 0, 4);
+      for (guint64 i = 0; i < t->threads; i++)
+        a[i] = g_rand_int_range(g, 0, 8) < idle ? MS_ADDR_NONE : g_rand_int_range(g, 0, 4 * (gint32)w);
+    }
+    g_autofree char *desc = describe(m, t, seed, it);
+    Naive n;
+    naive_eval(m, t, &n);
+    MsResult *r = mt_run(m, t, NULL);
+    compare(r, &n, desc);
+    ms_result_free(r);
+    mt_trace_free(t);
+    ms_model_free(m);
+  }
+  g_rand_free(g);
+}
+
 /* ---- conversion invariance ---- */
 
 static MsResult *run_via_file(const MsModel *m, const MtTrace *t, MsFormat format) {

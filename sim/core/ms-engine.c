@@ -63,6 +63,10 @@ typedef struct {
   guint64 *busy;        /* stages dispatched */
   guint64 *elig, *lastpos, *nmembers;
   guint64 **bits;    /* per pipeline: bit q set = member q waits for it */
+  gint64 **wmin;     /* per pipeline, per 64 members: a lower bound on their waiting ready times */
+  gint64 **smin;     /* the same per 4096 members */
+  guint *pq, *pqpos; /* pipelines in a min-heap on pkey (the earliest time each can dispatch) */
+  gint64 *pkey;
 
   /* step window */
   StepRec **ring;
@@ -392,26 +396,98 @@ static inline guint64 member(const Engine *e, guint p, guint64 q) {
   return ((q / e->wpb) * e->model->dmms + p) * e->wpb + q % e->wpb;
 }
 
-static inline void bit_set(Engine *e, guint p, guint64 q) {
+static inline void bit_set(Engine *e, guint p, guint64 q, gint64 ready) {
   e->bits[p][q >> 6] |= G_GUINT64_CONSTANT(1) << (q & 63);
+  if (ready < e->wmin[p][q >> 6]) e->wmin[p][q >> 6] = ready;
+  if (ready < e->smin[p][q >> 12]) e->smin[p][q >> 12] = ready;
 }
 
 static inline void bit_clear(Engine *e, guint p, guint64 q) {
   e->bits[p][q >> 6] &= ~(G_GUINT64_CONSTANT(1) << (q & 63));
 }
 
-/* First member position >= q (and < end) waiting for pipeline p, or end. */
-static inline guint64 next_waiting(const Engine *e, guint p, guint64 q, guint64 end) {
-  const guint64 *b = e->bits[p];
-  while (q < end) {
-    guint64 word = b[q >> 6] >> (q & 63);
-    if (word) {
-      q += (guint64)__builtin_ctzll(word);
-      return q < end ? q : end;
+/* The first member position in [lo, hi) waiting for pipeline p whose warp is ready at t, or
+ * hi; lowers *minr to the ready times of the waiting members passed over.  wmin and smin are
+ * lower bounds on the ready times of the waiting members of each 64 and 4096 positions
+ * (lowered as members start waiting, made exact whenever a scan passes a whole word or
+ * superblock), so a latency-bound pipeline skips the members that cannot be ready yet
+ * instead of visiting each of them. */
+static guint64 find_ready(Engine *e, guint p, guint64 lo, guint64 hi, gint64 t, gint64 *minr) {
+  const guint64 *bits = e->bits[p];
+  gint64 *wmin = e->wmin[p], *smin = e->smin[p];
+  const gint64 *ready = e->ready;
+  guint64 q = lo;
+  gint64 smacc = G_MININT64; /* exact minimum over the superblock being passed; MININT: not whole */
+  while (q < hi) {
+    if ((q & 4095) == 0 && q + 4096 <= hi) {
+      if (smin[q >> 12] > t) {
+        *minr = MIN(*minr, smin[q >> 12]);
+        q += 4096;
+        continue;
+      }
+      smacc = NEVER;
+    } else if ((q & 4095) == 0) {
+      smacc = G_MININT64; /* a partial superblock: no exact minimum */
     }
-    q = (q | 63) + 1;
+    if ((q & 63) == 0 && q + 64 <= hi && wmin[q >> 6] > t) {
+      *minr = MIN(*minr, wmin[q >> 6]);
+      smacc = MIN(smacc, wmin[q >> 6]);
+      q += 64;
+    } else {
+      gboolean whole = (q & 63) == 0 && q + 64 <= hi;
+      guint64 word = bits[q >> 6] >> (q & 63), base = q;
+      guint64 wend = MIN(hi, (q | 63) + 1);
+      gint64 exact = NEVER;
+      while (word) {
+        guint64 x = base + (guint64)__builtin_ctzll(word);
+        if (x >= wend) break;
+        gint64 r = ready[member(e, p, x)];
+        if (r <= t) return x;
+        exact = MIN(exact, r);
+        word &= word - 1;
+      }
+      *minr = MIN(*minr, exact);
+      if (whole) wmin[q >> 6] = exact;
+      if (smacc != G_MININT64) smacc = whole ? MIN(smacc, exact) : G_MININT64;
+      q = wend;
+    }
+    if ((q & 4095) == 0 && smacc != G_MININT64) smin[(q - 4096) >> 12] = smacc;
   }
-  return end;
+  return hi;
+}
+
+/* ---- the pipelines' heap: the earliest time each could dispatch --------------------------- */
+
+static inline gint64 pkey_of(const Engine *e, guint p) {
+  return e->elig[p] ? MAX(e->free_at[p], e->lb[p]) : NEVER;
+}
+
+static inline void pq_swap(Engine *e, guint i, guint j) {
+  guint a = e->pq[i], b = e->pq[j];
+  e->pq[i] = b;
+  e->pq[j] = a;
+  e->pqpos[b] = i;
+  e->pqpos[a] = j;
+}
+
+/* Pipeline p's key changed: restore the heap. */
+static void pq_fix(Engine *e, guint p) {
+  gint64 k = pkey_of(e, p);
+  if (k == e->pkey[p]) return;
+  e->pkey[p] = k;
+  guint i = e->pqpos[p];
+  while (i > 0 && e->pkey[e->pq[(i - 1) / 2]] > k) {
+    pq_swap(e, i, (i - 1) / 2);
+    i = (i - 1) / 2;
+  }
+  for (;;) {
+    guint l = 2 * i + 1, r = l + 1, m = i;
+    if (l < e->P && e->pkey[e->pq[l]] < e->pkey[e->pq[m]]) m = l;
+    if (r < e->P && e->pkey[e->pq[r]] < e->pkey[e->pq[m]]) m = r;
+    if (m == i) break;
+    pq_swap(e, i, m);
+    i = m;
+  }
 }
 
 /* ---- residency: blocks placed on DMMs with room, retired when their kernel is done -------- */
@@ -597,8 +673,9 @@ static gboolean advance(Engine *e, guint64 j) {
     guint p = pipe_of(e, j, r->step.space);
     e->pipe[j] = (gint32)p;
     e->elig[p]++;
-    if (!dyn_pipe(e, p)) bit_set(e, p, pos_of(e, p, j));
+    if (!dyn_pipe(e, p)) bit_set(e, p, pos_of(e, p, j), e->ready[j]);
     if (e->ready[j] < e->lb[p]) e->lb[p] = e->ready[j];
+    pq_fix(e, p);
     return TRUE;
   }
 }
@@ -631,6 +708,7 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
     e->lastpos[p] = q;
     bit_clear(e, p, q);
   }
+  pq_fix(e, p);
   e->pipe[j] = PIPE_DONE;
   if (r->res.first_dispatch < 0) r->res.first_dispatch = t;
   if (complete > r->res.last_complete) r->res.last_complete = complete;
@@ -670,20 +748,18 @@ static gboolean serve(Engine *e, guint p, gint64 t) {
       if (e->ready[j] < minr) minr = e->ready[j];
     }
     e->lb[p] = minr;
+    pq_fix(e, p);
     return TRUE;
   }
   guint64 n = e->nmembers[p], start = e->lastpos[p] + 1;
   /* cyclic order: start .. n-1, then 0 .. start-1 */
   for (int pass = 0; pass < 2; pass++) {
     guint64 lo = pass ? 0 : start, hi = pass ? start : n;
-    for (guint64 q = next_waiting(e, p, lo, hi); q < hi; q = next_waiting(e, p, q + 1, hi)) {
-      guint64 j = member(e, p, q);
-      gint64 r = e->ready[j];
-      if (r <= t) return dispatch(e, p, q, j, t);
-      if (r < minr) minr = r;
-    }
+    guint64 q = find_ready(e, p, lo, hi, t, &minr);
+    if (q < hi) return dispatch(e, p, q, member(e, p, q), t);
   }
-  e->lb[p] = minr; /* nobody ready: now an exact minimum */
+  e->lb[p] = minr; /* nobody ready: a lower bound above t */
+  pq_fix(e, p);
   return TRUE;
 }
 
@@ -705,9 +781,9 @@ static gboolean run(Engine *e) {
     if (!drain(e)) return FALSE;
   }
   for (;;) {
-    gint64 t = NEVER;
-    for (guint p = 0; p < e->P; p++)
-      if (e->elig[p]) t = MIN(t, MAX(e->free_at[p], e->lb[p]));
+    /* one dispatch per turn, on the pipeline that can dispatch earliest: dispatches at t
+     * make no warp ready at t, so pipelines can be served in any order within a time unit */
+    gint64 t = e->pkey[e->pq[0]];
     if (e->dyn) {
       if (e->heap->len) t = MIN(t, g_array_index(e->heap, Retire, 0).time);
       t = MIN(t, e->place_at);
@@ -718,8 +794,7 @@ static gboolean run(Engine *e) {
       if (!block_events(e, t, &any)) return FALSE;
       if (any) continue; /* placements may make warps ready at t */
     }
-    for (guint p = 0; p < e->P; p++)
-      if (e->elig[p] && MAX(e->free_at[p], e->lb[p]) <= t && !serve(e, p, t)) return FALSE;
+    if (!serve(e, e->pq[0], t)) return FALSE;
   }
   if (e->done_warps != e->W) {
     g_set_error(&e->error, MS_ERROR, MS_ERROR_INVALID,
@@ -832,8 +907,17 @@ static void engine_free(Engine *e) {
   g_free(e->lastpos);
   g_free(e->nmembers);
   if (e->bits)
-    for (guint p = 0; p < e->P; p++) g_free(e->bits[p]);
+    for (guint p = 0; p < e->P; p++) {
+      g_free(e->bits[p]);
+      g_free(e->wmin[p]);
+      g_free(e->smin[p]);
+    }
   g_free(e->bits);
+  g_free(e->wmin);
+  g_free(e->smin);
+  g_free(e->pq);
+  g_free(e->pqpos);
+  g_free(e->pkey);
   if (e->ring) {
     for (guint64 s = e->head; s < e->head + e->count; s++) rec_free(e, win_get(e, s));
   }
@@ -921,8 +1005,23 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     for (guint64 blk = 0; blk < e.blocks; blk++)
       e.nmembers[blk % d] += MIN(e.wpb, e.W - blk * e.wpb);
   }
+  e.wmin = g_new0(gint64 *, e.P);
+  e.smin = g_new0(gint64 *, e.P);
   for (guint p = 0; p < e.P; p++)
-    if (!dyn_pipe(&e, p)) e.bits[p] = g_new0(guint64, e.nmembers[p] / 64 + 1);
+    if (!dyn_pipe(&e, p)) {
+      e.bits[p] = g_new0(guint64, e.nmembers[p] / 64 + 1);
+      e.wmin[p] = g_new(gint64, e.nmembers[p] / 64 + 1);
+      e.smin[p] = g_new(gint64, e.nmembers[p] / 4096 + 1);
+      for (guint64 i = 0; i <= e.nmembers[p] / 64; i++) e.wmin[p][i] = NEVER;
+      for (guint64 i = 0; i <= e.nmembers[p] / 4096; i++) e.smin[p][i] = NEVER;
+    }
+  e.pq = g_new(guint, e.P);
+  e.pqpos = g_new(guint, e.P);
+  e.pkey = g_new(gint64, e.P);
+  for (guint p = 0; p < e.P; p++) {
+    e.pq[p] = e.pqpos[p] = p;
+    e.pkey[p] = NEVER;
+  }
   e.gshift = (model->group_words & (model->group_words - 1)) == 0 ? __builtin_ctzll(model->group_words) : -1;
   e.wshift = (e.w & (e.w - 1)) == 0 ? __builtin_ctz(e.w) : -1;
   for (guint p = 0; p < e.P; p++) e.lastpos[p] = e.nmembers[p] ? e.nmembers[p] - 1 : 0;
