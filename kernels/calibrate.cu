@@ -18,6 +18,14 @@
  *                      128 bytes apart (ld.global.cg), footprint far beyond L2
  *   l2-chase, l1-chase the same over 4 MiB (L2, ld.global.cg) and 16 KiB (L1, ld.global)
  *   shared-chase       one thread: p = s[p] over a random cycle of 4096 shared words
+ *   load-loop          one warp runs a plain loop `s += a[line(i) * 32 + lane]` (no
+ *                      unrolling asked for: what nvcc -O3 makes of it) over lines of a buffer
+ *                      far beyond L2, line(i) = i * odd mod lines (2^k lines; independent of the data):
+ *                      clocks per iteration against the DRAM chase's latency = the loads a
+ *                      warp keeps in flight (the model's read_window)
+ *   store-loop         the same loop storing `a[line(i) * 32 + lane] = i`: clocks per store
+ *                      far below the latency = the warp does not wait for its stores
+ *                      (the model's posted_writes)
  *   shared-wavefronts  all threads of a full grid issue 32-bit shared loads whose warp
  *                      requests are k-way bank conflicts (k = 1, 2, 4, 32): wavefronts
  *                      (= the DMM's pipeline stages) per SM per clock
@@ -248,6 +256,36 @@ __global__ void __launch_bounds__(1024) shared_wavefronts(int rounds, uint32_t *
   }
   out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = acc;
   block_clock_end(t0, clk);
+}
+
+/* One warp: iteration i touches line (i * LOOP_ODD) mod lines, lane `lane`'s word of it;
+ * clock64() around the loop.  The loop is written plainly (no pragma): the loads in flight
+ * are what the compiler and the hardware make of ordinary code. */
+constexpr uint64_t LOOP_ODD = 2654435761u;
+__device__ __host__ inline size_t loop_word(long long i, size_t lines, int lane) {
+  return (size_t)(((uint64_t)i * LOOP_ODD) & (lines - 1)) * 32 + (size_t)lane; /* lines: a power of two */
+}
+
+__global__ void load_loop(const uint32_t *a, size_t lines, long long iters, uint32_t *out,
+                          unsigned long long *clk, uint32_t *calls) {
+  const int lane = threadIdx.x & 31;
+  uint32_t s = 0;
+  const long long t0 = clock64();
+  for (long long i = 0; i < iters; i++) s += a[loop_word(i, lines, lane)];
+  uint32_t q;
+  asm volatile("mov.u32 %0, %1;" : "=r"(q) : "r"(s)); /* waits for the last load */
+  const long long t1 = clock64();
+  out[lane] = q;
+  if (lane == 0) clk[(*calls)++ % MAX_CALLS] = (unsigned long long)(t1 - t0);
+}
+
+__global__ void store_loop(uint32_t *a, size_t lines, long long iters, unsigned long long *clk,
+                           uint32_t *calls) {
+  const int lane = threadIdx.x & 31;
+  const long long t0 = clock64();
+  for (long long i = 0; i < iters; i++) a[loop_word(i, lines, lane)] = (uint32_t)i;
+  const long long t1 = clock64();
+  if (lane == 0) clk[(*calls)++ % MAX_CALLS] = (unsigned long long)(t1 - t0);
 }
 
 __global__ void empty_kernel(uint32_t *flag, uint32_t token) {
@@ -614,6 +652,81 @@ void run_shared_chase(const MsOptions &o) {
   MS_CUDA(cudaFree(clocks));
 }
 
+/* load-loop and store-loop: one warp over `iters` lines of a 512 MiB buffer (far beyond L2;
+ * LOOP_ODD is prime to the power-of-two line count, so no line repeats). */
+void run_loops(const MsOptions &o) {
+  const bool ld = ms_selected("load-loop"), st = ms_selected("store-loop");
+  if (!ld && !st) return;
+  const size_t bytes = o.quick ? (size_t)128 << 20 : (size_t)512 << 20, words = bytes / 4, lines = words / 32;
+  const long long iters = o.quick ? 8192 : 65536;
+  uint32_t *a, *out, *calls;
+  unsigned long long *clk;
+  MS_CUDA(cudaMalloc(&a, bytes));
+  MS_CUDA(cudaMalloc(&out, 32 * 4));
+  MS_CUDA(cudaMalloc(&calls, 4));
+  MS_CUDA(cudaMalloc(&clk, MAX_CALLS * sizeof(unsigned long long)));
+  std::vector<double> clocks;
+  auto result = [&](const MsRecord &, double med) {
+    /* the clocks of the last calls (at most MAX_CALLS; the first, cold call excluded when
+     * there are more) */
+    uint32_t n = 0;
+    unsigned long long c[MAX_CALLS];
+    MS_CUDA(cudaMemcpy(&n, calls, 4, cudaMemcpyDeviceToHost));
+    MS_CUDA(cudaMemcpy(c, clk, sizeof c, cudaMemcpyDeviceToHost));
+    clocks.clear();
+    for (uint32_t k = n > MAX_CALLS ? n - MAX_CALLS : 1; k < n; k++) clocks.push_back((double)c[k % MAX_CALLS]);
+    const double per = median_of(clocks) / (double)iters;
+    return "{\"clocks_per_iteration\": " + jnum(per) + ", \"calls_clocked\": " + jnum((double)clocks.size()) +
+           ", \"ns_per_iteration\": " + jnum(med / (double)iters) + "}";
+  };
+  for (int which = 0; which < 2; which++) {
+    const bool load = which == 0;
+    if (!(load ? ld : st)) continue;
+    fill_pattern<<<256, 256>>>(a, words);
+    MS_CHECK_LAUNCH();
+    MS_CUDA(cudaDeviceSynchronize());
+    uint32_t want[32];
+    for (int l = 0; l < 32; l++) {
+      uint32_t acc = 0;
+      for (long long i = 0; i < iters && load; i++) acc += pattern(loop_word(i, lines, l));
+      want[l] = acc;
+    }
+    MS_CUDA(cudaMemset(calls, 0, 4));
+    MsRecord rec;
+    rec.workload = "calibrate";
+    rec.algorithm = load ? "load-loop" : "store-loop";
+    rec.p("footprint_bytes", (long long)bytes);
+    rec.p("iterations", iters);
+    rec.p("threads", 32LL);
+    auto poison = [&] { MS_CUDA(cudaMemset(out, 0xff, 32 * 4)); };
+    auto launch = [&] {
+      if (load) load_loop<<<1, 32>>>(a, lines, iters, out, clk, calls);
+      else store_loop<<<1, 32>>>(a, lines, iters, clk, calls);
+    };
+    auto verify = [&]() -> std::string {
+      if (load) {
+        uint32_t h[32];
+        MS_CUDA(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
+        for (int l = 0; l < 32; l++)
+          if (h[l] != want[l]) return ms_fmt("lane %d: sum %u, want %u", l, h[l], want[l]);
+        return "";
+      }
+      /* the last iteration's words hold its index (every line is stored once per call) */
+      const long long i = iters - 1;
+      uint32_t h[32];
+      MS_CUDA(cudaMemcpy(h, a + loop_word(i, lines, 0), sizeof h, cudaMemcpyDeviceToHost));
+      for (int l = 0; l < 32; l++)
+        if (h[l] != (uint32_t)i) return ms_fmt("lane %d of iteration %lld: %u, want %lld", l, i, h[l], i);
+      return "";
+    };
+    measure(rec, poison, launch, verify, result);
+  }
+  MS_CUDA(cudaFree(a));
+  MS_CUDA(cudaFree(out));
+  MS_CUDA(cudaFree(calls));
+  MS_CUDA(cudaFree(clk));
+}
+
 template <int K> void run_wavefronts(const MsOptions &o, const Dev &d) {
   const int per_sm = occupancy(shared_wavefronts<K>, 1024), blocks = d.sms * per_sm;
   const int loads = (o.quick ? 4096 : 65536) / K, rounds = loads / SW_UNROLL;
@@ -688,6 +801,7 @@ void ms_run_calibrate(const MsOptions &o) {
   run_chase(o, "l2-chase", (size_t)4 << 20, 32768, 65536);
   run_chase(o, "l1-chase", (size_t)16 << 10, 128, o.quick ? 65536 : 262144);
   run_shared_chase(o);
+  run_loops(o);
   if (ms_selected("shared-wavefronts")) {
     run_wavefronts<1>(o, d);
     run_wavefronts<2>(o, d);

@@ -148,6 +148,16 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   gint64 kstart = L;                     /* the current kernel's start */
   for (guint64 b = 0; b < nblocks; b++) bdmm[b] = dyn ? -1 : (gint64)(b % d);
   for (guint64 j = 0; j < W; j++) ready[j] = L;
+  /* read_window / posted_writes: when a warp may next issue (its last stage's entry + 1, or
+   * its start), and the completion times of all its reads and writes so far */
+  gboolean ext = m->read_window > 1 || m->posted_writes;
+  gint64 *start = g_new(gint64, W), *issue = g_new(gint64, W);
+  GArray **rdone = g_new(GArray *, W), **wdone = g_new(GArray *, W);
+  for (guint64 j = 0; j < W; j++) {
+    start[j] = issue[j] = L;
+    rdone[j] = g_array_new(FALSE, FALSE, sizeof(gint64));
+    wdone[j] = g_array_new(FALSE, FALSE, sizeof(gint64));
+  }
   for (guint q = 0; q < npipes; q++) last_warp[q] = -1;
   guint64 kernels = 1;
   gint64 last_complete = -1;
@@ -192,7 +202,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
           }
         }
         for (guint64 i = lo; i < hi; i++) {
-          ready[i] = rel;
+          ready[i] = start[i] = rel;
           pos[i]++;
         }
         changed = TRUE;
@@ -241,7 +251,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
           if (best < 0) break; /* blocks start in increasing order */
           placed[b] = resident[b] = TRUE;
           bdmm[b] = best;
-          for (guint64 j = b * wpb; j < b * wpb + nw; j++) ready[j] = now;
+          for (guint64 j = b * wpb; j < b * wpb + nw; j++) ready[j] = start[j] = now;
           changed = TRUE;
         }
       }
@@ -260,9 +270,19 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
         for (guint64 c = 1; c <= W; c++) {
           guint64 j = (guint64)((last_warp[q] + (gint64)c) % (gint64)W);
           if (dyn && !resident[j / wpb]) continue;
-          if (pos[j] >= nsteps || ready[j] > now) continue;
+          if (pos[j] >= nsteps) continue;
           MsStep st = g_array_index(t->steps, MsStep, pos[j]);
           if (st.op == MS_OP_SYNC) continue;
+          if (!ext && ready[j] > now) continue;
+          if (ext) { /* may it issue now? */
+            if (start[j] > now || issue[j] > now) continue;
+            guint inflight = 0, wait = 0;
+            for (guint i = 0; i < rdone[j]->len; i++) inflight += g_array_index(rdone[j], gint64, i) >= now;
+            for (guint i = 0; i < wdone[j]->len; i++) wait += g_array_index(wdone[j], gint64, i) >= now;
+            if (m->posted_writes && st.op == MS_OP_READ) wait = 0; /* reads pass posted writes */
+            if (st.op == MS_OP_READ ? inflight >= m->read_window : inflight > 0) continue;
+            if (wait) continue;
+          }
           guint pipe = !hmm ? 0 : st.space == MS_SPACE_GLOBAL ? d : (guint)bdmm[j / wpb];
           if (pipe != q) continue;
           guint64 kk = k[pos[j] * W + j];
@@ -273,6 +293,13 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
           next_slot[q] = s0 + (gint64)kk;
           busy[q] += kk;
           ready[j] = complete + 1;
+          if (ext) { /* ready: everything complete (barriers, the end); issue: the next step */
+            ready[j] = MAX(ready[j], start[j]);
+            for (guint i = 0; i < rdone[j]->len; i++) ready[j] = MAX(ready[j], g_array_index(rdone[j], gint64, i) + 1);
+            for (guint i = 0; i < wdone[j]->len; i++) ready[j] = MAX(ready[j], g_array_index(wdone[j], gint64, i) + 1);
+            issue[j] = (s0 + (gint64)kk - 1) / rate + 1;
+            g_array_append_val(st.op == MS_OP_READ ? rdone[j] : wdone[j], complete);
+          }
           last_warp[q] = (gint64)j;
           if (out->first[pos[j]] < 0) out->first[pos[j]] = now;
           out->last[pos[j]] = MAX(out->last[pos[j]], complete);
@@ -295,6 +322,14 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   g_free(k);
   g_free(pos);
   g_free(ready);
+  for (guint64 j = 0; j < W; j++) {
+    g_array_free(rdone[j], TRUE);
+    g_array_free(wdone[j], TRUE);
+  }
+  g_free(rdone);
+  g_free(wdone);
+  g_free(start);
+  g_free(issue);
   g_free(next_slot);
   g_free(busy);
   g_free(last_warp);
@@ -463,6 +498,9 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
                                 (guint64)g_rand_int_range(g, 0, (gint32)t->shared_words);
     }
   }
+  /* warp issue: reads in flight, posted writes */
+  if (g_rand_int_range(g, 0, 3) == 0) m->read_window = (guint32)g_rand_int_range(g, 1, 5);
+  if (g_rand_int_range(g, 0, 3) == 0) m->posted_writes = TRUE;
 }
 
 #define RANDOM_EXTENSION_TRACES 4000
@@ -470,13 +508,15 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
 Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   guint32 seed = test_seed(20261122u);
   GRand *g = g_rand_new_with_seed(seed);
-  guint rate = 0, dyn = 0, launch = 0;
+  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0;
   for (guint it = 0; it < RANDOM_EXTENSION_TRACES; it++) {
     MsModel *m = random_model(g);
     MtTrace *t = random_trace(g, m->width);
     random_extensions(g, m, t);
     rate += m->global_rate > 1;
     launch += m->launch_units > 0;
+    window += m->read_window > 1;
+    posted += m->posted_writes;
     dyn += ms_model_is_hmm(m) && (m->resident_warps || m->resident_blocks || t->shared_words);
     g_autofree char *desc = describe(m, t, seed, it);
     Naive n;
@@ -491,6 +531,8 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   cr_expect_gt(rate, RANDOM_EXTENSION_TRACES / 4, "global_rate under-tested: %u", rate);
   cr_expect_gt(dyn, RANDOM_EXTENSION_TRACES / 5, "residency under-tested: %u", dyn);
   cr_expect_gt(launch, RANDOM_EXTENSION_TRACES / 5, "launch_units under-tested: %u", launch);
+  cr_expect_gt(window, RANDOM_EXTENSION_TRACES / 5, "read_window under-tested: %u", window);
+  cr_expect_gt(posted, RANDOM_EXTENSION_TRACES / 5, "posted_writes under-tested: %u", posted);
   g_rand_free(g);
 }
 

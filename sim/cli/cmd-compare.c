@@ -8,7 +8,7 @@ typedef struct {
   char *model, *train, *format, *plot, *counters, *launch_log;
   char *cache, *write_model, *output, *tl_trace, *tl_model, *timing;
   char **measured;
-  gboolean exact, reduced, skip_unmatched, quiet;
+  gboolean exact, reduced, skip_unmatched, cached_only, quiet;
   gint jobs;
 } Opts;
 
@@ -95,6 +95,7 @@ static int run(const Opts *o, GPtrArray *files, MsCmpFormat fmt, GError **err) {
   char *text = NULL;
   cmp->exact = !o->reduced;
   cmp->skip_unmatched = o->skip_unmatched;
+  cmp->cached_only = o->cached_only;
   cmp->jobs = (guint)o->jobs;
   if (!o->quiet) {
     cmp->progress = progress;
@@ -160,6 +161,7 @@ int ms_cmd_compare(int argc, char **argv) {
       {"cache", 0, 0, G_OPTION_ARG_FILENAME, &o.cache, "Reuse and update simulated results in FILE (delete it to recompute)", "FILE"},
       {"reduced", 0, 0, G_OPTION_ARG_NONE, &o.reduced, "Quick look: simulate large records at a reduced size and scale (latency-bound artefacts, docs/validation.md)", NULL},
       {"exact", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &o.exact, "Full size (the default; kept for old scripts)", NULL},
+      {"cached-only", 0, 0, G_OPTION_ARG_NONE, &o.cached_only, "With --cache: report only the records whose results are cached (a run cut off part way); skip the others with a note", NULL},
       {"skip-unmatched", 0, 0, G_OPTION_ARG_NONE, &o.skip_unmatched, "Skip records that match no workload or that the model cannot run (with a note) instead of failing", NULL},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs, "Simulate N records at a time (default: the processors, here)", "N"},
       {"threads", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &o.jobs, "Old name of --jobs", "N"},
@@ -181,7 +183,8 @@ int ms_cmd_compare(int argc, char **argv) {
   for (int i = 1; i < argc; i++) g_ptr_array_add(files, argv[i]);
   g_ptr_array_add(files, NULL);
   const char *bad = !o.model ? "--model is required" : files->len == 1 ? "--measured is required"
-                    : o.exact && o.reduced ? "--exact and --reduced exclude each other" : NULL;
+                    : o.exact && o.reduced ? "--exact and --reduced exclude each other"
+                    : o.cached_only && !o.cache ? "--cached-only needs --cache FILE" : NULL;
   if (bad) {
     fprintf(stderr, "memsim compare: %s\nTry 'memsim compare --help'\n", bad);
     code = MS_EXIT_INPUT;

@@ -41,7 +41,7 @@ MsCalib *ms_calib_new(void) {
 static void derived_clear(MsCalDerived *d) {
   char **from[] = {&d->from_clock, &d->from_copy, &d->from_stride1, &d->from_stride32,
                    &d->from_global, &d->from_shared, &d->from_launch, &d->from_device,
-                   &d->from_l2read, &d->from_l2chase};
+                   &d->from_l2read, &d->from_l2chase, &d->from_load_loop, &d->from_store_loop};
   for (guint i = 0; i < G_N_ELEMENTS(from); i++) g_clear_pointer(from[i], g_free);
   memset(d, 0, sizeof *d);
 }
@@ -248,7 +248,8 @@ static const MsCalNeed NEED_CLOCK = {"clock-spin", NULL, 0}, NEED_LAUNCH = {"lau
                        NEED_COPY = {"dram-copy", NULL, 0}, NEED_S1 = {"strided-read", "stride_words", 1},
                        NEED_S32 = {"strided-read", "stride_words", 32}, NEED_GLOBAL = {"dram-chase", NULL, 0},
                        NEED_SHARED = {"shared-chase", NULL, 0}, NEED_L2READ = {"l2-read", NULL, 0},
-                       NEED_L2CHASE = {"l2-chase", NULL, 0};
+                       NEED_L2CHASE = {"l2-chase", NULL, 0}, OPT_LOAD_LOOP = {"load-loop", NULL, 0},
+                       OPT_STORE_LOOP = {"store-loop", NULL, 0};
 
 static const MsCalRecord *find(const MsCalib *c, const MsCalNeed *n) {
   for (guint i = 0; i < c->records->len; i++) {
@@ -417,6 +418,22 @@ gboolean ms_calib_derive(MsCalib *c, GError **error) {
   d->l2_bytes_per_ns = rd / med;
   d->l2_rate = (guint32)round_u64(d->l2_bytes_per_ns * d->time_unit_ns / (4.0 * d->group_words), 1, MS_MAX_GLOBAL_RATE);
   d->l2_latency = round_u64(d->l2_clocks, 1, MS_MAX_LATENCY);
+  /* warp issue, from the one-warp loops (optional: older record files have none): the loads
+   * a warp keeps in flight in a plain loop = DRAM latency / clocks per iteration; stores
+   * that take less than half the latency each do not hold the warp */
+  const MsCalRecord *ll = find(c, &OPT_LOAD_LOOP), *sl = find(c, &OPT_STORE_LOOP);
+  d->load_loop_clocks = d->store_loop_clocks = NAN;
+  d->read_window = 1;
+  if (ll) {
+    if (!field(ll, "result.clocks_per_iteration", FALSE, &d->load_loop_clocks, error)) return FALSE;
+    d->read_window = (guint32)round_u64(d->global_clocks / d->load_loop_clocks, 1, MS_MAX_READ_WINDOW);
+    d->from_load_loop = rec_label(ll);
+  }
+  if (sl) {
+    if (!field(sl, "result.clocks_per_iteration", FALSE, &d->store_loop_clocks, error)) return FALSE;
+    d->posted_writes = d->store_loop_clocks < d->global_clocks / 2;
+    d->from_store_loop = rec_label(sl);
+  }
   d->from_clock = rec_label(clk);
   d->from_copy = rec_label(copy);
   d->from_stride1 = rec_label(s1);
@@ -544,6 +561,17 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
   o = figure(cal, "l2_rate", d->l2_rate, d->from_l2read,
              "round(l2_bytes_per_ns * time_unit_ns / (4 * group_words)), within 1 .. 4096; l2_bytes_per_ns = bytes_read / median_ns");
   cJSON_AddNumberToObject(o, "l2_bytes_per_ns", d->l2_bytes_per_ns);
+  if (d->from_load_loop) {
+    o = figure(cal, "read_window", d->read_window, d->from_load_loop,
+               "round(dram-chase clocks_per_hop / load-loop result.clocks_per_iteration), within 1 .. 64");
+    cJSON_AddNumberToObject(o, "clocks_per_iteration", d->load_loop_clocks);
+  }
+  if (d->from_store_loop) {
+    o = figure(cal, "posted_writes", d->posted_writes, d->from_store_loop,
+               "store-loop result.clocks_per_iteration < dram-chase clocks_per_hop / 2");
+    cJSON_ReplaceItemInObject(o, "value", cJSON_CreateBool(d->posted_writes));
+    cJSON_AddNumberToObject(o, "clocks_per_iteration", d->store_loop_clocks);
+  }
   cJSON_AddItemToObject(cal, "recorded_not_used", recorded_json(c));
   return cal;
 }
@@ -569,6 +597,8 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
   cJSON_AddNumberToObject(o, "l2_words", (double)d->l2_words);
   cJSON_AddNumberToObject(o, "l2_latency", (double)d->l2_latency);
   cJSON_AddNumberToObject(o, "l2_rate", d->l2_rate);
+  if (d->from_load_loop) cJSON_AddNumberToObject(o, "read_window", d->read_window);
+  if (d->from_store_loop) cJSON_AddBoolToObject(o, "posted_writes", d->posted_writes);
   cJSON_AddNumberToObject(o, "time_unit_ns", d->time_unit_ns);
   GString *files = g_string_new(NULL);
   char *desc = g_strdup_printf(
@@ -611,6 +641,16 @@ char *ms_calib_summary(const MsCalib *c) {
                          d->l2_clocks, d->from_l2chase);
   g_string_append_printf(s, "  %-21s %-9u L2 read %.1f bytes/ns = %.1f bytes per clock   %s\n", "l2_rate", d->l2_rate,
                          d->l2_bytes_per_ns, d->l2_bytes_per_ns * d->time_unit_ns, d->from_l2read);
+  if (d->from_load_loop)
+    g_string_append_printf(s, "  %-21s %-9u one-warp load loop %.1f clocks per iteration   %s\n", "read_window", d->read_window,
+                           d->load_loop_clocks, d->from_load_loop);
+  else
+    g_string_append_printf(s, "  %-21s %-9u no load-loop record (the papers' rule: each request completes first)\n", "read_window", 1u);
+  if (d->from_store_loop)
+    g_string_append_printf(s, "  %-21s %-9s one-warp store loop %.1f clocks per iteration   %s\n", "posted_writes",
+                           d->posted_writes ? "true" : "false", d->store_loop_clocks, d->from_store_loop);
+  else
+    g_string_append_printf(s, "  %-21s %-9s no store-loop record (the papers' rule)\n", "posted_writes", "false");
   g_string_append_printf(s, "  from %s: dmms %u, width %u, resident_warps %" G_GUINT64_FORMAT ", resident_blocks %" G_GUINT64_FORMAT
                             ", shared_words_per_dmm %" G_GUINT64_FORMAT ", l2_words %" G_GUINT64_FORMAT "\n",
                          (char *)c->files->pdata[0], d->dmms, d->width, d->resident_warps, d->resident_blocks,

@@ -27,9 +27,13 @@ typedef struct {
   guint32 width, dmms, group_words, global_rate, l2_rate;
   guint64 global_latency, shared_latency, resident_warps, resident_blocks, shared_words_per_dmm;
   guint64 launch_units, l2_words, l2_latency;
+  /* warp issue (optional records: without them the papers' defaults, 1 and FALSE) */
+  double load_loop_clocks, store_loop_clocks; /* clocks per iteration, NAN: not recorded */
+  guint32 read_window;
+  gboolean posted_writes;
   /* what each came from ("FILE record N (calibrate ALG PARAMS)" or "FILE device.KEY") */
   char *from_clock, *from_copy, *from_stride1, *from_stride32, *from_global, *from_shared;
-  char *from_launch, *from_device, *from_l2read, *from_l2chase;
+  char *from_launch, *from_device, *from_l2read, *from_l2chase, *from_load_loop, *from_store_loop;
 } MsCalDerived;
 
 typedef struct {

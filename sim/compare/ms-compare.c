@@ -657,6 +657,10 @@ static double thread_cpu_s(void) {
 
 static gboolean simulate_one(MsCompare *cmp, MsCmpRecord *r, GError **error) {
   if (cache_lookup(cmp, r)) return TRUE;
+  if (cmp->cached_only) {
+    r->uncached = TRUE;
+    return TRUE;
+  }
   const double c0 = thread_cpu_s();
   const gint64 w0 = g_get_monotonic_time();
   MsSource *s = ms_cmp_record_source(cmp, r, error);
@@ -741,6 +745,16 @@ gboolean ms_cmp_simulate(MsCompare *cmp, GError **error) {
   g_array_free(order, TRUE);
   g_mutex_clear(&j.lock);
   gboolean ok = TRUE;
+  guint uncached = 0;
+  for (guint i = 0; i < n; i++) {
+    MsCmpRecord *r = g_ptr_array_index(cmp->records, i);
+    if (r->uncached && !r->skip) {
+      r->skip = g_strdup("not in the cache (--cached-only): skipped");
+      uncached++;
+    }
+  }
+  if (uncached)
+    g_ptr_array_add(cmp->notes, g_strdup_printf("--cached-only: %u records have no cached result and are skipped", uncached));
   for (guint i = 0; i < n; i++) {
     if (!j.errors[i]) continue;
     MsCmpRecord *r = g_ptr_array_index(cmp->records, i);

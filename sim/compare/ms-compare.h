@@ -46,6 +46,7 @@ typedef struct {
                          * the global entry's busy time units, else global */
   const char *limit;    /* ms_result_bound(): global bandwidth, shared memory, launch, latency */
   gboolean cached;      /* the result came from the simulation cache */
+  gboolean uncached;    /* --cached-only: no cached result, not simulated */
   double sim_cpu_s, sim_wall_s; /* building and simulating the trace (0 when cached) */
   /* calibration and evaluation */
   gboolean train;
@@ -98,6 +99,7 @@ typedef struct {
   GPtrArray *notes;     /* of char *: skipped records and other remarks */
   gboolean exact;       /* TRUE (default): simulate recorded sizes; FALSE: --reduced */
   gboolean skip_unmatched;
+  gboolean cached_only; /* report the cached records only; skip the others with a note */
   guint jobs;           /* records simulated at once (worker threads) */
   GHashTable *cache;    /* simulation cache key -> counts, or NULL */
   GMutex cache_lock;

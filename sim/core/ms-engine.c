@@ -104,6 +104,13 @@ typedef struct {
   guint64 next_block;   /* blocks >= this wait for placement */
   gint64 place_at;      /* a placement attempt is due at this time, else NEVER */
   GArray *heap;         /* of Retire: a min-heap on time */
+  /* read_window > 1 or posted_writes: a warp's ready time is first when it may issue again
+   * (one time unit after its last stage entered), then held back at the step it stops at
+   * by the completions it must wait for (hold()) */
+  gboolean issue;
+  guint32 m;            /* read_window */
+  gint64 *rtop;         /* per warp: the m latest completions of its reads (-1: none) */
+  gint64 *rdone, *wdone; /* per warp: the latest completion of its reads, of its writes */
 } Engine;
 
 typedef struct {
@@ -619,6 +626,29 @@ static gboolean block_events(Engine *e, gint64 t, gboolean *any) {
   }
 }
 
+/* read_window / posted_writes: warp j stops at a step of kind op (a read, a write, or
+ * MS_OP_SYNC for a barrier and the warp's end); hold its ready time back until what that
+ * step must wait for has completed: a read, until fewer than m of its reads are in flight
+ * (the least of its m latest read completions) and, without posted writes, for its writes;
+ * a write, for all its reads (its data) and, without posted writes, its writes; a barrier
+ * or the end, for everything. */
+static inline guint32 rtop_min(const Engine *e, guint64 j) {
+  const gint64 *v = e->rtop + j * e->m;
+  guint32 x = 0;
+  for (guint32 i = 1; i < e->m; i++)
+    if (v[i] < v[x]) x = i;
+  return x;
+}
+
+static inline void hold(Engine *e, guint64 j, MsOp op) {
+  if (!e->issue) return;
+  gint64 t = e->ready[j];
+  if (op == MS_OP_READ) t = MAX(t, e->rtop[j * e->m + rtop_min(e, j)] + 1);
+  else t = MAX(t, e->rdone[j] + 1);
+  if (op != MS_OP_READ || !e->model->posted_writes) t = MAX(t, e->wdone[j] + 1);
+  e->ready[j] = t;
+}
+
 /* Move warp j's cursor to its next memory step with a request, arriving at barriers on the
  * way.  Returns FALSE on a source error. */
 static gboolean advance(Engine *e, guint64 j) {
@@ -626,12 +656,14 @@ static gboolean advance(Engine *e, guint64 j) {
     StepRec *r = step_at(e, e->cursor[j]);
     if (!r) {
       if (e->error) return FALSE;
+      hold(e, j, MS_OP_SYNC);
       e->pipe[j] = PIPE_DONE;
       e->done_warps++;
       if (e->dyn) block_arrive(e, j);
       return TRUE;
     }
     if (r->step.op == MS_OP_SYNC) {
+      hold(e, j, MS_OP_SYNC);
       e->pipe[j] = PIPE_BARRIER;
       if (r->step.scope == MS_SCOPE_GRID) {
         r->arrived++;
@@ -670,6 +702,7 @@ static gboolean advance(Engine *e, guint64 j) {
       pass(e, r);
       continue;
     }
+    hold(e, j, r->step.op);
     guint p = pipe_of(e, j, r->step.space);
     e->pipe[j] = (gint32)p;
     e->elig[p]++;
@@ -701,6 +734,16 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   e->free_at[p] = e->slot[p] / g;
   e->busy[p] += (guint64)k;
   e->ready[j] = complete + 1;
+  if (e->issue) { /* may issue one time unit after its last stage entered; hold() does the rest */
+    e->ready[j] = (s0 + k - 1) / g + 1;
+    if (r->step.op == MS_OP_READ) {
+      gint64 *least = e->rtop + j * e->m + rtop_min(e, j);
+      if (complete > *least) *least = complete;
+      e->rdone[j] = MAX(e->rdone[j], complete);
+    } else {
+      e->wdone[j] = MAX(e->wdone[j], complete);
+    }
+  }
   e->elig[p]--;
   if (dyn_pipe(e, p)) {
     e->lastwarp[p] = (gint64)j;
@@ -883,6 +926,9 @@ static gboolean check_residency(Engine *e, GError **error) {
 static void engine_free(Engine *e) {
   g_free(e->cursor);
   g_free(e->ready);
+  g_free(e->rtop);
+  g_free(e->rdone);
+  g_free(e->wdone);
   g_free(e->pipe);
   g_free(e->free_at);
   g_free(e->lb);
@@ -954,6 +1000,15 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
 
   e.cursor = g_new0(guint64, e.W);
   e.ready = g_new0(gint64, e.W);
+  e.issue = model->read_window > 1 || model->posted_writes;
+  if (e.issue) {
+    e.m = MAX(model->read_window, 1u);
+    e.rtop = g_new(gint64, e.W * e.m);
+    e.rdone = g_new(gint64, e.W);
+    e.wdone = g_new(gint64, e.W);
+    for (guint64 i = 0; i < e.W * e.m; i++) e.rtop[i] = -1;
+    for (guint64 i = 0; i < e.W; i++) e.rdone[i] = e.wdone[i] = -1;
+  }
   e.pipe = g_new(gint32, e.W);
   for (guint64 j = 0; j < e.W; j++) e.pipe[j] = PIPE_DONE;
   e.free_at = g_new0(gint64, e.P);

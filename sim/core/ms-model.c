@@ -37,6 +37,7 @@ MsModel *ms_model_new(MsModelKind kind, guint32 width, guint64 latency, guint32 
   m->global_latency = global_latency;
   m->group_words = width;
   m->global_rate = 1;
+  m->read_window = 1;
   if (!ms_model_is_hmm(m)) {
     m->dmms = 1;
     m->shared_latency = m->global_latency = latency;
@@ -77,6 +78,8 @@ char *ms_model_describe(const MsModel *m) {
   if (m->l2_words)
     g_string_append_printf(s, " l2_words=%" G_GUINT64_FORMAT " l2_latency=%" G_GUINT64_FORMAT " l2_rate=%u",
                            m->l2_words, m->l2_latency, m->l2_rate);
+  if (m->read_window > 1) g_string_append_printf(s, " read_window=%u", m->read_window);
+  if (m->posted_writes) g_string_append(s, " posted_writes=true");
   return g_string_free(s, FALSE);
 }
 
@@ -86,7 +89,8 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "launch_ns",   "description",    "calibration",
                                          "global_rate", "resident_warps", "resident_blocks",
                                          "shared_words_per_dmm", "launch_units", "l2_words",
-                                         "l2_latency",  "l2_rate",        NULL};
+                                         "l2_latency",  "l2_rate",        "read_window",
+                                         "posted_writes", NULL};
 
 static gboolean fail(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static gboolean fail(GError **error, int code, const char *fmt, ...) {
@@ -214,6 +218,17 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
         !ms_json_get_uint(cJSON_GetObjectItemCaseSensitive(root, "l2_rate"), 1, MS_MAX_GLOBAL_RATE, fn, "l2_rate", &v, error))
       return FALSE;
     m->l2_rate = (guint32)v;
+  }
+  it = cJSON_GetObjectItemCaseSensitive(root, "read_window");
+  if (it) {
+    if (!ms_json_get_uint(it, 1, MS_MAX_READ_WINDOW, fn, "read_window", &v, error)) return FALSE;
+    m->read_window = (guint32)v;
+  }
+  it = cJSON_GetObjectItemCaseSensitive(root, "posted_writes");
+  if (it) {
+    if (!cJSON_IsBool(it))
+      return fail(error, MS_ERROR_INVALID, "%s: posted_writes: expected true or false, got %s", fn, ms_json_type_name(it));
+    m->posted_writes = cJSON_IsTrue(it);
   }
   it = cJSON_GetObjectItemCaseSensitive(root, "time_unit_ns");
   if (it) {

@@ -34,6 +34,8 @@ static cJSON *model_json(const MsModel *m) {
     cJSON_AddNumberToObject(o, "l2_latency", (double)m->l2_latency);
     cJSON_AddNumberToObject(o, "l2_rate", m->l2_rate);
   }
+  if (m->read_window > 1) cJSON_AddNumberToObject(o, "read_window", m->read_window);
+  if (m->posted_writes) cJSON_AddBoolToObject(o, "posted_writes", 1);
   if (m->time_unit_ns > 0) cJSON_AddNumberToObject(o, "time_unit_ns", m->time_unit_ns);
   if (m->launch_ns > 0) cJSON_AddNumberToObject(o, "launch_ns", m->launch_ns);
   return o;

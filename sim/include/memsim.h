@@ -63,7 +63,17 @@ typedef struct {
    * fits l2_words runs its global pipeline at l2_latency and l2_rate.  0: no L2. */
   guint64 l2_words, l2_latency;
   guint32 l2_rate;
+  /* Warp issue (a project extension, docs/models.md, "Reads in flight and posted writes"):
+   * read_window m (1): a warp may have up to m reads in flight; its next read need not wait
+   * for the earlier ones (a write and a barrier wait for all of them).  posted_writes (FALSE):
+   * a write does not hold its warp; the next step may follow one time unit after the
+   * write's last stage entered.  The defaults are rules 1-3: each request completes before
+   * the warp's next one. */
+  guint32 read_window;
+  gboolean posted_writes;
 } MsModel;
+
+#define MS_MAX_READ_WINDOW 64u
 
 #define MS_MAX_GLOBAL_RATE 4096u
 /* TRUE when any residency limit is set: blocks are then placed dynamically and, on the
