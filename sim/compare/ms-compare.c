@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const families[] = {"permutation", "sat", "gcd", "bpbc", NULL};
+static const char *const families[] = {"permutation", "sat", "gcd", "bpbc", "simple", NULL};
 
 /* --reduced: above these caps a record's work parameter is reduced and the prediction scaled
  * (docs/validation.md, "Reduced simulations"); by default every record runs at full size. */
@@ -390,6 +390,10 @@ static double estimate_work(const MsCmpRecord *r, GHashTable *p) {
     return (double)r->replicas * n * (2.0 * (double)r->repeats + 5) * (double)param_or(p, "elem_words", 1);
   }
   if (strcmp(f, "sat") == 0) return n * n * (strcmp(a, "copy") == 0 ? 2 : strcmp(a, "4r1w") == 0 ? 12 : 6);
+  if (strcmp(f, "simple") == 0) /* n is the side of the transposes, else the elements */
+    return g_str_has_prefix(a, "transpose") ? n * n * 2
+           : strcmp(a, "shared-stride") == 0 ? (double)param_or(p, "blocks", 1) * 256 * (double)param_or(p, "repeats", 1)
+                                             : n * 3;
   if (strcmp(f, "gcd") == 0) {
     double words = (double)param_or(p, "bits", 1024) / 32, inst = (double)param_or(p, "instances", 1024);
     double iters = strcmp(a, "binary") == 0 ? 64 * words : strcmp(a, "fast-binary") == 0 ? 32 * words : 4 * words;
@@ -407,7 +411,7 @@ static double estimate_work(const MsCmpRecord *r, GHashTable *p) {
 gboolean ms_cmp_map(const MsCompare *cmp, MsCmpRecord *r, GHashTable **sim_params, GError **error) {
   const char *fam = r->workload, *alg = r->algorithm;
   if (!g_strv_contains(families, fam)) {
-    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: record %u (%s %s %s): no workload matches: unknown family \"%s\" (permutation, sat, gcd, bpbc)",
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: record %u (%s %s %s): no workload matches: unknown family \"%s\" (permutation, sat, gcd, bpbc, simple)",
                 r->file, r->index, fam, alg, r->params_text, fam);
     return FALSE;
   }
