@@ -162,6 +162,16 @@ n=$((n + 1))
 if ! grep -q 'records simulated' q.err; then echo "ok - compare_quiet"; else fail "compare_quiet: $(cat q.err)"; fi
 expect compare_jobs_bad 2 "--jobs: 0 is not in [1, 1024]" -- compare -m "$src/models/hmm.json" "$fixture" --jobs 0
 expect compare_exact_reduced 2 "--exact and --reduced exclude each other" -- compare -m "$src/models/hmm.json" "$fixture" --exact --reduced
+expect compare_cached_only_no_cache 2 "--cached-only needs --cache FILE" -- compare -m "$src/models/hmm.json" "$fixture" --cached-only
+# --cached-only: an empty cache reports no record and says how many it skipped; a full one
+# gives the report of the run that filled it
+n=$((n + 1))
+: > co.tsv
+"$memsim" compare -m "$src/models/h200.json" "$fixture" --cache co.tsv --cached-only --train none -q -f json -o co0.json 2>co0.err
+"$memsim" compare -m "$src/models/h200.json" "$fixture" --cache co.tsv --train none -q -f json -o co1.json 2>/dev/null
+"$memsim" compare -m "$src/models/h200.json" "$fixture" --cache co.tsv --cached-only --train none -q -f json -o co2.json 2>/dev/null
+if grep -q -- '--cached-only: 11 records have no cached result' co0.err && cmp -s co1.json co2.json; then echo "ok - compare_cached_only"
+else fail "compare_cached_only: $(cat co0.err) $(diff co1.json co2.json | head -3)"; fi
 
 # compare --train none predicts what memsim run predicts for the same trace: records whose
 # trace is a generator's as it stands (gen ... -o, then run), on a grounded model and on a
