@@ -259,7 +259,13 @@ static const BadInput trace_cases[] = {
       {"steps_object", "{\"memsim_trace\":1,\"threads\":4,\"steps\":{}}",
        "t.json: steps: expected an array, got an object"},
       {"unknown_key", "{\"memsim_trace\":1,\"threads\":4,\"steps\":[],\"thread\":4}",
-       "t.json: trace: unknown key \"thread\" (known: memsim_trace, form, name, threads, block_threads, shared_words, steps)"},
+       "t.json: trace: unknown key \"thread\" (known: memsim_trace, form, name, threads, block_threads, shared_words, global_words, steps)"},
+      {"global_words_negative", "{\"memsim_trace\":1,\"threads\":4,\"global_words\":-1,\"steps\":[]}",
+       "t.json: global_words: -1 is out of range [0, 9007199254740991]"},
+      {"global_words_bool", "{\"memsim_trace\":1,\"threads\":4,\"global_words\":false,\"steps\":[]}",
+       "t.json: global_words: expected an integer, got a boolean"},
+      {"global_words_fraction", "{\"memsim_trace\":1,\"threads\":4,\"global_words\":2.5,\"steps\":[]}",
+       "t.json: global_words: expected an integer, got 2.5"},
       {"shared_words_negative", "{\"memsim_trace\":1,\"threads\":4,\"shared_words\":-1,\"steps\":[]}",
        "t.json: shared_words: -1 is out of range [0, 9007199254740991]"},
       {"shared_words_string", "{\"memsim_trace\":1,\"threads\":4,\"shared_words\":\"8\",\"steps\":[]}",
@@ -464,36 +470,64 @@ Test(binary, good_file_should_run, .init = enter_tmp, .fini = leave_tmp) {
   ms_source_free(src);
 }
 
-/* ---- shared_words: read by both JSON forms, kept by ms_trace_write in both forms ---- */
-static guint64 shared_words_after(MsSource *src, MsFormat fmt, const char *path) {
+/* ---- shared_words, global_words: read by both JSON forms, kept by ms_trace_write in both
+ * forms ---- */
+static void words_after(MsSource *src, MsFormat fmt, const char *path, guint64 *sw, guint64 *gw) {
   FILE *f = fopen(path, "wb");
   GError *err = NULL;
   cr_assert(ms_trace_write(src, fmt, f, path, &err), "%s", err ? err->message : "");
   fclose(f);
   MsSource *back = ms_trace_open(path, &err);
   cr_assert_not_null(back, "%s", err ? err->message : "");
-  guint64 w = ms_source_shared_words(back);
+  *sw = ms_source_shared_words(back);
+  *gw = ms_source_global_words(back);
   ms_source_free(back);
-  return w;
 }
 
 Test(trace, shared_words_should_survive_conversion, .init = enter_tmp, .fini = leave_tmp) {
   static const char *const texts[] = {
       "{\"memsim_trace\":1,\"threads\":4,\"shared_words\":2048,\"steps\":[{\"op\":\"read\",\"addr\":[0,1,2,3]}]}",
       "{\"memsim_trace\":1,\"form\":\"compact\",\"threads\":4,\"shared_words\":2048,\"steps\":[{\"op\":\"read\",\"addr\":\"tid\"}]}",
-      "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"read\",\"addr\":[0,1,2,3]}]}"};
-  for (int i = 0; i < 3; i++) {
-    const guint64 want = i < 2 ? 2048 : 0;
+      "{\"memsim_trace\":1,\"threads\":4,\"steps\":[{\"op\":\"read\",\"addr\":[0,1,2,3]}]}",
+      "{\"memsim_trace\":1,\"threads\":4,\"global_words\":70000,\"steps\":[{\"op\":\"read\",\"addr\":[0,1,2,3]}]}",
+      "{\"memsim_trace\":1,\"form\":\"compact\",\"threads\":4,\"shared_words\":16,\"global_words\":9007199254740991,\"steps\":[{\"op\":\"read\",\"addr\":\"tid\"}]}"};
+  static const guint64 want_sw[] = {2048, 2048, 0, 0, 16};
+  static const guint64 want_gw[] = {0, 0, 0, 70000, 9007199254740991};
+  for (int i = 0; i < 5; i++) {
     BadInput c = {"ok", texts[i], "", 0};
     write_case("t.json", &c);
     GError *err = NULL;
     MsSource *src = ms_trace_open("t.json", &err);
     cr_assert_not_null(src, "%s", err ? err->message : "");
-    cr_expect_eq(ms_source_shared_words(src), want, "trace %d", i);
-    cr_expect_eq(shared_words_after(src, MS_FORMAT_BINARY, "t.bin"), want, "trace %d, binary", i);
+    cr_expect_eq(ms_source_shared_words(src), want_sw[i], "trace %d", i);
+    cr_expect_eq(ms_source_global_words(src), want_gw[i], "trace %d", i);
+    guint64 sw, gw;
+    words_after(src, MS_FORMAT_BINARY, "t.bin", &sw, &gw);
+    cr_expect_eq(sw, want_sw[i], "trace %d, binary", i);
+    cr_expect_eq(gw, want_gw[i], "trace %d, binary", i);
     ms_source_free(src);
     src = ms_trace_open("t.json", &err);
-    cr_expect_eq(shared_words_after(src, MS_FORMAT_EXPLICIT, "m.json"), want, "trace %d, explicit", i);
+    words_after(src, MS_FORMAT_EXPLICIT, "m.json", &sw, &gw);
+    cr_expect_eq(sw, want_sw[i], "trace %d, explicit", i);
+    cr_expect_eq(gw, want_gw[i], "trace %d, explicit", i);
+    ms_source_free(src);
+  }
+  /* the last binary written: both flags */
+  {
+    gchar *b = NULL;
+    gsize n = 0;
+    cr_assert(g_file_get_contents("t.bin", &b, &n, NULL));
+    cr_expect_eq(b[12], 3);
+    g_free(b);
+  }
+  /* a trace without either key: the binary header of version 1 without flags */
+  BadInput c = {"ok", texts[2], "", 0};
+  write_case("t.json", &c);
+  {
+    GError *err = NULL;
+    MsSource *src = ms_trace_open("t.json", &err);
+    guint64 sw, gw;
+    words_after(src, MS_FORMAT_BINARY, "t.bin", &sw, &gw);
     ms_source_free(src);
   }
   /* an undeclared shared_words writes the binary header of version 1 without flags */
@@ -502,11 +536,11 @@ Test(trace, shared_words_should_survive_conversion, .init = enter_tmp, .fini = l
   gsize len = 0;
   cr_assert(g_file_get_contents("t.bin", &bytes, &len, &err));
   cr_expect_eq(bytes[12], 0);
-  bytes[12] = 2; /* a flag this memsim does not know */
+  bytes[12] = 4; /* a flag this memsim does not know */
   cr_assert(g_file_set_contents("t.bin", bytes, (gssize)len, &err));
   g_free(bytes);
   err = open_and_run("t.bin");
   cr_assert_not_null(err);
-  cr_expect_str_eq(err->message, "t.bin: byte 12: unknown flags 0x2");
+  cr_expect_str_eq(err->message, "t.bin: byte 12: unknown flags 0x4");
   g_error_free(err);
 }

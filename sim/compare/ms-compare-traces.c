@@ -12,10 +12,12 @@
 #include "ms-compare.h"
 #include <string.h>
 
-static MsSource *open_text(char *text, const char *name, guint64 shared_words, GError **error) {
+static MsSource *open_text(char *text, const char *name, guint64 shared_words, guint64 global_words,
+                           GError **error) {
   MsSource *s = ms_trace_open_memory(text, strlen(text), name, error);
   g_free(text);
   if (s && shared_words) ms_source_set_shared_words(s, shared_words);
+  if (s && global_words) ms_source_set_global_words(s, global_words);
   return s;
 }
 
@@ -31,7 +33,7 @@ MsSource *ms_cmp_sat_copy(guint64 n, GError **error) {
       " \"arrays\": {\"a\": {\"base\": 0, \"length\": " U "}, \"b\": {\"length\": " U "}},"
       " \"steps\": [{\"op\": \"read\", \"addr\": \"a[tid]\"}, {\"op\": \"write\", \"addr\": \"b[tid]\"}]}",
       n, n, n * n, n * n, n * n);
-  return open_text(t, "sat copy", 0, error);
+  return open_text(t, "sat copy", 0, 2 * n * n, error);
 }
 
 /* kernels/bpbc.cu life_multistep: a block of EW x EH = 6 x 80 threads holds a tile of 4 x 64
@@ -89,7 +91,7 @@ MsSource *ms_cmp_life_tile(guint64 size, guint64 steps, GError **error) {
   char *t = g_strconcat(head, steps_json, NULL);
   g_free(head);
 #undef SLOT
-  return open_text(t, "life-multistep kernel", 0, error);
+  return open_text(t, "life-multistep kernel", 0, 4 * size * wpr, error); /* two universes */
 }
 
 /* kernels/bpbc.cu life_multistep_shuffle (kernels/life_shuffle.h): blocks of `warps` warps,
@@ -136,7 +138,7 @@ MsSource *ms_cmp_life_shuffle(guint64 size, guint64 steps, guint64 T, guint64 H,
 #undef STRIP
 #undef GW
 #undef INW
-  return open_text(t, "life-multistep-shuffle kernel", 0, error);
+  return open_text(t, "life-multistep-shuffle kernel", 0, 4 * size * wpr, error); /* two universes */
 }
 
 /* ---- the DMM permutation kernel around the generator's pass ------------------------------ */
@@ -278,6 +280,7 @@ MsSource *ms_cmp_dmm_kernel(MsSource *pass, guint64 blocks, guint64 repeats, gui
   ms_source_free(pass);
   MsSource *s = ms_source_new(name, blocks * n, n, &dmm_funcs, d);
   ms_source_set_shared_words(s, 2 * n * ew); /* __shared__ T a[n], b[n] */
+  ms_source_set_global_words(s, 2 * blocks * n * ew + n); /* in, the table, out */
   g_free(name);
   return s;
 fail:

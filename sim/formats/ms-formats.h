@@ -13,6 +13,9 @@ gboolean ms_parse_header(const cJSON *root, const char *fn, char **name, guint64
                          guint64 *block_threads, GError **error);
 /* The optional top-level "shared_words" (shared memory one block holds): 0 when absent. */
 gboolean ms_parse_shared_words(const cJSON *root, const char *fn, guint64 *words, GError **error);
+/* The optional top-level "global_words" (global words the trace touches, all arrays): 0
+ * when absent. */
+gboolean ms_parse_global_words(const cJSON *root, const char *fn, guint64 *words, GError **error);
 
 MsSource *ms_trace_explicit_from_json(const cJSON *root, const char *fn, GError **error);
 MsSource *ms_trace_compact_from_json(const cJSON *root, const char *fn, GError **error);

@@ -11,8 +11,11 @@
 #define ENC_AFFINE 2
 #define OP_END 0xFF
 #define MAX_NAME (1u << 16)
-/* Header flag: an 8-byte shared_words follows the name. */
+/* Header flags: an 8-byte shared_words follows the name (1), then an 8-byte
+ * global_words (2). */
 #define FLAG_SHARED_WORDS 1u
+#define FLAG_GLOBAL_WORDS 2u
+#define FLAGS_KNOWN (FLAG_SHARED_WORDS | FLAG_GLOBAL_WORDS)
 
 typedef struct {
   FILE *f;
@@ -171,8 +174,8 @@ MsSource *ms_trace_binary_open(FILE *f, const char *fn, GError **error) {
                 BIN_VERSION);
     goto fail;
   }
-  if (flags & ~FLAG_SHARED_WORDS) {
-    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: byte 12: unknown flags 0x%x", fn, flags & ~FLAG_SHARED_WORDS);
+  if (flags & ~FLAGS_KNOWN) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: byte 12: unknown flags 0x%x", fn, flags & ~FLAGS_KNOWN);
     goto fail;
   }
   b->threads = rd_le(h + 16, 8);
@@ -201,21 +204,25 @@ MsSource *ms_trace_binary_open(FILE *f, const char *fn, GError **error) {
   }
   name[len] = '\0';
   g_free(name);
-  guint64 shared_words = 0;
-  if (flags & FLAG_SHARED_WORDS) {
+  guint64 words[2] = {0, 0};
+  static const char *const word_keys[2] = {"shared_words", "global_words"};
+  static const guint32 word_flags[2] = {FLAG_SHARED_WORDS, FLAG_GLOBAL_WORDS};
+  for (int k = 0; k < 2; k++) {
+    if (!(flags & word_flags[k])) continue;
     guint8 sw[8];
     guint64 at = b->offset;
-    if (!rd(b, sw, 8, "shared_words", error)) goto fail;
-    shared_words = rd_le(sw, 8);
-    if (shared_words > (guint64)MS_MAX_JSON_INT) {
+    if (!rd(b, sw, 8, word_keys[k], error)) goto fail;
+    words[k] = rd_le(sw, 8);
+    if (words[k] > (guint64)MS_MAX_JSON_INT) {
       g_set_error(error, MS_ERROR, MS_ERROR_LIMIT,
-                  "%s: byte %" G_GUINT64_FORMAT ": shared_words %" G_GUINT64_FORMAT " is out of range [0, 2^53 - 1]", fn, at,
-                  shared_words);
+                  "%s: byte %" G_GUINT64_FORMAT ": %s %" G_GUINT64_FORMAT " is out of range [0, 2^53 - 1]", fn, at,
+                  word_keys[k], words[k]);
       goto fail;
     }
   }
   MsSource *src = ms_source_new(fn, b->threads, bt, &bin_funcs, b);
-  ms_source_set_shared_words(src, shared_words);
+  ms_source_set_shared_words(src, words[0]);
+  ms_source_set_global_words(src, words[1]);
   return src;
 fail:
   bin_destroy(b);
@@ -231,8 +238,8 @@ gboolean ms_trace_binary_write(MsSource *src, FILE *out, const char *name, GErro
   guint8 h[36];
   memcpy(h, MS_BINARY_MAGIC, 8);
   wr_le(h + 8, BIN_VERSION, 4);
-  const guint64 sw = ms_source_shared_words(src);
-  wr_le(h + 12, sw ? FLAG_SHARED_WORDS : 0, 4);
+  const guint64 sw = ms_source_shared_words(src), gw = ms_source_global_words(src);
+  wr_le(h + 12, (sw ? FLAG_SHARED_WORDS : 0) | (gw ? FLAG_GLOBAL_WORDS : 0), 4);
   wr_le(h + 16, p, 8);
   wr_le(h + 24, ms_source_block_threads(src), 8);
   const char *nm = ms_source_name(src);
@@ -243,6 +250,11 @@ gboolean ms_trace_binary_write(MsSource *src, FILE *out, const char *name, GErro
   if (sw) {
     guint8 v[8];
     wr_le(v, sw, 8);
+    fwrite(v, 1, 8, out);
+  }
+  if (gw) {
+    guint8 v[8];
+    wr_le(v, gw, 8);
     fwrite(v, 1, 8, out);
   }
   gint64 *a = g_new(gint64, p);

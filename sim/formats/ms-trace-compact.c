@@ -583,13 +583,15 @@ static const MsSourceFuncs compact_funcs = {compact_next, compact_fill, compact_
 
 MsSource *ms_trace_compact_from_json(const cJSON *root, const char *fn, GError **error) {
   static const char *const keys[] = {"memsim_trace", "form", "name", "threads", "block_threads",
-                                     "shared_words", "constants", "arrays", "steps", NULL};
+                                     "shared_words", "global_words", "constants", "arrays", "steps", NULL};
   if (!ms_json_check_keys(root, keys, fn, "trace", error)) return NULL;
   char *name;
-  guint64 threads, bt, shared_words;
+  guint64 threads, bt, shared_words, global_words;
   if (!ms_parse_header(root, fn, &name, &threads, &bt, error)) return NULL;
   g_free(name);
-  if (!ms_parse_shared_words(root, fn, &shared_words, error)) return NULL;
+  if (!ms_parse_shared_words(root, fn, &shared_words, error) ||
+      !ms_parse_global_words(root, fn, &global_words, error))
+    return NULL;
   Compact *c = g_new0(Compact, 1);
   c->fn = g_strdup(fn);
   c->threads = threads;
@@ -642,6 +644,7 @@ MsSource *ms_trace_compact_from_json(const cJSON *root, const char *fn, GError *
   c->env.arrays = (const MsExprArray *)(void *)c->arrays->data;
   MsSource *src = ms_source_new(fn, threads, bt, &compact_funcs, c);
   ms_source_set_shared_words(src, shared_words);
+  ms_source_set_global_words(src, global_words);
   return src;
 fail:
   compact_free(c);

@@ -141,16 +141,23 @@ gboolean ms_parse_shared_words(const cJSON *root, const char *fn, guint64 *words
   return !v || ms_json_get_uint(v, 0, MS_MAX_JSON_INT, fn, "shared_words", words, error);
 }
 
+gboolean ms_parse_global_words(const cJSON *root, const char *fn, guint64 *words, GError **error) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "global_words");
+  *words = 0;
+  return !v || ms_json_get_uint(v, 0, MS_MAX_JSON_INT, fn, "global_words", words, error);
+}
+
 MsSource *ms_trace_explicit_from_json(const cJSON *root, const char *fn, GError **error) {
   static const char *const keys[] = {"memsim_trace", "form", "name", "threads", "block_threads",
-                                     "shared_words", "steps", NULL};
+                                     "shared_words", "global_words", "steps", NULL};
   static const char *const mem_keys[] = {"op", "space", "addr", NULL};
   static const char *const sync_keys[] = {"op", "scope", NULL};
   if (!ms_json_check_keys(root, keys, fn, "trace", error)) return NULL;
   char *name;
-  guint64 threads, bt, shared_words;
+  guint64 threads, bt, shared_words, global_words;
   if (!ms_parse_header(root, fn, &name, &threads, &bt, error)) return NULL;
-  if (!ms_parse_shared_words(root, fn, &shared_words, error)) {
+  if (!ms_parse_shared_words(root, fn, &shared_words, error) ||
+      !ms_parse_global_words(root, fn, &global_words, error)) {
     g_free(name);
     return NULL;
   }
@@ -212,6 +219,7 @@ MsSource *ms_trace_explicit_from_json(const cJSON *root, const char *fn, GError 
   }
   MsSource *src = ms_source_new(fn, threads, bt, &explicit_funcs, x);
   ms_source_set_shared_words(src, shared_words);
+  ms_source_set_global_words(src, global_words);
   g_free(name);
   return src;
 fail:

@@ -89,6 +89,8 @@ static gboolean write_explicit(MsSource *src, FILE *out, const char *name, GErro
           nms, p, ms_source_block_threads(src));
   if (ms_source_shared_words(src))
     fprintf(out, " \"shared_words\": %" G_GUINT64_FORMAT ",\n", ms_source_shared_words(src));
+  if (ms_source_global_words(src))
+    fprintf(out, " \"global_words\": %" G_GUINT64_FORMAT ",\n", ms_source_global_words(src));
   fputs(" \"steps\": [", out);
   cJSON_free(nms);
   gint64 *a = g_new(gint64, MIN(p, 65536));

@@ -279,6 +279,19 @@ static gint64 address(const Bpbc *B, guint acc, guint64 t) {
   return MS_ADDR_NONE;
 }
 
+/* The global words the arrays span (the L2 extension, docs/models.md): address() above. */
+static guint64 bpbc_global_words(const Bpbc *B) {
+  switch (B->alg) {
+  case PAIRWISE: return 3 * B->K * B->G + (B->K < 32 ? B->G : 0); /* A, B, C and the carry plane */
+  case PAIRWISE_NAIVE: return 3 * B->M;
+  case LIFE_WORD: return (2 * B->N * B->N + 3) / 4; /* two universes of bytes */
+  case LIFE_SINGLE: return 2 * B->N * B->wpr;
+  case LIFE_DOUBLE: return 2 * B->N * B->wpr * 2;
+  case LIFE_MULTISTEP: break; /* its own source */
+  }
+  return 0;
+}
+
 static MsOp op_of(const Bpbc *B, guint acc) {
   switch (B->alg) {
   case PAIRWISE: return acc % 3 == 2 || acc / 3 >= B->K ? MS_OP_WRITE : MS_OP_READ;
@@ -623,6 +636,7 @@ static MsSource *multistep_source(GHashTable *params, guint64 N, guint64 T, guin
                                N, T, t, boundary, arr);
   MsSource *src = ms_source_new(name, M->blocks * 32, 32, &multi_funcs, M);
   ms_source_set_shared_words(src, 2 * 2 * MS_D); /* two buffers of 64 64-bit words */
+  ms_source_set_global_words(src, 2 * 2 * N * M->wpr); /* two universes of 64-bit words */
   g_free(name);
   return src;
 }
@@ -696,6 +710,7 @@ MsSource *ms_bpbc_source(const char *algorithm, GHashTable *params, GError **err
     return NULL;
   }
   MsSource *src = ms_source_new(name, B->threads, B->threads, &bpbc_funcs, B);
+  ms_source_set_global_words(src, bpbc_global_words(B));
   g_free(name);
   return src;
 }

@@ -585,6 +585,7 @@ MsSource *ms_gcd_source_with_stats(const char *algorithm, GHashTable *params, Ms
                                " seed=%" G_GUINT64_FORMAT " %s%s",
                                algorithm, bits, P, seed, arr, G->oblivious ? " oblivious" : "");
   MsSource *src = ms_source_new(name, P, P, &gcd_funcs, G);
+  ms_source_set_global_words(src, 2 * P * G->words); /* the arrays of X and Y */
   g_free(name);
   return src;
 }

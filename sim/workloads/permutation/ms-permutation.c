@@ -272,6 +272,7 @@ typedef struct {
   GArray *steps;    /* of PStep */
   GPtrArray *tabs;  /* owned tables */
   guint64 global_elems, shared_elems; /* data elements each space holds (verification) */
+  guint64 global_words;               /* data and index words in global memory */
   guint64 a_base, b_base, ew;         /* a and b (global or shared per algorithm) */
   guint64 n;                          /* elements permuted */
   MsSpace data_space;
@@ -681,6 +682,7 @@ static Prog *build_hmm(const char *alg, const char *pname, const gint64 *P, guin
     g_array_index(p->steps, PStep, GPOINTER_TO_UINT(h.index_steps->pdata[k])).base += h.next_data * ew;
   g_ptr_array_free(h.index_steps, TRUE);
   p->global_elems = h.next_data;
+  p->global_words = h.next_data * ew + h.next_index;
   if (!ok) {
     prog_free(p);
     return NULL;
@@ -759,6 +761,7 @@ MsSource *ms_permutation_source(const char *algorithm, GHashTable *params, GErro
   const guint64 shared_words = prog_shared_words(p);
   MsSource *src = ms_source_new(name, p->threads, p->block, &prog_funcs, p);
   ms_source_set_shared_words(src, shared_words);
+  ms_source_set_global_words(src, p->global_words);
   g_free(name);
   return src;
 }
@@ -817,6 +820,7 @@ gchar *ms_permutation_compact(const char *algorithm, GHashTable *params, const c
   g_string_append_printf(j, "%s\",\n \"threads\": %" G_GUINT64_FORMAT ", \"block_threads\": %" G_GUINT64_FORMAT ",\n",
                          name, p->threads, p->block);
   if (prog_shared_words(p)) g_string_append_printf(j, " \"shared_words\": %" G_GUINT64_FORMAT ",\n", prog_shared_words(p));
+  if (p->global_words) g_string_append_printf(j, " \"global_words\": %" G_GUINT64_FORMAT ",\n", p->global_words);
   if (hmm)
     g_string_append_printf(j, " \"constants\": {\"w\": %u, \"ww\": %" G_GUINT64_FORMAT ", \"nbar\": %" G_GUINT64_FORMAT
                               ", \"nt\": %" G_GUINT64_FORMAT "},\n",

@@ -1161,6 +1161,8 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
                             ", \"block_threads\": %" G_GUINT64_FORMAT ",\n", name, threads, T);
   /* the shared tile one block holds (kernels/sat.cu: u32 t[W][W + 1]) */
   if (uses_shared(top)) g_string_append_printf(s, " \"shared_words\": %" G_GUINT64_FORMAT ",\n", p->sh_words);
+  /* every global array, alignment included (the L2 extension, docs/models.md) */
+  g_string_append_printf(s, " \"global_words\": %" G_GUINT64_FORMAT ",\n", p->next_base);
   g_string_append_printf(s, " \"arrays\": {%s, \"sh\": {\"base\": 0, \"length\": %" G_GUINT64_FORMAT "}},\n \"steps\": [",
                          p->arrays->str, p->sh_words);
   gboolean first = TRUE;
@@ -1295,6 +1297,7 @@ MsSource *ms_sat_source(const char *algorithm, GHashTable *params, GError **erro
   char *name = g_strdup(ms_source_name(src));
   MsSource *out = ms_source_new(name, ms_source_threads(src), ms_source_block_threads(src), &wrap_funcs, w);
   ms_source_set_shared_words(out, ms_source_shared_words(src));
+  ms_source_set_global_words(out, ms_source_global_words(src));
   g_free(name);
   return out;
 }

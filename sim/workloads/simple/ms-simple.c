@@ -22,13 +22,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The trace readers accept the top-level key "shared_words", which the text declares for
- * the kernels with shared memory.  "global_words" (docs/models.md) is not a reader key yet:
- * until this is 1 the text leaves it out and the family sets it on the sources it returns
- * (both keys are set there). */
-#ifndef MS_SIMPLE_TRACE_DECLARES_GLOBAL_WORDS
-#define MS_SIMPLE_TRACE_DECLARES_GLOBAL_WORDS 0
-#endif
 
 const char *const ms_simple_algorithms[] = {"copy",           "strided-read",     "gather",
                                             "transpose-naive", "transpose-tiled", "transpose-padded",
@@ -582,9 +575,7 @@ static char *prog_text(const Prog *p) {
                             ", \"block_threads\": %" G_GUINT64_FORMAT ",\n",
                          p->name, p->threads, p->block);
   if (p->shared_words) g_string_append_printf(s, " \"shared_words\": %" G_GUINT64_FORMAT ",\n", p->shared_words);
-#if MS_SIMPLE_TRACE_DECLARES_GLOBAL_WORDS
   g_string_append_printf(s, " \"global_words\": %" G_GUINT64_FORMAT ",\n", p->global_words);
-#endif
   g_string_append_printf(s, " \"constants\": {%s},\n \"arrays\": {", p->consts->str);
   for (guint i = 0; i < p->arrays->len; i++) {
     const Arr *a = g_ptr_array_index(p->arrays, i);
