@@ -14,6 +14,9 @@
  *                      beyond L2 (s = 1 .. 32): the time per warp request against s
  *                      shows the fetch granularity (32-byte sectors or 128-byte lines)
  *   l2-read            16-byte ld.global.cg loads over a 16 MiB buffer, many passes
+ *   l2-sweep           the same read over footprints of 8 .. 128 MiB (whole passes, a
+ *                      grid-stride loop each): bandwidth against footprint shows how much
+ *                      of a repeatedly read footprint the L2 keeps (the model's l2_words)
  *   dram-chase         one thread: p = a[p] over a random cyclic permutation of nodes
  *                      128 bytes apart (ld.global.cg), footprint far beyond L2
  *   l2-chase, l1-chase the same over 4 MiB (L2, ld.global.cg) and 16 KiB (L1, ld.global)
@@ -183,6 +186,21 @@ __global__ void __launch_bounds__(256) l2_read(const uint4 *a, size_t n4, int pa
     s += sum4(v0) + sum4(v1) + sum4(v2) + sum4(v3);
   }
   for (; q < total; q += T) s += sum4(__ldcg(a + (q & mask)));
+  block_add(s, sum);
+}
+
+/* `passes` whole grid-stride passes over the n4 16-byte words of a (ld.global.cg); any n4. */
+__global__ void __launch_bounds__(256) l2_sweep(const uint4 *a, size_t n4, int passes, uint32_t *sum) {
+  const size_t T = (size_t)gridDim.x * blockDim.x, t0 = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t s = 0;
+  for (int p = 0; p < passes; p++) {
+    size_t q = t0;
+    for (; q + 3 * T < n4; q += 4 * T) {
+      const uint4 v0 = __ldcg(a + q), v1 = __ldcg(a + q + T), v2 = __ldcg(a + q + 2 * T), v3 = __ldcg(a + q + 3 * T);
+      s += sum4(v0) + sum4(v1) + sum4(v2) + sum4(v3);
+    }
+    for (; q < n4; q += T) s += sum4(__ldcg(a + q));
+  }
   block_add(s, sum);
 }
 
@@ -559,6 +577,48 @@ void run_l2_read(const Dev &d) {
   MS_CUDA(cudaFree(sum));
 }
 
+/* l2-sweep: read bandwidth against footprint, 8 .. 128 MiB (about 1 GiB read per call). */
+void run_l2_sweep(const Dev &d, bool quick) {
+  static const int mib_full[] = {8, 16, 24, 32, 36, 40, 44, 48, 56, 64, 80, 96, 128};
+  static const int mib_quick[] = {8, 32, 64, 128};
+  const int *mib = quick ? mib_quick : mib_full;
+  const int count = quick ? 4 : (int)(sizeof mib_full / sizeof mib_full[0]);
+  const size_t max_bytes = (size_t)mib[count - 1] << 20;
+  uint32_t *a, *sum;
+  MS_CUDA(cudaMalloc(&a, max_bytes));
+  MS_CUDA(cudaMalloc(&sum, 4));
+  const int blocks = d.sms * occupancy(l2_sweep, 256);
+  for (int i = 0; i < count; i++) {
+    const size_t bytes = (size_t)mib[i] << 20, words = bytes / 4, n4 = bytes / 16;
+    const int passes = (int)std::max<size_t>(2, ((size_t)1 << 30) / bytes);
+    fill_pattern<<<d.sms * 8, 256>>>(a, words);
+    MS_CHECK_LAUNCH();
+    MsRecord rec;
+    rec.workload = "calibrate";
+    rec.algorithm = "l2-sweep";
+    rec.p("footprint_bytes", (long long)bytes);
+    rec.p("passes", (long long)passes);
+    rec.p("blocks", (long long)blocks);
+    rec.p("threads_per_block", 256LL);
+    rec.x("bytes_read", (long long)(bytes * passes));
+    auto poison = [&] { MS_CUDA(cudaMemset(sum, 0xff, 4)); };
+    auto launch = [&] {
+      MS_CUDA(cudaMemsetAsync(sum, 0, 4));
+      l2_sweep<<<blocks, 256>>>((const uint4 *)a, n4, passes, sum);
+    };
+    auto verify = [&]() -> std::string {
+      uint32_t h = 0, want = (uint32_t)passes * pattern_sum(words, 1);
+      MS_CUDA(cudaMemcpy(&h, sum, 4, cudaMemcpyDeviceToHost));
+      return h == want ? "" : ms_fmt("sum %u, want %u", h, want);
+    };
+    measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+      return "{\"bytes_per_ns\": " + jnum((double)(bytes * passes) / med) + "}";
+    });
+  }
+  MS_CUDA(cudaFree(a));
+  MS_CUDA(cudaFree(sum));
+}
+
 /* A pointer chase over `footprint` bytes, nodes `stride` bytes apart. */
 void run_chase(const MsOptions &o, const char *alg, size_t footprint, long long warm, long long hops) {
   if (!ms_selected(alg)) return;
@@ -797,6 +857,7 @@ void ms_run_calibrate(const MsOptions &o) {
     any_dram = any_dram || ms_selected(alg);
   if (any_dram) run_dram(o, d);
   if (ms_selected("l2-read")) run_l2_read(d);
+  if (ms_selected("l2-sweep")) run_l2_sweep(d, o.quick);
   run_chase(o, "dram-chase", o.quick ? (size_t)128 << 20 : (size_t)512 << 20, 0, o.quick ? 8192 : 32768);
   run_chase(o, "l2-chase", (size_t)4 << 20, 32768, 65536);
   run_chase(o, "l1-chase", (size_t)16 << 10, 128, o.quick ? 65536 : 262144);
