@@ -279,7 +279,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
             guint inflight = 0, wait = 0;
             for (guint i = 0; i < rdone[j]->len; i++) inflight += g_array_index(rdone[j], gint64, i) >= now;
             for (guint i = 0; i < wdone[j]->len; i++) wait += g_array_index(wdone[j], gint64, i) >= now;
-            if (m->posted_writes && st.op == MS_OP_READ) wait = 0; /* reads pass posted writes */
+            if (m->posted_writes) wait = 0; /* reads and writes pass posted writes */
             if (st.op == MS_OP_READ ? inflight >= m->read_window : inflight > 0) continue;
             if (wait) continue;
           }

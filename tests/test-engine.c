@@ -791,3 +791,30 @@ Test(gpu, warp_issue_worked_examples_should_take_20_16_12) {
     mt_trace_free(t);
   }
 }
+
+/* Posted writes hold no later step, a write included: one warp of 4 threads reads a, then
+ * writes b, c, d (textbook UMM w = 4, l = 5).  b waits for a (its data): enters at 5; with
+ * posted writes c and d follow at 6 and 7 (complete 11): 12 time units; without, each write
+ * waits for the previous one: 5, 10, 15, complete 19: 20 (rules 1-3). */
+Test(gpu, posted_writes_do_not_wait_for_each_other) {
+  const struct {
+    gboolean posted;
+    guint64 want;
+    gint64 third_write;
+  } cases[] = {{FALSE, 20, 15}, {TRUE, 12, 7}};
+  for (gsize c = 0; c < G_N_ELEMENTS(cases); c++) {
+    g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 4, 5);
+    m->posted_writes = cases[c].posted;
+    MtTrace *t = mt_trace_new(4, 4);
+    const MsOp ops[4] = {MS_OP_READ, MS_OP_WRITE, MS_OP_WRITE, MS_OP_WRITE};
+    for (int s = 0; s < 4; s++) {
+      gint64 *a = mt_mem(t, ops[s], MS_SPACE_GLOBAL);
+      for (int i = 0; i < 4; i++) a[i] = 4 * s + i;
+    }
+    MsSimOptions opt = {.per_step = TRUE};
+    g_autoptr(MsResult) r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, cases[c].want, "case %zu: %" G_GUINT64_FORMAT " time units", c, r->time_units);
+    cr_expect_eq(g_array_index(r->per_step, MsStepResult, 3).first_dispatch, cases[c].third_write, "case %zu", c);
+    mt_trace_free(t);
+  }
+}

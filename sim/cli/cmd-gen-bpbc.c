@@ -5,13 +5,15 @@
 
 int ms_cmd_gen_bpbc(int argc, char **argv) {
   char *alg = NULL, *boundary = NULL, *arrangement = NULL, *output = NULL, *format = NULL, *run = NULL;
-  gint64 bits = 32, instances = 1 << 20, size = 256, steps = 1, seed = 1, spk = 8;
+  gint64 bits = 32, instances = 1 << 20, size = 256, steps = 1, seed = 1, spk = 8, unroll = 1;
   gboolean json = FALSE;
   GOptionEntry entries[] = {
       {"algorithm", 'a', 0, G_OPTION_ARG_STRING, &alg,
        "pairwise-sum, pairwise-sum-naive, life-word, life-single, life-double or life-multistep", "ALG"},
       {"bits", 'k', 0, G_OPTION_ARG_INT64, &bits, "Pairwise sums: bits K of the numbers, 1..32 (default 32)", "K"},
       {"instances", 'm', 0, G_OPTION_ARG_INT64, &instances, "Pairwise sums: pairs M (default 2^20)", "M"},
+      {"unroll", 'u', 0, G_OPTION_ARG_INT64, &unroll,
+       "pairwise-sum: planes as groups of U (reads of A and B, then writes of C), the order nvcc gives the kernel's loop (1 .. 8; default 1, the paper's order)", "U"},
       {"size", 'n', 0, G_OPTION_ARG_INT64, &size, "Life: universe of N x N cells, N a multiple of 64 (default 256)", "N"},
       {"steps", 't', 0, G_OPTION_ARG_INT64, &steps, "Life: steps T, one kernel each (default 1)", "T"},
       {"steps-per-kernel", 0, 0, G_OPTION_ARG_INT64, &spk,
@@ -39,7 +41,7 @@ int ms_cmd_gen_bpbc(int argc, char **argv) {
     code = MS_EXIT_INPUT;
     goto out;
   }
-  if (bits < 0 || instances < 0 || size < 0 || steps < 0 || seed < 0 || spk < 0) {
+  if (bits < 0 || instances < 0 || size < 0 || steps < 0 || seed < 0 || spk < 0 || unroll < 0) {
     fprintf(stderr, "memsim gen bpbc: numeric options must be non-negative\n");
     code = MS_EXIT_INPUT;
     goto out;
@@ -49,6 +51,7 @@ int ms_cmd_gen_bpbc(int argc, char **argv) {
   g_hash_table_insert(params, "size", g_strdup_printf("%" G_GINT64_FORMAT, size));
   g_hash_table_insert(params, "steps", g_strdup_printf("%" G_GINT64_FORMAT, steps));
   g_hash_table_insert(params, "seed", g_strdup_printf("%" G_GINT64_FORMAT, seed));
+  if (unroll != 1) g_hash_table_insert(params, "unroll", g_strdup_printf("%" G_GINT64_FORMAT, unroll));
   if (boundary) g_hash_table_insert(params, "boundary", g_strdup(boundary));
   if (alg && strcmp(alg, "life-multistep") == 0) {
     g_hash_table_insert(params, "steps-per-kernel", g_strdup_printf("%" G_GINT64_FORMAT, spk));

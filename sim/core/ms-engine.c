@@ -630,8 +630,9 @@ static gboolean block_events(Engine *e, gint64 t, gboolean *any) {
  * MS_OP_SYNC for a barrier and the warp's end); hold its ready time back until what that
  * step must wait for has completed: a read, until fewer than m of its reads are in flight
  * (the least of its m latest read completions) and, without posted writes, for its writes;
- * a write, for all its reads (its data) and, without posted writes, its writes; a barrier
- * or the end, for everything. */
+ * a write, for all its reads (its data) and, without posted writes, its writes (posted
+ * writes hold no later step of the warp: docs/models.md); a barrier or the end, for
+ * everything. */
 static inline guint32 rtop_min(const Engine *e, guint64 j) {
   const gint64 *v = e->rtop + j * e->m;
   guint32 x = 0;
@@ -645,7 +646,7 @@ static inline void hold(Engine *e, guint64 j, MsOp op) {
   gint64 t = e->ready[j];
   if (op == MS_OP_READ) t = MAX(t, e->rtop[j * e->m + rtop_min(e, j)] + 1);
   else t = MAX(t, e->rdone[j] + 1);
-  if (op != MS_OP_READ || !e->model->posted_writes) t = MAX(t, e->wdone[j] + 1);
+  if (op == MS_OP_SYNC || !e->model->posted_writes) t = MAX(t, e->wdone[j] + 1);
   e->ready[j] = t;
 }
 

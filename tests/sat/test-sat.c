@@ -300,3 +300,60 @@ Test(sat, copy_threads_shorten_the_1r1w_stages) {
   }
   ms_model_free(model);
 }
+
+/* unroll U (the SASS order of kernels/sat.cu's prefix loops): U reads, then U writes of the
+ * running sum.  The executor still finds the right SAT (the groups read into their own
+ * registers), the counts stay those of U = 1, and only the order changes: U = 1 is the
+ * paper's trace, text for text. */
+Test(sat, unroll_verifies_and_keeps_the_counts) {
+  static const char *const two[] = {"2r2w", "4r4w"};
+  static const struct { guint64 w, n; } sizes[] = {{4, 4}, {4, 12}, {32, 96}, {8, 72}};
+  for (gsize a = 0; a < G_N_ELEMENTS(two); a++)
+    for (gsize s = 0; s < G_N_ELEMENTS(sizes); s++) {
+      MsSatStats base = stats_of(two[a], sizes[s].n, sizes[s].w, "large", NULL);
+      GHashTable *p1 = params(sizes[s].n, sizes[s].w, "large", NULL);
+      char *t1 = ms_sat_compact(two[a], p1, NULL, NULL);
+      g_hash_table_insert(p1, "unroll", g_strdup("1"));
+      char *t1b = ms_sat_compact(two[a], p1, NULL, NULL);
+      cr_assert_str_eq(t1, t1b, "unroll 1 is the default trace");
+      g_free(t1);
+      g_free(t1b);
+      g_hash_table_destroy(p1);
+      for (guint64 u = 2; u <= 8; u++) {
+        GHashTable *p = params(sizes[s].n, sizes[s].w, "large", NULL);
+        g_hash_table_insert(p, "unroll", g_strdup_printf("%" G_GUINT64_FORMAT, u));
+        GError *err = NULL;
+        MsSatStats st = {0};
+        char *text = ms_sat_compact(two[a], p, &st, &err);
+        cr_assert(text, "%s n=%" G_GUINT64_FORMAT " U=%" G_GUINT64_FORMAT ": %s", two[a], sizes[s].n, u, err ? err->message : "");
+        cr_assert_eq(st.coalesced_reads, base.coalesced_reads);
+        cr_assert_eq(st.coalesced_writes, base.coalesced_writes);
+        cr_assert_eq(st.stride_reads, base.stride_reads);
+        cr_assert_eq(st.stride_writes, base.stride_writes);
+        cr_assert_eq(st.shared_reads, base.shared_reads);
+        cr_assert_eq(st.grid_barriers, base.grid_barriers);
+        cr_assert_eq(st.steps, base.steps);
+        GHashTable *p0 = params(sizes[s].n, sizes[s].w, "large", NULL);
+        char *t0 = ms_sat_compact(two[a], p0, NULL, NULL);
+        if (sizes[s].n - 1 >= u) cr_assert_str_neq(text, t0, "U=%" G_GUINT64_FORMAT " changes the order", u);
+        g_free(t0);
+        g_hash_table_destroy(p0);
+        g_free(text);
+        g_hash_table_destroy(p);
+      }
+    }
+  static const struct { const char *alg, *u, *msg; } bad[] = {
+      {"2r1w", "2", "sat: --unroll applies to 2r2w and 4r4w only"},
+      {"2r2w", "9", "--unroll: 9 is out of range [1, 8]"},
+      {"2r2w", "0", "--unroll: 0 is out of range [1, 8]"},
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
+    GHashTable *p = params(16, 4, NULL, NULL);
+    g_hash_table_insert(p, "unroll", g_strdup(bad[i].u));
+    GError *err = NULL;
+    cr_assert_null(ms_sat_compact(bad[i].alg, p, NULL, &err));
+    cr_assert(g_str_has_prefix(err->message, bad[i].msg), "%s", err->message);
+    g_clear_error(&err);
+    g_hash_table_destroy(p);
+  }
+}

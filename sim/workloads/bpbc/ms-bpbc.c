@@ -40,6 +40,7 @@ typedef struct {
   MsOp op;
   guint cur;            /* access being filled */
   guint64 fk;           /* kernel of the step being filled */
+  guint8 order[3 * 32 + 1]; /* pairwise: access issued at position i (the unroll order) */
 } Bpbc;
 
 /* ---- verification -------------------------------------------------------------------- */
@@ -279,6 +280,27 @@ static gint64 address(const Bpbc *B, guint acc, guint64 t) {
   return MS_ADDR_NONE;
 }
 
+/* pairwise-sum's access order with unroll u: groups of u planes, each the reads of A_j and
+ * B_j for its planes, then the writes of C_j; the remaining planes one at a time (read A_j,
+ * read B_j, write C_j); then the carry plane.  u = 1 is the paper's order.  u = 4 is the
+ * order nvcc gives kernels/bpbc.cu's loop over a runtime k (SASS: 8 loads, then 4 stores;
+ * traces/measured/h100/sass-order.txt). */
+static void pairwise_order(Bpbc *B, guint64 u) {
+  guint n = 0;
+  const guint64 K = B->K, groups = u > 1 ? K / u : 0;
+  for (guint64 g = 0; g < groups; g++) {
+    for (guint64 k = 0; k < u; k++) {
+      B->order[n++] = (guint8)(3 * (g * u + k));
+      B->order[n++] = (guint8)(3 * (g * u + k) + 1);
+    }
+    for (guint64 k = 0; k < u; k++) B->order[n++] = (guint8)(3 * (g * u + k) + 2);
+  }
+  for (guint64 j = groups * u; j < K; j++)
+    for (guint64 x = 0; x < 3; x++) B->order[n++] = (guint8)(3 * j + x);
+  if (K < 32) B->order[n++] = (guint8)(3 * K);
+  g_assert(n == B->accesses);
+}
+
 /* The global words the arrays span (the L2 extension, docs/models.md): address() above. */
 static guint64 bpbc_global_words(const Bpbc *B) {
   switch (B->alg) {
@@ -315,9 +337,9 @@ static MsNext bpbc_next(gpointer self, MsStep *step, GError **error) {
     step->space = MS_SPACE_GLOBAL;
     return MS_NEXT_STEP;
   }
-  B->cur = B->acc;
+  B->cur = B->alg == PAIRWISE ? B->order[B->acc] : B->acc;
   B->fk = B->kernel;
-  step->op = op_of(B, B->acc);
+  step->op = op_of(B, B->cur);
   step->space = MS_SPACE_GLOBAL;
   step->scope = MS_SCOPE_GRID;
   if (++B->acc == B->accesses) {
@@ -643,7 +665,7 @@ static MsSource *multistep_source(GHashTable *params, guint64 N, guint64 T, guin
 
 MsSource *ms_bpbc_source(const char *algorithm, GHashTable *params, GError **error) {
   static const char *const known[] = {"bits", "k", "instances", "size", "steps", "seed", "boundary",
-                                      "steps-per-kernel", "steps_per_launch", "arrangement", NULL};
+                                      "steps-per-kernel", "steps_per_launch", "arrangement", "unroll", NULL};
   if (!ms_param_check(params, known, "bpbc", error)) return NULL;
   int alg = -1;
   for (int i = 0; algorithm && alg_names[i]; i++)
@@ -655,7 +677,12 @@ MsSource *ms_bpbc_source(const char *algorithm, GHashTable *params, GError **err
                 algorithm ? algorithm : "");
     return NULL;
   }
-  guint64 K, M, N, T, seed;
+  guint64 K, M, N, T, seed, unroll;
+  if (!ms_param_uint(params, "unroll", 1, 1, 8, &unroll, error)) return NULL;
+  if (unroll > 1 && alg != PAIRWISE) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "bpbc: --unroll applies to pairwise-sum only");
+    return NULL;
+  }
   if (!ms_param_uint(params, "bits", 32, 1, 32, &K, error) ||
       !ms_param_uint(params, "k", K, 1, 32, &K, error) ||
       !ms_param_uint(params, "instances", 1u << 20, 1, 1u << 30, &M, error) ||
@@ -688,6 +715,7 @@ MsSource *ms_bpbc_source(const char *algorithm, GHashTable *params, GError **err
   if (alg <= PAIRWISE_NAIVE) {
     B->threads = alg == PAIRWISE ? B->G : M;
     B->accesses = alg == PAIRWISE ? (guint)(3 * K + (K < 32)) : 3;
+    if (alg == PAIRWISE) pairwise_order(B, unroll);
     ok = verify_pairwise(B, seed, error);
     name = g_strdup_printf("bpbc %s bits=%" G_GUINT64_FORMAT " instances=%" G_GUINT64_FORMAT, algorithm, K, M);
   } else {

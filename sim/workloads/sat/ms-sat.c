@@ -15,8 +15,10 @@
 #include <string.h>
 
 enum { K_MEM, K_BSYNC, K_GSYNC, K_LOOP };
-enum { A_LD, A_ADD, A_SUB, A_ST, A_LDADD };
-enum { RX, RS, RT, NREG };
+enum { A_LD, A_ADD, A_SUB, A_ST, A_LDADD, A_ACCST };
+/* RU0 .. RU0 + MAX_UNROLL - 1: the loads of an unrolled prefix loop's group */
+#define MAX_UNROLL 8
+enum { RX, RS, RT, RU0, NREG = RU0 + MAX_UNROLL };
 
 typedef struct {
   int kind;
@@ -153,6 +155,7 @@ typedef struct {
   GPtrArray *tail;    /* items after the kernels (stage loops) */
   guint64 tail_threads;
   guint64 sh_words;
+  guint64 unroll; /* 2R2W, 4R4W prefix loops: reads per group (1: the paper's order) */
 } Prog;
 
 static void add_array(Prog *p, const char *name, guint64 len) {
@@ -184,18 +187,47 @@ static char *range(guint64 f, guint64 c) {
   return F("tid >= %" G_GUINT64_FORMAT " && tid < %" G_GUINT64_FORMAT, f, f + c);
 }
 
+/* The loop of a one-thread-per-line prefix sum over elements 1 .. count of a line (element
+ * 0 is loaded before it): each element read and added, the running sum written back.
+ * The element's address is pre, the element's index, post.  unroll u > 1 is the
+ * order nvcc gives kernels/sat.cu's `#pragma unroll 8` loops (SASS: 8 loads, then 8
+ * stores; the rest one by one, traces/measured/h100/sass-order.txt): groups of u reads into
+ * registers, then u writes of the running sum. */
+static void prefix_loop(GPtrArray *l, guint64 count, guint64 u, const char *pre, const char *post, const char *rg) {
+  guint64 groups = u > 1 ? count / u : 0, rest = count - groups * u;
+  if (groups) {
+    GPtrArray *b = loop(l, groups, "q");
+    for (guint64 k = 0; k < u; k++) {
+      char *e = F("q * %" G_GUINT64_FORMAT " + %" G_GUINT64_FORMAT, u, k + 1);
+      mem(b, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RU0 + (int)k, 0, g_strconcat(pre, e, post, NULL), g_strdup(rg));
+      g_free(e);
+    }
+    for (guint64 k = 0; k < u; k++) {
+      char *e = F("q * %" G_GUINT64_FORMAT " + %" G_GUINT64_FORMAT, u, k + 1);
+      mem(b, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ACCST, RX, RU0 + (int)k, g_strconcat(pre, e, post, NULL), g_strdup(rg));
+      g_free(e);
+    }
+  }
+  if (rest) {
+    GPtrArray *b = loop(l, rest, "j");
+    char *e = F("j + %" G_GUINT64_FORMAT, groups * u + 1);
+    char *a = g_strconcat(pre, e, post, NULL);
+    g_free(e);
+    mem(b, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0, g_strdup(a), g_strdup(rg));
+    mem(b, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RX, 0, a, g_strdup(rg));
+  }
+}
+
 /* Column-wise prefix sums of arr (rows x cols, row-major), one thread per column (2R2W). */
 static void colprefix(Prog *p, Kernel *kn, const char *arr, guint64 rows, guint64 cols) {
   guint64 f = team(p, kn, cols);
   guint start_ = kn->items->len;
   char *rg = range(f, cols);
   mem(kn->items, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RX, 0, F("%s[tid - %" G_GUINT64_FORMAT "]", arr, f), g_strdup(rg));
-  if (rows > 1) {
-    GPtrArray *b = loop(kn->items, rows - 1, "j");
-    char *a = F("%s[(j + 1) * %" G_GUINT64_FORMAT " + tid - %" G_GUINT64_FORMAT "]", arr, cols, f);
-    mem(b, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0, g_strdup(a), g_strdup(rg));
-    mem(b, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RX, 0, a, g_strdup(rg));
-  }
+  char *pre = F("%s[(", arr), *post = F(") * %" G_GUINT64_FORMAT " + tid - %" G_GUINT64_FORMAT "]", cols, f);
+  prefix_loop(kn->items, rows - 1, p->unroll, pre, post, rg);
+  g_free(pre);
+  g_free(post);
   g_free(rg);
   set_range(kn->items, start_, f, f + (cols));
 }
@@ -206,12 +238,9 @@ static void rowprefix(Prog *p, Kernel *kn, const char *arr, guint64 N) {
   guint start_ = kn->items->len;
   char *rg = range(f, N);
   mem(kn->items, MS_OP_READ, MS_SPACE_GLOBAL, A_LD, RX, 0, F("%s[(tid - %" G_GUINT64_FORMAT ") * %" G_GUINT64_FORMAT "]", arr, f, N), g_strdup(rg));
-  if (N > 1) {
-    GPtrArray *b = loop(kn->items, N - 1, "j");
-    char *a = F("%s[(tid - %" G_GUINT64_FORMAT ") * %" G_GUINT64_FORMAT " + j + 1]", arr, f, N);
-    mem(b, MS_OP_READ, MS_SPACE_GLOBAL, A_ADD, RX, 0, g_strdup(a), g_strdup(rg));
-    mem(b, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RX, 0, a, g_strdup(rg));
-  }
+  char *pre = F("%s[(tid - %" G_GUINT64_FORMAT ") * %" G_GUINT64_FORMAT " + ", arr, f, N);
+  prefix_loop(kn->items, N - 1, p->unroll, pre, "]", rg);
+  g_free(pre);
   g_free(rg);
   set_range(kn->items, start_, f, f + (N));
 }
@@ -906,6 +935,7 @@ static gboolean ex_mem(Exec *x, MsSource *src, const Item *it) {
         case A_ADD: x->reg[it->r1][lt] += *cell; break;
         case A_SUB: x->reg[it->r1][lt] -= *cell; break;
         case A_ST: *cell = x->reg[it->r1][lt]; break;
+        case A_ACCST: *cell = x->reg[it->r1][lt] += x->reg[it->r2][lt]; break;
         default: x->reg[it->r1][lt] = *cell; x->reg[it->r2][lt] += *cell; break;
         }
       }
@@ -1004,7 +1034,7 @@ static void prog_free(Prog *p) {
 
 static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *stats, GPtrArray **top_out,
                        GError **error) {
-  static const char *const known[] = {"n", "block", "tile-threads", "r", "seed", "values", "verify-chunk", NULL};
+  static const char *const known[] = {"n", "block", "tile-threads", "r", "seed", "values", "verify-chunk", "unroll", NULL};
   static const char *const algs[] = {"2r2w", "4r4w", "4r1w", "2r1w", "1r1w", "1+r", NULL};
   if (!ms_param_check(params, known, "sat", error)) return NULL;
   if (!algorithm || !g_strv_contains(algs, algorithm)) {
@@ -1012,8 +1042,9 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
                 algorithm ? algorithm : "");
     return NULL;
   }
-  guint64 N, W, seed, vchunk;
+  guint64 N, W, seed, vchunk, unroll;
   if (!ms_param_uint(params, "block", 32, 2, 1024, &W, error) ||
+      !ms_param_uint(params, "unroll", 1, 1, MAX_UNROLL, &unroll, error) ||
       !ms_param_uint(params, "verify-chunk", G_GUINT64_CONSTANT(1) << 17, 1, G_MAXUINT32, &vchunk, error) ||
       !ms_param_uint(params, "n", 0, 1, G_GUINT64_CONSTANT(1) << 16, &N, error) ||
       !ms_param_uint(params, "seed", 1, 0, G_MAXUINT64, &seed, error))
@@ -1075,6 +1106,14 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
   p->kernels = g_ptr_array_new();
   p->tail = list_new();
   p->sh_words = W * W + W;
+  p->unroll = unroll;
+  if (unroll > 1 && strcmp(algorithm, "2r2w") != 0 && strcmp(algorithm, "4r4w") != 0) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "sat: --unroll applies to 2r2w and 4r4w only");
+    g_string_free(p->arrays, TRUE);
+    g_ptr_array_free(p->kernels, TRUE);
+    g_ptr_array_free(p->tail, TRUE);
+    return NULL;
+  }
   add_array(p, "a", p->n);
   char *name = NULL;
   gboolean ok = TRUE;

@@ -15,7 +15,9 @@ typedef struct {
 } MsSatStats;
 
 /* Build, verify and return the compact JSON text of `algorithm` (2r2w, 4r4w, 4r1w, 2r1w,
- * 1r1w, 1+r) with params n, block, r, seed, values (and verify-chunk: the verifier's threads
+ * 1r1w, 1+r) with params n, block, r, seed, values, unroll (2r2w, 4r4w: the prefix loops
+ * as groups of `unroll` reads then writes, the order of kernels/sat.cu's compiled loops;
+ * default 1, the paper's order) (and verify-chunk: the verifier's threads
  * per chunk, default 2^17, for tests).  `stats` (may be NULL) receives the
  * verifier's counts.  Returns NULL with error set; MS_ERROR_VERIFY if the result is not the
  * SAT of the input.  The caller frees the text. */
