@@ -16,7 +16,10 @@
  *   l2-read            16-byte ld.global.cg loads over a 16 MiB buffer, many passes
  *   l2-sweep           the same read over footprints of 8 .. 128 MiB (whole passes, a
  *                      grid-stride loop each): bandwidth against footprint shows how much
- *                      of a repeatedly read footprint the L2 keeps (the model's l2_words)
+ *                      of a repeatedly read footprint the L2 keeps
+ *   l2-copy-sweep      the same for a copy b = a (each array half the footprint, whole
+ *                      passes): what L2 keeps of a footprint that is read and written, as
+ *                      the algorithms' kernels do (the model's l2_words)
  *   dram-chase         one thread: p = a[p] over a random cyclic permutation of nodes
  *                      128 bytes apart (ld.global.cg), footprint far beyond L2
  *   l2-chase, l1-chase the same over 4 MiB (L2, ld.global.cg) and 16 KiB (L1, ld.global)
@@ -202,6 +205,23 @@ __global__ void __launch_bounds__(256) l2_sweep(const uint4 *a, size_t n4, int p
     for (; q < n4; q += T) s += sum4(__ldcg(a + q));
   }
   block_add(s, sum);
+}
+
+/* `passes` whole grid-stride copies b = a of n4 16-byte words (loads ld.global.cg, stores
+ * default: write-back in L2). */
+__global__ void __launch_bounds__(256) l2_copy_sweep(const uint4 *a, uint4 *b, size_t n4, int passes) {
+  const size_t T = (size_t)gridDim.x * blockDim.x, t0 = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  for (int p = 0; p < passes; p++) {
+    size_t q = t0;
+    for (; q + 3 * T < n4; q += 4 * T) {
+      const uint4 v0 = __ldcg(a + q), v1 = __ldcg(a + q + T), v2 = __ldcg(a + q + 2 * T), v3 = __ldcg(a + q + 3 * T);
+      b[q] = v0;
+      b[q + T] = v1;
+      b[q + 2 * T] = v2;
+      b[q + 3 * T] = v3;
+    }
+    for (; q < n4; q += T) b[q] = __ldcg(a + q);
+  }
 }
 
 /* Chase state: [0] the node the next call starts from, [1] the node a call ended on,
@@ -619,6 +639,53 @@ void run_l2_sweep(const Dev &d, bool quick) {
   MS_CUDA(cudaFree(sum));
 }
 
+/* l2-copy-sweep: copy bandwidth (bytes read + written) against the footprint of both arrays,
+ * 8 .. 128 MiB (about 1 GiB moved per call). */
+void run_l2_copy_sweep(const Dev &d, bool quick) {
+  static const int mib_full[] = {8, 16, 24, 28, 32, 36, 40, 44, 48, 56, 64, 80, 96, 128};
+  static const int mib_quick[] = {8, 32, 64, 128};
+  const int *mib = quick ? mib_quick : mib_full;
+  const int count = quick ? 4 : (int)(sizeof mib_full / sizeof mib_full[0]);
+  const size_t max_half = (size_t)mib[count - 1] << 19;
+  uint32_t *a, *b;
+  unsigned long long *bad;
+  MS_CUDA(cudaMalloc(&a, max_half));
+  MS_CUDA(cudaMalloc(&b, max_half));
+  MS_CUDA(cudaMalloc(&bad, 2 * sizeof(unsigned long long)));
+  const int blocks = d.sms * occupancy(l2_copy_sweep, 256);
+  for (int i = 0; i < count; i++) {
+    const size_t half = (size_t)mib[i] << 19, words = half / 4, n4 = half / 16;
+    const int passes = (int)std::max<size_t>(2, ((size_t)1 << 30) / (2 * half));
+    fill_pattern<<<d.sms * 8, 256>>>(a, words);
+    MS_CHECK_LAUNCH();
+    MsRecord rec;
+    rec.workload = "calibrate";
+    rec.algorithm = "l2-copy-sweep";
+    rec.p("footprint_bytes", (long long)(2 * half));
+    rec.p("passes", (long long)passes);
+    rec.p("blocks", (long long)blocks);
+    rec.p("threads_per_block", 256LL);
+    rec.x("bytes_read", (long long)(half * passes));
+    rec.x("bytes_written", (long long)(half * passes));
+    auto poison = [&] { MS_CUDA(cudaMemset(b, 0xff, half)); };
+    auto launch = [&] { l2_copy_sweep<<<blocks, 256>>>((const uint4 *)a, (uint4 *)b, n4, passes); };
+    auto verify = [&]() -> std::string {
+      unsigned long long init[2] = {0, ~0ull}, h[2];
+      MS_CUDA(cudaMemcpy(bad, init, sizeof init, cudaMemcpyHostToDevice));
+      check_pattern<<<d.sms * 8, 256>>>(b, words, bad, bad + 1);
+      MS_CHECK_LAUNCH();
+      MS_CUDA(cudaMemcpy(h, bad, sizeof h, cudaMemcpyDeviceToHost));
+      return h[0] == 0 ? "" : ms_fmt("%llu words wrong, the first at word %llu", h[0], h[1]);
+    };
+    measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+      return "{\"bytes_per_ns\": " + jnum((double)(2 * half * passes) / med) + "}";
+    });
+  }
+  MS_CUDA(cudaFree(a));
+  MS_CUDA(cudaFree(b));
+  MS_CUDA(cudaFree(bad));
+}
+
 /* A pointer chase over `footprint` bytes, nodes `stride` bytes apart. */
 void run_chase(const MsOptions &o, const char *alg, size_t footprint, long long warm, long long hops) {
   if (!ms_selected(alg)) return;
@@ -858,6 +925,7 @@ void ms_run_calibrate(const MsOptions &o) {
   if (any_dram) run_dram(o, d);
   if (ms_selected("l2-read")) run_l2_read(d);
   if (ms_selected("l2-sweep")) run_l2_sweep(d, o.quick);
+  if (ms_selected("l2-copy-sweep")) run_l2_copy_sweep(d, o.quick);
   run_chase(o, "dram-chase", o.quick ? (size_t)128 << 20 : (size_t)512 << 20, 0, o.quick ? 8192 : 32768);
   run_chase(o, "l2-chase", (size_t)4 << 20, 32768, 65536);
   run_chase(o, "l1-chase", (size_t)16 << 10, 128, o.quick ? 65536 : 262144);

@@ -183,7 +183,7 @@ cat >rc.json <<'JSON'
  {"workload": "permutation", "algorithm": "hmm-scheduled", "params": {"n": 65536, "permutation": "random", "seed": 1, "elem_words": 1, "width": 32, "blocks": 1}, "kernels_per_call": 5, "median_ns": 1000, "verified": true}]}
 JSON
 "$memsim" gen sat -a 2r1w --n 256 --tile-threads 128 -o rc0.json 2>/dev/null
-"$memsim" gen sat -a 4r4w --n 256 -o rc1.json 2>/dev/null
+"$memsim" gen sat -a 4r4w --n 256 --unroll 8 -o rc1.json 2>/dev/null
 "$memsim" gen permutation -a hmm-scheduled -P random --n 65536 --seed 1 -o rc2.json 2>/dev/null
 for m in "$src/models/h200.json" "$src/models/h200-hmm.json"; do
   n=$((n + 1))

@@ -41,7 +41,8 @@ MsCalib *ms_calib_new(void) {
 static void derived_clear(MsCalDerived *d) {
   char **from[] = {&d->from_clock, &d->from_copy, &d->from_stride1, &d->from_stride32,
                    &d->from_global, &d->from_shared, &d->from_launch, &d->from_device,
-                   &d->from_l2read, &d->from_l2chase, &d->from_load_loop, &d->from_store_loop};
+                   &d->from_l2read, &d->from_l2chase, &d->from_load_loop, &d->from_store_loop,
+                   &d->from_l2sweep};
   for (guint i = 0; i < G_N_ELEMENTS(from); i++) g_clear_pointer(from[i], g_free);
   memset(d, 0, sizeof *d);
 }
@@ -357,6 +358,70 @@ static gboolean derive_device(MsCalib *c, MsCalDerived *d, GError **error) {
   return TRUE;
 }
 
+/* L2 capacity for data that is read and written again and again (the validation's kernels,
+ * timed over repeated calls): the l2-copy-sweep records give copy bandwidth against the
+ * footprint.  hi = the highest bandwidth, lo = the bandwidth at the largest footprint (far
+ * beyond L2); the capacity is the footprint where the bandwidth first falls to (hi + lo) / 2
+ * (half the traffic from L2), interpolated linearly between the two records around it.
+ * Needs at least 3 records whose largest footprint is beyond device.l2_bytes; without any
+ * record, l2_words stays device.l2_bytes / 4. */
+typedef struct {
+  double bytes, bw;
+  guint index;
+} SweepPt;
+
+static gint sweep_cmp(gconstpointer a, gconstpointer b) {
+  const SweepPt *x = a, *y = b;
+  return x->bytes < y->bytes ? -1 : x->bytes > y->bytes;
+}
+
+static gboolean derive_l2_sweep(MsCalib *c, MsCalDerived *d, GError **error) {
+  GArray *pts = g_array_new(FALSE, FALSE, sizeof(SweepPt));
+  gboolean ok = TRUE;
+  for (guint i = 0; i < c->records->len && ok; i++) {
+    const MsCalRecord *r = c->records->pdata[i];
+    if (strcmp(r->algorithm, "l2-copy-sweep") != 0) continue;
+    double f, med, rd, wr;
+    ok = field(r, "params.footprint_bytes", FALSE, &f, error) && field(r, "median_ns", FALSE, &med, error) &&
+         field(r, "bytes_read", FALSE, &rd, error) && field(r, "bytes_written", FALSE, &wr, error);
+    if (ok) g_array_append_val(pts, ((SweepPt){f, (rd + wr) / med, i}));
+  }
+  if (!ok || pts->len == 0) {
+    g_array_free(pts, TRUE);
+    return ok;
+  }
+  g_array_sort(pts, sweep_cmp);
+  const SweepPt *v = (const SweepPt *)(void *)pts->data;
+  const guint n = pts->len;
+  const double l2_bytes = 4.0 * (double)d->l2_words;
+  if (n < 3 || v[n - 1].bytes <= l2_bytes) {
+    fail(error, "%s: l2-copy-sweep: %u record%s, the largest footprint %.0f bytes; the rule needs at least 3, one beyond "
+                "device.l2_bytes = %.0f (%s)",
+         (char *)c->files->pdata[0], n, n == 1 ? "" : "s", v[n - 1].bytes, l2_bytes, RUN_HINT);
+    g_array_free(pts, TRUE);
+    return FALSE;
+  }
+  double hi = 0;
+  for (guint i = 0; i < n; i++) hi = MAX(hi, v[i].bw);
+  const double lo = v[n - 1].bw, thr = (hi + lo) / 2;
+  guint k = 0;
+  while (k < n && v[k].bw >= thr) k++;
+  double cap;
+  if (k == 0) cap = v[0].bytes;                    /* even the smallest footprint misses L2 */
+  else if (k == n) cap = v[n - 1].bytes;           /* not reached: lo is the largest footprint's */
+  else cap = v[k - 1].bytes + (v[k - 1].bw - thr) / (v[k - 1].bw - v[k].bw) * (v[k].bytes - v[k - 1].bytes);
+  d->l2_sweep_points = n;
+  d->l2_sweep_hi = hi;
+  d->l2_sweep_lo = lo;
+  d->l2_sweep_bytes = cap;
+  d->l2_words = (guint64)floor(cap / 4);
+  const MsCalRecord *first = c->records->pdata[v[0].index];
+  d->from_l2sweep = g_strdup_printf("%s, %u l2-copy-sweep records (footprints %.0f .. %.0f MiB)", first->file, n,
+                                    v[0].bytes / 1048576, v[n - 1].bytes / 1048576);
+  g_array_free(pts, TRUE);
+  return TRUE;
+}
+
 /* ns per warp request of the strided-read record with stride s, or NAN. */
 static double stride_ns(const MsCalib *c, int s, GError **error, gboolean *ok) {
   const MsCalNeed n = {"strided-read", "stride_words", s};
@@ -418,6 +483,7 @@ gboolean ms_calib_derive(MsCalib *c, GError **error) {
   d->l2_bytes_per_ns = rd / med;
   d->l2_rate = (guint32)round_u64(d->l2_bytes_per_ns * d->time_unit_ns / (4.0 * d->group_words), 1, MS_MAX_GLOBAL_RATE);
   d->l2_latency = round_u64(d->l2_clocks, 1, MS_MAX_LATENCY);
+  if (!derive_l2_sweep(c, d, error)) return FALSE;
   /* warp issue, from the one-warp loops (optional: older record files have none): the loads
    * a warp keeps in flight in a plain loop = DRAM latency / clocks per iteration; stores
    * that take less than half the latency each do not hold the warp */
@@ -479,6 +545,10 @@ static cJSON *recorded_json(const MsCalib *c) {
     const char *what = NULL;
     if (strcmp(a, "dram-read") == 0 || strcmp(a, "dram-write") == 0) {
       v = (g_str_equal(a, "dram-write") ? opt_num(r, "bytes_written", NULL) : opt_num(r, "bytes_read", NULL)) / med;
+      what = "bytes_per_ns";
+    } else if (strcmp(a, "l2-sweep") == 0 || strcmp(a, "l2-copy-sweep") == 0) {
+      /* l2-sweep: recorded beside the copy sweep that sets l2_words (reads alone) */
+      v = (opt_num(r, "bytes_read", NULL) + (strcmp(a, "l2-copy-sweep") == 0 ? opt_num(r, "bytes_written", NULL) : 0)) / med;
       what = "bytes_per_ns";
     } else if (strcmp(a, "l1-chase") == 0) {
       v = opt_num(r, "result", "clocks_per_hop");
@@ -555,7 +625,16 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
   figure(cal, "resident_warps", (double)d->resident_warps, d->from_device, "device.max_threads_per_sm / warp_size");
   figure(cal, "resident_blocks", (double)d->resident_blocks, d->from_device, "device.max_blocks_per_sm");
   figure(cal, "shared_words_per_dmm", (double)d->shared_words_per_dmm, d->from_device, "device.shared_mem_per_sm / 4");
-  figure(cal, "l2_words", (double)d->l2_words, d->from_device, "device.l2_bytes / 4");
+  if (d->from_l2sweep) {
+    o = figure(cal, "l2_words", (double)d->l2_words, d->from_l2sweep,
+               "floor(capacity / 4): capacity = the footprint where the copy bandwidth falls to (hi + lo) / 2, linear between "
+               "the records around it; hi = the highest, lo = the largest footprint's");
+    cJSON_AddNumberToObject(o, "capacity_bytes", d->l2_sweep_bytes);
+    cJSON_AddNumberToObject(o, "hi_bytes_per_ns", d->l2_sweep_hi);
+    cJSON_AddNumberToObject(o, "lo_bytes_per_ns", d->l2_sweep_lo);
+  } else {
+    figure(cal, "l2_words", (double)d->l2_words, d->from_device, "device.l2_bytes / 4");
+  }
   o = figure(cal, "l2_latency", (double)d->l2_latency, d->from_l2chase, "round(result.clocks_per_hop)");
   cJSON_AddNumberToObject(o, "clocks_per_hop", d->l2_clocks);
   o = figure(cal, "l2_rate", d->l2_rate, d->from_l2read,
@@ -651,9 +730,14 @@ char *ms_calib_summary(const MsCalib *c) {
                            d->posted_writes ? "true" : "false", d->store_loop_clocks, d->from_store_loop);
   else
     g_string_append_printf(s, "  %-21s %-9s no store-loop record (the papers' rule)\n", "posted_writes", "false");
+  if (d->from_l2sweep)
+    g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " copy %.0f bytes/ns in L2, %.0f beyond: half at %.1f MiB   %s\n",
+                           "l2_words", d->l2_words, d->l2_sweep_hi, d->l2_sweep_lo, d->l2_sweep_bytes / 1048576, d->from_l2sweep);
   g_string_append_printf(s, "  from %s: dmms %u, width %u, resident_warps %" G_GUINT64_FORMAT ", resident_blocks %" G_GUINT64_FORMAT
-                            ", shared_words_per_dmm %" G_GUINT64_FORMAT ", l2_words %" G_GUINT64_FORMAT "\n",
+                            ", shared_words_per_dmm %" G_GUINT64_FORMAT,
                          (char *)c->files->pdata[0], d->dmms, d->width, d->resident_warps, d->resident_blocks,
-                         d->shared_words_per_dmm, d->l2_words);
+                         d->shared_words_per_dmm);
+  if (!d->from_l2sweep) g_string_append_printf(s, ", l2_words %" G_GUINT64_FORMAT, d->l2_words);
+  g_string_append_c(s, '\n');
   return g_string_free(s, FALSE);
 }

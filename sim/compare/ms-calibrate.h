@@ -34,6 +34,10 @@ typedef struct {
   /* what each came from ("FILE record N (calibrate ALG PARAMS)" or "FILE device.KEY") */
   char *from_clock, *from_copy, *from_stride1, *from_stride32, *from_global, *from_shared;
   char *from_launch, *from_device, *from_l2read, *from_l2chase, *from_load_loop, *from_store_loop;
+  /* L2 capacity from the l2-copy-sweep records (optional: without them device.l2_bytes) */
+  guint l2_sweep_points;
+  double l2_sweep_hi, l2_sweep_lo, l2_sweep_bytes; /* plateau, beyond L2 (bytes/ns), capacity */
+  char *from_l2sweep;
 } MsCalDerived;
 
 typedef struct {

@@ -339,6 +339,10 @@ static void map_sat(const MsCompare *cmp, MsCmpRecord *r, GHashTable *p, const c
   /* 1r1w-lookback reads and writes every element once like 1r1w, in one kernel (the launch
    * count comes from the record). copy: the comparer's own trace. */
   if (strcmp(*alg, "1r1w-lookback") == 0) *alg = "1r1w";
+  /* kernels/sat.cu's prefix loops (#pragma unroll 8) compile to 8 loads, then 8 stores
+   * (traces/measured/h100/sass-order.txt): the trace in that order */
+  if ((strcmp(*alg, "2r2w") == 0 || strcmp(*alg, "4r4w") == 0) && !g_hash_table_contains(p, "unroll"))
+    set_u64(p, "unroll", 8);
   /* kernels/sat.cu runs every tile kernel as blocks of 128 threads (32 x 32 tiles) */
   if ((strcmp(*alg, "2r1w") == 0 || strcmp(*alg, "1r1w") == 0 || strcmp(*alg, "1+r") == 0) &&
       !g_hash_table_contains(p, "tile-threads") && (!param_u64(p, "block", &x) || x == 32))
@@ -352,6 +356,9 @@ static void map_sat(const MsCompare *cmp, MsCmpRecord *r, GHashTable *p, const c
 static void map_bpbc(const MsCompare *cmp, MsCmpRecord *r, GHashTable *p, const char **alg) {
   guint64 x, y;
   const gboolean own = strcmp(*alg, "life-multistep") == 0 || strcmp(*alg, "life-multistep-shuffle") == 0;
+  /* kernels/bpbc.cu bpbc_pairwise's loop over a runtime k compiles to groups of 4 planes: 8
+   * loads, then 4 stores (traces/measured/h100/sass-order.txt) */
+  if (strcmp(*alg, "pairwise-sum") == 0 && !g_hash_table_contains(p, "unroll")) set_u64(p, "unroll", 4);
   if (!g_str_has_prefix(*alg, "life-")) return;
   if (own) {
     /* the GPU kernels' own tiles (ms-compare-traces.c), not the paper's multistep */

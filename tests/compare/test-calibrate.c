@@ -350,3 +350,53 @@ Test(calibrate, not_a_measurement_file) {
   g_error_free(e);
   ms_calib_free(c);
 }
+
+/* l2-copy-sweep records: footprints 8, 32, 48, 64, 128 MiB at 6000, 6000, 5000, 3000, 3000
+ * bytes/ns.  hi 6000, lo 3000, half 4500: between 48 MiB (5000) and 64 MiB (3000), at
+ * 48 + (5000 - 4500) / (5000 - 3000) x 16 = 52 MiB: l2_words = 52 x 2^20 / 4 = 13631488.
+ * Without them, device.l2_bytes / 4 = 13107200; with two, the rule is refused. */
+static void add_sweep(cJSON *root, double mib, double bytes_per_ns) {
+  const double f = mib * 1048576, moved = 1073741824.0;
+  char *t = g_strdup_printf("{\"workload\": \"calibrate\", \"algorithm\": \"l2-copy-sweep\", \"params\": {\"footprint_bytes\": %.0f, "
+                            "\"passes\": 2, \"blocks\": 800, \"threads_per_block\": 256}, \"kernels_per_call\": 1, \"calls\": 10, "
+                            "\"median_ns\": %.6f, \"bytes_read\": %.0f, \"bytes_written\": %.0f, \"verified\": true}",
+                            f, moved / bytes_per_ns, moved / 2, moved / 2);
+  cJSON_AddItemToArray(records(root), cJSON_Parse(t));
+  g_free(t);
+}
+
+Test(calibrate, l2_copy_sweep_gives_the_half_bandwidth_footprint) {
+  cJSON *root = fixture_json();
+  MsCalib *c = ms_calib_new();
+  char *err = derive(c, root);
+  cr_assert_null(err, "%s", err);
+  cr_assert_eq(c->d.l2_words, 13107200);
+  cr_assert_null(c->d.from_l2sweep);
+  ms_calib_free(c);
+  static const double pts[][2] = {{64, 3000}, {8, 6000}, {128, 3000}, {32, 6000}, {48, 5000}}; /* any order */
+  for (int i = 0; i < 5; i++) add_sweep(root, pts[i][0], pts[i][1]);
+  c = ms_calib_new();
+  err = derive(c, root);
+  cr_assert_null(err, "%s", err);
+  cr_assert_float_eq(c->d.l2_sweep_hi, 6000, 1e-6);
+  cr_assert_float_eq(c->d.l2_sweep_lo, 3000, 1e-6);
+  cr_assert_float_eq(c->d.l2_sweep_bytes, 52.0 * 1048576, 1e-3);
+  cr_assert_eq(c->d.l2_words, 13631488);
+  cr_assert_not_null(c->d.from_l2sweep);
+  char *model = ms_calib_model_json(c, "memsim calibrate r.json");
+  cr_assert(strstr(model, "\"l2_words\":\t13631488"), "%s", model);
+  g_free(model);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+  /* two records: refused, naming the rule's need */
+  root = fixture_json();
+  add_sweep(root, 8, 6000);
+  add_sweep(root, 128, 3000);
+  c = ms_calib_new();
+  err = derive(c, root);
+  cr_assert_str_eq(err, "r.json: l2-copy-sweep: 2 records, the largest footprint 134217728 bytes; the rule needs at least 3, "
+                        "one beyond device.l2_bytes = 52428800 " HINT);
+  g_free(err);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+}
