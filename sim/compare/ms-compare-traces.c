@@ -36,6 +36,65 @@ MsSource *ms_cmp_sat_copy(guint64 n, GError **error) {
   return open_text(t, "sat copy", 0, 2 * n * n, error);
 }
 
+/* kernels/sat.cu sat_1r1w_lookback<H = 32, V = 2> (lb_conf's default; V halves while n is not
+ * a multiple of 256 V): one block of 256 threads per strip of H rows (the strip from an
+ * atomic ticket, taken here as the block index), walking chunks of C = 256 V columns left to
+ * right.  Per chunk, thread t: H loads of its V words of each row (V = 2: one 64-bit request
+ * at the even word), its V column sums to aggv (strip 0: incv), barrier; warp 0 stores the
+ * chunk's flag and (strips > 0) reads the 32 flags above it once (the look-back finding the
+ * strip above inclusive), barrier; strips > 0 read the strip above's incv and store their
+ * own, barrier, the flag; the warp totals through shared memory (lane 31 writes one per row,
+ * each warp reads those of the warps before it); the carry row (thread 255); H stores of
+ * the result.  Not in the trace: the spin until the strip above has stored its flag, a wait
+ * on another block that the model has no step for, so strips run as if independent: the
+ * prediction is the kernel's traffic, not its chain of strips (docs/validation.md). */
+MsSource *ms_cmp_sat_lookback(guint64 n, GError **error) {
+  const guint64 H = 32, T = 256;
+  guint64 V = 2;
+  while (V > 1 && n % (T * V)) V /= 2;
+  if (n < H || n % H || n % (T * V)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "1r1w-lookback kernel: n " U " is not a multiple of 32 and of 256", n);
+    return NULL;
+  }
+  const guint64 C = T * V, NC = n / C, S = n / H, NW = T / 32;
+  const guint64 sw = NW * (H + 1) + 2 * (H + 1);
+  /* a, b: n x n; aggv, incv: S x n; flags: S x NC */
+  char *t = g_strdup_printf(
+      "{\"memsim_trace\": 1, \"form\": \"compact\","
+      " \"name\": \"sat 1r1w-lookback kernel (strips of " U " rows, chunks of " U " columns) n=" U "\","
+      " \"threads\": " U ", \"block_threads\": " U ", \"shared_words\": " U ", \"global_words\": " U ","
+      " \"constants\": {\"N\": " U ", \"H\": " U ", \"V\": " U ", \"C\": " U ", \"NC\": " U ", \"S\": " U ","
+      "  \"B\": \"N * N\", \"AGG\": \"2 * N * N\", \"INC\": \"2 * N * N + S * N\", \"FL\": \"2 * N * N + 2 * S * N\","
+      "  \"WT\": 0, \"CA\": " U "},"
+      " \"steps\": [{\"repeat\": \"NC\", \"var\": \"c\", \"steps\": ["
+      "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": ["
+      "   {\"op\": \"read\", \"addr\": \"(bid * H + r) * N + c * C + ltid * V\"}]},"
+      "  {\"op\": \"write\", \"addr\": \"INC + c * C + ltid * V\", \"when\": \"bid == 0\"},"
+      "  {\"op\": \"write\", \"addr\": \"AGG + bid * N + c * C + ltid * V\", \"when\": \"bid > 0\"},"
+      "  {\"op\": \"sync\", \"scope\": \"block\"},"
+      "  {\"op\": \"write\", \"addr\": \"FL + bid * NC + c\", \"when\": \"ltid == 0\"},"
+      "  {\"op\": \"read\", \"addr\": \"FL + (bid - 1 - ltid) * NC + c\", \"when\": \"ltid < 32 && bid > ltid\"},"
+      "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": ["
+      "   {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"WT + ltid / 32 * (H + 1) + r\", \"when\": \"ltid %% 32 == 31\"}]},"
+      "  {\"op\": \"sync\", \"scope\": \"block\"},"
+      "  {\"op\": \"read\", \"addr\": \"INC + (bid - 1) * N + c * C + ltid * V\", \"when\": \"bid > 0\"},"
+      "  {\"op\": \"write\", \"addr\": \"INC + bid * N + c * C + ltid * V\", \"when\": \"bid > 0\"},"
+      "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"WT + ltid / 32 * (H + 1) + H\", \"when\": \"ltid %% 32 == 31\"},"
+      "  {\"op\": \"sync\", \"scope\": \"block\"},"
+      "  {\"op\": \"write\", \"addr\": \"FL + bid * NC + c\", \"when\": \"ltid == 0 && bid > 0\"},"
+      "  {\"repeat\": \"" U "\", \"var\": \"w\", \"steps\": ["
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"WT + w * (H + 1) + H\", \"when\": \"w < ltid / 32\"}]},"
+      "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": ["
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"CA + c %% 2 * (H + 1) + r\"},"
+      "   {\"repeat\": \"" U "\", \"var\": \"w\", \"steps\": ["
+      "    {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"WT + w * (H + 1) + r\", \"when\": \"w < ltid / 32\"}]},"
+      "   {\"op\": \"write\", \"addr\": \"B + (bid * H + r) * N + c * C + ltid * V\"},"
+      "   {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"CA + (c + 1) %% 2 * (H + 1) + r\", \"when\": \"ltid == 255\"}]}]}]}",
+      H, C, n, S * T, T, sw, 2 * n * n + 2 * S * n + S * NC, n, H, V, C, NC, S, NW * (H + 1), NW - 1, NW - 1);
+  return open_text(t, "1r1w-lookback kernel", 0, 0, error);
+}
+
 /* kernels/bpbc.cu life_multistep: a block of EW x EH = 6 x 80 threads holds a tile of 4 x 64
  * 64-bit words with a halo of one word left and right and T = 8 rows above and below in a
  * shared buffer buf[2][EH + 2][EW + 2] (a zero ring around it); per launch: zero the buffer

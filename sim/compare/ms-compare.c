@@ -336,9 +336,8 @@ static void map_permutation(const MsCompare *cmp, MsCmpRecord *r, GHashTable *p,
 
 static void map_sat(const MsCompare *cmp, MsCmpRecord *r, GHashTable *p, const char **alg) {
   guint64 x;
-  /* 1r1w-lookback reads and writes every element once like 1r1w, in one kernel (the launch
-   * count comes from the record). copy: the comparer's own trace. */
-  if (strcmp(*alg, "1r1w-lookback") == 0) *alg = "1r1w";
+  /* 1r1w-lookback and copy: the comparer's own traces of kernels/sat.cu (ms-compare-traces.c) */
+  if (strcmp(*alg, "1r1w-lookback") == 0) *alg = "1r1w-lookback-kernel";
   /* kernels/sat.cu's prefix loops (#pragma unroll 8) compile to 8 loads, then 8 stores
    * (traces/measured/h100/sass-order.txt): the trace in that order */
   if ((strcmp(*alg, "2r2w") == 0 || strcmp(*alg, "4r4w") == 0) && !g_hash_table_contains(p, "unroll"))
@@ -480,10 +479,11 @@ static MsSource *own_source(const MsCmpRecord *r, GHashTable *p, gboolean *handl
                                            "threads_per_block", NULL};
   guint64 n, size, steps, t, h, ow, bt;
   *handled = TRUE;
-  if (strcmp(r->sim_family, "sat") == 0 && strcmp(r->sim_algorithm, "copy") == 0) {
+  const gboolean lookback = strcmp(r->sim_algorithm, "1r1w-lookback-kernel") == 0;
+  if (strcmp(r->sim_family, "sat") == 0 && (lookback || strcmp(r->sim_algorithm, "copy") == 0)) {
     if (!ms_param_check(p, sat_known, "sat", error) || !ms_param_uint(p, "n", 1024, 1, 1u << 16, &n, error))
       return NULL;
-    return ms_cmp_sat_copy(n, error);
+    return lookback ? ms_cmp_sat_lookback(n, error) : ms_cmp_sat_copy(n, error);
   }
   const gboolean tile = strcmp(r->sim_algorithm, "life-multistep-kernel") == 0;
   if (strcmp(r->sim_family, "bpbc") == 0 && (tile || strcmp(r->sim_algorithm, "life-multistep-shuffle-kernel") == 0)) {

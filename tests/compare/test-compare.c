@@ -564,3 +564,70 @@ Test(compare, generators_declare_the_kernels_shared_words) {
   cr_expect_eq(ms_source_block_threads(t), 64);
   ms_source_free(t);
 }
+
+/* Every generator and the comparer's own kernel traces declare their global footprint (the
+ * L2 extension): the arrays they address, worked out from each family's layout. */
+Test(compare, traces_declare_their_global_words) {
+  static const struct {
+    const char *family, *algorithm, *params;
+    guint64 words;
+  } cases[] = {
+      {"permutation", "hmm-d-designated", "n=65536 permutation=random", 2 * 65536 + 65536}, /* a, b, P */
+      {"sat", "2r2w", "n=256", 256 * 256},                                                  /* in place */
+      {"sat", "4r4w", "n=256", 2 * 256 * 256},
+      {"gcd", "approximate", "bits=64 instances=64", 2 * 64 * 2},                            /* X and Y */
+      {"bpbc", "pairwise-sum", "bits=7 instances=4096", (3 * 7 + 1) * 128},                  /* A, B, C, carry */
+      {"bpbc", "pairwise-sum-naive", "instances=4096", 3 * 4096},
+      {"bpbc", "life-single", "size=256 steps=1", 2 * 256 * 8},                              /* two universes */
+      {"bpbc", "life-multistep", "size=256 steps=8", 2 * 2 * 256 * 4},
+      {"simple", "copy", "n=4096", 2 * 4096},
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    GHashTable *p = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    gchar **kv = g_strsplit(cases[i].params, " ", -1);
+    for (int k = 0; kv[k]; k++) {
+      char *eq = strchr(kv[k], '=');
+      g_hash_table_insert(p, g_strndup(kv[k], (gsize)(eq - kv[k])), g_strdup(eq + 1));
+    }
+    g_strfreev(kv);
+    GError *e = NULL;
+    MsSource *s = ms_workload_source(cases[i].family, cases[i].algorithm, p, &e);
+    cr_assert_not_null(s, "%s %s: %s", cases[i].family, cases[i].algorithm, e ? e->message : "");
+    cr_expect_eq(ms_source_global_words(s), cases[i].words, "%s %s %s: %" G_GUINT64_FORMAT, cases[i].family,
+                 cases[i].algorithm, cases[i].params, ms_source_global_words(s));
+    ms_source_free(s);
+    g_hash_table_unref(p);
+  }
+  GError *e = NULL;
+  MsSource *t = ms_cmp_sat_copy(512, &e);
+  cr_expect_eq(ms_source_global_words(t), 2 * 512 * 512);
+  ms_source_free(t);
+  /* 1r1w-lookback at n = 1024: a, b (n^2 each), aggv and incv (32 strips x n), flags (32 x 2) */
+  t = ms_cmp_sat_lookback(1024, &e);
+  cr_assert_not_null(t, "%s", e ? e->message : "");
+  cr_expect_eq(ms_source_global_words(t), 2 * 1024 * 1024 + 2 * 32 * 1024 + 32 * 2);
+  cr_expect_eq(ms_source_block_threads(t), 256);
+  cr_expect_eq(ms_source_shared_words(t), 8 * 33 + 2 * 33);
+  /* its requests, counted from the kernel's code (kernels/sat.cu sat_1r1w_lookback<32, 2>):
+   * per strip s and chunk, per thread: 32 loads and 32 stores (64-bit: one request each),
+   * the column sums (agg or inc), and for s > 0 the inc above read and its own written;
+   * warp 0's flag store(s) and min(s, 32) flag loads; shared: lane 31's 33 warp totals per
+   * warp, each thread's reads of the totals of the warps before it (33 per warp), the
+   * carry read per row, thread 255's carry store per row */
+  guint64 want = 0;
+  for (guint64 s = 0; s < 32; s++)
+    for (guint64 c = 0; c < 2; c++) {
+      want += 256 * (32 + 32 + 1) + (s > 0 ? 2 * 256 : 0);
+      want += 1 + (s > 0) + MIN(s, 32);
+      want += 8 * 33 + 32 * 28 * 33 + 32 * 256 + 32;
+    }
+  g_autoptr(MsModel) m = ms_model_new(MS_MODEL_UMM, 32, 10, 1, 1, 10);
+  MsResult *r = ms_simulate(m, t, NULL, &e);
+  cr_assert_not_null(r, "%s", e ? e->message : "");
+  cr_expect_eq(r->requests, want, "%" G_GUINT64_FORMAT " requests, want %" G_GUINT64_FORMAT, r->requests, want);
+  ms_result_free(r);
+  ms_source_free(t);
+  cr_expect_null(ms_cmp_sat_lookback(1000, &e));
+  cr_expect_str_eq(e ? e->message : "", "1r1w-lookback kernel: n 1000 is not a multiple of 32 and of 256");
+  g_clear_error(&e);
+}
