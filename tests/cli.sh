@@ -113,7 +113,7 @@ one=$("$memsim" run "$src/models/hmm.json" "$src/traces/compact/coalesced-loop.j
 two=$("$memsim" run "$src/models/hmm.json" "$src/traces/compact/coalesced-loop.json" --json --per-step --threads 2 2>&1)
 if [ "$one" = "$two" ] && grep -q '"requests":16777216' <<<"$one"; then echo "ok - threads_agree"
 else fail "threads_agree: $one / $two"; fi
-expect threads_bad 2 "--threads: 3 is not 1 or 2" -- run "$dmm" "$fig" --threads 3
+expect threads_bad 2 "--threads: 65 is not in 0 .. 64 (0: the processors)" -- run "$dmm" "$fig" --threads 65
 
 # gen sat: Table 6.1 counts as JSON (--stats), the tile kernels' copy threads
 n=$((n + 1))
@@ -200,6 +200,32 @@ for i, f in enumerate(sys.argv[2:]):
 PY
   then echo "ok - run_equals_compare on $(basename "$m")"; else fail "run_equals_compare on $(basename "$m"): $(cat rc.err)"; fi
 done
+
+# many threads, same answer: compact traces of 2^16 threads (2048 warps, the workers' share
+# size) on every model kind give the same --json with 1 and 3 threads; an error in the last
+# worker's share is the one-thread error, word for word
+cat >par.json <<'JSON'
+{"memsim_trace": 1, "form": "compact", "threads": 65536, "block_threads": 1024,
+ "steps": [{"op": "read", "addr": "tid * 33 % 65536"}, {"op": "write", "addr": "tid / 32 * 32 + tid % 32 * 17 % 32"},
+           {"op": "sync", "scope": "block"}, {"op": "read", "space": "shared", "addr": "ltid * 5 % 1024"},
+           {"op": "write", "space": "global", "addr": "tid", "when": "bid % 3 == 1"}]}
+JSON
+cat >parbad.json <<'JSON'
+{"memsim_trace": 1, "form": "compact", "threads": 65536,
+ "steps": [{"op": "read", "addr": "tid"}, {"op": "read", "addr": "tid - 2 * (tid / 50000) * tid"}]}
+JSON
+for m in textbook-umm textbook-dmm hmm h200; do
+  n=$((n + 1))
+  "$memsim" run "$src/models/$m.json" par.json --json --per-step --threads 1 >par1.out 2>par.err
+  "$memsim" run "$src/models/$m.json" par.json --json --per-step --threads 3 >par3.out 2>>par.err
+  if [ -s par1.out ] && cmp -s par1.out par3.out; then echo "ok - threads_same_result on $m"
+  else fail "threads_same_result on $m: $(head -c 300 par.err) $(diff par1.out par3.out | head -3)"; fi
+done
+n=$((n + 1))
+"$memsim" run "$src/models/textbook-umm.json" parbad.json --threads 1 >/dev/null 2>parbad1.err; rc1=$?
+"$memsim" run "$src/models/textbook-umm.json" parbad.json --threads 4 >/dev/null 2>parbad4.err; rc4=$?
+if [ "$rc1" = 2 ] && [ "$rc4" = 2 ] && grep -q "negative address -50000 (thread 50000)" parbad1.err && cmp -s parbad1.err parbad4.err
+then echo "ok - threads_same_error"; else fail "threads_same_error: $rc1 $rc4 $(cat parbad1.err parbad4.err | head -c 400)"; fi
 
 # without a GPU (CI), measure says so and exits 3; on a GPU machine this check is skipped
 n=$((n + 1))

@@ -74,13 +74,27 @@ static gboolean mem_fill(gpointer self, guint64 first, guint64 count, gint64 *ad
   return TRUE;
 }
 
+/* The same from the engine's worker threads (no Criterion assertions off the main thread). */
+static gboolean mem_fill_worker(gpointer self, guint worker, guint64 first, guint64 count, gint64 *addr,
+                                GError **error) {
+  (void)worker;
+  MemSrc *m = self;
+  const gint64 *a = m->pos > 0 ? g_ptr_array_index(m->t->addr, m->pos - 1) : NULL;
+  if (!a || first + count > m->t->threads) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "test source: fill_worker out of order");
+    return FALSE;
+  }
+  memcpy(addr, a + first, count * sizeof(gint64));
+  return TRUE;
+}
+
 static void mem_destroy(gpointer self) {
   MemSrc *m = self;
   mt_trace_free(m->t);
   g_free(m);
 }
 
-static const MsSourceFuncs mem_funcs = {mem_next, mem_fill, mem_destroy};
+static const MsSourceFuncs mem_funcs = {mem_next, mem_fill, mem_destroy, NULL, mem_fill_worker};
 
 MsSource *mt_source(const MtTrace *t, const char *name) {
   MemSrc *m = g_new0(MemSrc, 1);

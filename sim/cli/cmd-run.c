@@ -16,7 +16,8 @@ int ms_cmd_run(int argc, char **argv) {
       {"per-step", 's', 0, G_OPTION_ARG_NONE, &per_step, "Add the per-step breakdown", NULL},
       {"timeline", 't', 0, G_OPTION_ARG_NONE, &timeline, "Draw the pipeline timeline (small traces)", NULL},
       {"progress", 'p', 0, G_OPTION_ARG_NONE, &show_progress, "Report progress on stderr", NULL},
-      {"threads", 0, 0, G_OPTION_ARG_INT, &threads, "1: simulate on one thread; 2 (default for large traces): generate addresses on a second", "N"},
+      {"threads", 0, 0, G_OPTION_ARG_INT, &threads,
+       "Threads that fill and count large steps (compact traces; default: the processors, at most 64); 1: one thread. Same result for any N", "N"},
       {"timing", 0, 0, G_OPTION_ARG_NONE, &timing, "Report open and simulation times and requests/s on stderr", NULL},
       {NULL}};
   GOptionContext *ctx = g_option_context_new("MODEL TRACE - simulate a trace on a memory machine model");
@@ -49,8 +50,9 @@ int ms_cmd_run(int argc, char **argv) {
   gint64 t0 = g_get_monotonic_time();
   MsSimOptions opt = {0};
   if (timeline) opt.max_events = MS_TIMELINE_MAX_EVENTS;
-  if (threads < 0 || threads > 2) {
-    fprintf(stderr, "memsim run: --threads: %d is not 1 or 2\nTry 'memsim run --help'\n", threads);
+  if (threads < 0 || threads > (int)MS_MAX_WORKERS) {
+    fprintf(stderr, "memsim run: --threads: %d is not in 0 .. %u (0: the processors)\nTry 'memsim run --help'\n", threads,
+            MS_MAX_WORKERS);
     code = MS_EXIT_INPUT;
     goto out;
   }

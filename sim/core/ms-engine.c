@@ -40,7 +40,38 @@ typedef struct {
   MsStepResult res;
 } StepRec;
 
+/* One thread's scratch for stage counting: addresses of a chunk, the hash set of distinct
+ * groups or addresses, the per-bank counts, and the sums of its share of a step. */
 typedef struct {
+  gint64 *addr;
+  guint64 *hkeys;
+  guint32 *hstamp, stamp;
+  guint32 *bankcnt;
+  guint64 *dmm_stages; /* per DMM stage sums (hmm shared steps) */
+  guint64 stages, disp, req;
+  guint64 wfrom, wto;  /* its warps of the step */
+  GError *error;
+} Counter;
+
+struct Engine;
+
+/* Worker threads that fill and count disjoint warp ranges of one step at a time (sources
+ * with fill_worker); the engine's thread is worker 0. */
+typedef struct {
+  struct Engine *e;
+  guint n;              /* workers, the engine's thread included */
+  GThread **threads;
+  GMutex lock;
+  GCond go, done;
+  guint64 gen;          /* bumped per parallel step */
+  guint pending;        /* workers still counting */
+  gboolean quit;
+  StepRec *rec;         /* the step being counted */
+  gboolean dmm_rule, shared_hmm;
+  struct WorkerArg *args;
+} Pool;
+
+typedef struct Engine {
   const MsModel *model;
   MsSource *src;
   const MsSimOptions *opt;
@@ -75,14 +106,14 @@ typedef struct {
   GPtrArray *kpool;
 
   /* loading scratch */
-  gint64 *addr;
   guint64 chunk;
-  guint64 *hkeys;
-  guint32 *hstamp, stamp, hmask;
+  guint32 hmask;
   int hshift; /* 64 - log2(table size) */
-  guint32 *bankcnt;
   int gshift, wshift; /* log2 of group_words and w when powers of two, else -1 */
-  guint64 *dmm_stages; /* per DMM stage sums of the step being loaded */
+  Counter *ctr;       /* per worker; ctr[0] is the engine thread's */
+  guint nctr;
+  Pool *pool;         /* NULL: one thread counts */
+  guint64 par_min;    /* steps of this many warps or more go to the pool */
 
   GArray *work; /* warps to advance */
   gint64 last_complete;
@@ -123,23 +154,23 @@ typedef struct {
 /* Insert key; returns TRUE if it was new.  The table is cleared by bumping the stamp; it
  * has at least 32 slots per key so probes rarely collide, and Fibonacci hashing (one
  * multiply, the high bits) spreads strided keys as well as random ones. */
-static inline gboolean hset_add(Engine *e, guint64 key) {
+static inline gboolean hset_add(const Engine *e, Counter *c, guint64 key) {
   guint32 h = (guint32)((key * G_GUINT64_CONSTANT(0x9e3779b97f4a7c15)) >> e->hshift);
   for (;;) {
-    if (e->hstamp[h] != e->stamp) {
-      e->hstamp[h] = e->stamp;
-      e->hkeys[h] = key;
+    if (c->hstamp[h] != c->stamp) {
+      c->hstamp[h] = c->stamp;
+      c->hkeys[h] = key;
       return TRUE;
     }
-    if (e->hkeys[h] == key) return FALSE;
+    if (c->hkeys[h] == key) return FALSE;
     h = (h + 1) & e->hmask;
   }
 }
 
-static inline void hset_clear(Engine *e) {
-  if (++e->stamp == 0) { /* wrapped: really clear */
-    memset(e->hstamp, 0, sizeof(guint32) * (e->hmask + 1));
-    e->stamp = 1;
+static inline void hset_clear(const Engine *e, Counter *c) {
+  if (++c->stamp == 0) { /* wrapped: really clear */
+    memset(c->hstamp, 0, sizeof(guint32) * (e->hmask + 1));
+    c->stamp = 1;
   }
 }
 
@@ -152,7 +183,7 @@ static inline guint64 bank_of(const Engine *e, gint64 a) {
   return e->wshift >= 0 ? (guint64)a & (e->w - 1) : (guint64)a % e->w;
 }
 
-static guint umm_stages(Engine *e, const gint64 *a, guint n, guint *active) {
+static guint umm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, guint *active) {
   guint i = 0, act = 0;
   while (i < n && a[i] < 0) i++;
   if (i == n) {
@@ -168,15 +199,15 @@ static guint umm_stages(Engine *e, const gint64 *a, guint n, guint *active) {
   }
   *active = act;
   if (same) return 1;
-  hset_clear(e);
+  hset_clear(e, c);
   guint k = 0;
   for (guint j = i; j < n; j++)
-    if (a[j] >= 0 && hset_add(e, group_of(e, a[j]))) k++;
+    if (a[j] >= 0 && hset_add(e, c, group_of(e, a[j]))) k++;
   return k;
 }
 
 /* DMM: the largest number of distinct addresses in one bank (same-address requests merge). */
-static guint dmm_stages(Engine *e, const gint64 *a, guint n, guint *active) {
+static guint dmm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, guint *active) {
   guint64 w = e->w;
   guint act = 0;
   gboolean conflict = FALSE;
@@ -197,15 +228,15 @@ static guint dmm_stages(Engine *e, const gint64 *a, guint n, guint *active) {
     *active = act;
     if (!act) return 0;
   }
-  hset_clear(e);
+  hset_clear(e, c);
   guint k = 0;
   for (guint j = 0; j < n; j++) {
-    if (a[j] < 0 || !hset_add(e, (guint64)a[j])) continue;
-    guint32 c = ++e->bankcnt[bank_of(e, a[j])];
-    if (c > k) k = c;
+    if (a[j] < 0 || !hset_add(e, c, (guint64)a[j])) continue;
+    guint32 x = ++c->bankcnt[bank_of(e, a[j])];
+    if (x > k) k = x;
   }
   for (guint j = 0; j < n; j++)
-    if (a[j] >= 0) e->bankcnt[bank_of(e, a[j])] = 0;
+    if (a[j] >= 0) c->bankcnt[bank_of(e, a[j])] = 0;
   return k;
 }
 
@@ -277,6 +308,114 @@ static inline guint static_dmm(const Engine *e, guint64 warp) {
 
 static inline gboolean dyn_pipe(const Engine *e, guint p) { return e->dyn && p != e->P - 1; }
 
+/* Steps with at least this many warps are counted by all workers. */
+#define PAR_MIN_WARPS 2048u
+
+/* Fill and count warps c->wfrom .. c->wto - 1 of step r into r->k and c's sums.  `worker`:
+ * through the source's fill_worker (several threads at once), else fill(). */
+static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_rule, gboolean shared_hmm,
+                        gboolean worker) {
+  c->stages = c->disp = c->req = 0;
+  if (shared_hmm) memset(c->dmm_stages, 0, sizeof(guint64) * e->model->dmms);
+  const guint64 end = MIN(e->p, c->wto * e->w);
+  const guint wid = (guint)(c - e->ctr);
+  for (guint64 first = c->wfrom * e->w; first < end; first += e->chunk) {
+    guint64 cnt = MIN(e->chunk, end - first);
+    gboolean ok = worker ? ms_source_fill_worker(e->src, wid, first, cnt, c->addr, &c->error)
+                         : ms_source_fill(e->src, first, cnt, c->addr, &c->error);
+    if (!ok) return;
+    guint64 w0 = first / e->w;
+    for (guint64 off = 0; off < cnt; off += e->w) {
+      guint n = (guint)MIN((guint64)e->w, cnt - off);
+      guint act;
+      guint k = dmm_rule ? dmm_stages(e, c, c->addr + off, n, &act) : umm_stages(e, c, c->addr + off, n, &act);
+      guint64 warp = w0 + off / e->w;
+      r->k[warp - r->klo] = (guint16)k;
+      if (k) {
+        c->stages += k;
+        c->disp++;
+        c->req += act;
+        if (shared_hmm) c->dmm_stages[static_dmm(e, warp)] += k;
+      }
+    }
+  }
+}
+
+typedef struct WorkerArg {
+  Pool *pl;
+  guint i;
+} WorkerArg;
+
+static gpointer pool_worker(gpointer data) {
+  const WorkerArg *wa = data;
+  Pool *pl = wa->pl;
+  guint64 seen = 0;
+  for (;;) {
+    g_mutex_lock(&pl->lock);
+    while (pl->gen == seen && !pl->quit) g_cond_wait(&pl->go, &pl->lock);
+    if (pl->quit) {
+      g_mutex_unlock(&pl->lock);
+      return NULL;
+    }
+    seen = pl->gen;
+    StepRec *r = pl->rec;
+    const gboolean dr = pl->dmm_rule, sh = pl->shared_hmm;
+    g_mutex_unlock(&pl->lock);
+    count_range(pl->e, &pl->e->ctr[wa->i], r, dr, sh, TRUE);
+    g_mutex_lock(&pl->lock);
+    if (--pl->pending == 0) g_cond_signal(&pl->done);
+    g_mutex_unlock(&pl->lock);
+  }
+}
+
+/* Count step r over the shares set in e->ctr[0 .. n-1]: workers 1 .. n-1 on their threads,
+ * share 0 here; returns when all are done. */
+static void pool_run(Pool *pl, StepRec *r, gboolean dmm_rule, gboolean shared_hmm) {
+  g_mutex_lock(&pl->lock);
+  pl->rec = r;
+  pl->dmm_rule = dmm_rule;
+  pl->shared_hmm = shared_hmm;
+  pl->pending = pl->n - 1;
+  pl->gen++;
+  g_cond_broadcast(&pl->go);
+  g_mutex_unlock(&pl->lock);
+  count_range(pl->e, &pl->e->ctr[0], r, dmm_rule, shared_hmm, TRUE);
+  g_mutex_lock(&pl->lock);
+  while (pl->pending > 0) g_cond_wait(&pl->done, &pl->lock);
+  g_mutex_unlock(&pl->lock);
+}
+
+static Pool *pool_new(Engine *e, guint n) {
+  Pool *pl = g_new0(Pool, 1);
+  pl->e = e;
+  pl->n = n;
+  g_mutex_init(&pl->lock);
+  g_cond_init(&pl->go);
+  g_cond_init(&pl->done);
+  pl->threads = g_new0(GThread *, n);
+  pl->args = g_new0(WorkerArg, n);
+  for (guint i = 1; i < n; i++) {
+    pl->args[i] = (WorkerArg){pl, i};
+    pl->threads[i] = g_thread_new("memsim-count", pool_worker, &pl->args[i]);
+  }
+  return pl;
+}
+
+static void pool_free(Pool *pl) {
+  if (!pl) return;
+  g_mutex_lock(&pl->lock);
+  pl->quit = TRUE;
+  g_cond_broadcast(&pl->go);
+  g_mutex_unlock(&pl->lock);
+  for (guint i = 1; i < pl->n; i++) g_thread_join(pl->threads[i]);
+  g_free(pl->threads);
+  g_free(pl->args);
+  g_mutex_clear(&pl->lock);
+  g_cond_clear(&pl->go);
+  g_cond_clear(&pl->done);
+  g_free(pl);
+}
+
 /* Pull one step from the source and reduce it to stage counts. */
 static gboolean load_step(Engine *e) {
   MsStep st;
@@ -306,8 +445,8 @@ static gboolean load_step(Engine *e) {
     }
   } else {
     gboolean dmm_rule = e->model->kind == MS_MODEL_DMM || (e->hmm && st.space == MS_SPACE_SHARED);
+    const gboolean shared_hmm = e->hmm && st.space == MS_SPACE_SHARED;
     guint64 step_stages = 0, step_disp = 0, step_req = 0;
-    if (e->hmm && st.space == MS_SPACE_SHARED) memset(e->dmm_stages, 0, sizeof(guint64) * e->model->dmms);
     /* only the warps that overlap the source's active range can have requests */
     guint64 lo, hi;
     ms_source_active_range(e->src, &lo, &hi);
@@ -318,27 +457,37 @@ static gboolean load_step(Engine *e) {
     r->khi = whi;
     r->k = k_take(e, whi - wlo);
     memset(r->k, 0, (whi - wlo) * sizeof(guint16));
-    guint64 end = MIN(e->p, whi * e->w);
-    for (guint64 first = wlo * e->w; first < end; first += e->chunk) {
-      guint64 cnt = MIN(e->chunk, end - first);
-      if (!ms_source_fill(e->src, first, cnt, e->addr, &e->error)) {
+    /* many warps and several workers: each counts a contiguous share (sums are the same in
+     * any split; the first error is the lowest failing share's, as in thread order) */
+    guint used = 1;
+    if (e->pool && whi - wlo >= e->par_min) {
+      used = e->pool->n;
+      guint64 per = (whi - wlo + used - 1) / used;
+      for (guint i = 0; i < used; i++) {
+        e->ctr[i].wfrom = MIN(whi, wlo + i * per);
+        e->ctr[i].wto = MIN(whi, wlo + (i + 1) * per);
+      }
+      pool_run(e->pool, r, dmm_rule, shared_hmm);
+    } else {
+      e->ctr[0].wfrom = wlo;
+      e->ctr[0].wto = whi;
+      count_range(e, &e->ctr[0], r, dmm_rule, shared_hmm, FALSE);
+    }
+    for (guint i = 0; i < used; i++)
+      if (e->ctr[i].error) {
+        e->error = e->ctr[i].error;
+        e->ctr[i].error = NULL;
+        for (guint j = i + 1; j < used; j++) g_clear_error(&e->ctr[j].error);
         rec_free(e, r);
         return FALSE;
       }
-      guint64 w0 = first / e->w;
-      for (guint64 off = 0; off < cnt; off += e->w) {
-        guint n = (guint)MIN((guint64)e->w, cnt - off);
-        guint act;
-        guint k = dmm_rule ? dmm_stages(e, e->addr + off, n, &act) : umm_stages(e, e->addr + off, n, &act);
-        guint64 warp = w0 + off / e->w;
-        r->k[warp - wlo] = (guint16)k;
-        if (k) {
-          step_stages += k;
-          step_disp++;
-          step_req += act;
-          if (e->hmm && st.space == MS_SPACE_SHARED) e->dmm_stages[static_dmm(e, warp)] += k;
-        }
-      }
+    guint64 *dmm_sum = e->ctr[0].dmm_stages;
+    for (guint i = 0; i < used; i++) {
+      step_stages += e->ctr[i].stages;
+      step_disp += e->ctr[i].disp;
+      step_req += e->ctr[i].req;
+      if (shared_hmm && i > 0)
+        for (guint b = 0; b < e->model->dmms; b++) dmm_sum[b] += e->ctr[i].dmm_stages[b];
     }
     r->res.stages = step_stages;
     r->res.dispatches = step_disp;
@@ -354,7 +503,7 @@ static gboolean load_step(Engine *e) {
        * d DMMs side by side, so its round costs the busiest DMM's stages + l - 1. */
       if (e->hmm && st.space == MS_SPACE_SHARED) {
         guint64 mx = 0;
-        for (guint b = 0; b < e->model->dmms; b++) mx = MAX(mx, e->dmm_stages[b]);
+        for (guint b = 0; b < e->model->dmms; b++) mx = MAX(mx, dmm_sum[b]);
         R->round_sum += mx + e->model->shared_latency - 1;
       } else if (e->hmm) {
         R->round_sum += step_stages + e->model->global_latency - 1;
@@ -970,11 +1119,17 @@ static void engine_free(Engine *e) {
   }
   g_free(e->ring);
   if (e->kpool) g_ptr_array_free(e->kpool, TRUE);
-  g_free(e->addr);
-  g_free(e->hkeys);
-  g_free(e->hstamp);
-  g_free(e->bankcnt);
-  g_free(e->dmm_stages);
+  pool_free(e->pool);
+  for (guint i = 0; i < e->nctr; i++) {
+    Counter *c = &e->ctr[i];
+    g_free(c->addr);
+    g_free(c->hkeys);
+    g_free(c->hstamp);
+    g_free(c->bankcnt);
+    g_free(c->dmm_stages);
+    g_clear_error(&c->error);
+  }
+  g_free(e->ctr);
   if (e->work) g_array_free(e->work, TRUE);
 }
 
@@ -1086,21 +1241,31 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   e.ring = g_new0(StepRec *, e.cap);
   e.kpool = g_ptr_array_new_with_free_func(g_free);
   e.chunk = (guint64)e.w * MAX(1u, 16384u / e.w);
-  e.addr = g_new(gint64, e.chunk);
   guint32 hs = 1024;
   while (hs < 32 * e.w) hs <<= 1;
   e.hmask = hs - 1;
   e.hshift = 64 - __builtin_ctz(hs);
-  e.hkeys = g_new(guint64, hs);
-  e.hstamp = g_new0(guint32, hs);
-  e.stamp = 0;
-  e.bankcnt = g_new0(guint32, e.w);
-  e.dmm_stages = g_new0(guint64, model->dmms);
+  /* workers: sources whose fill() may run on several threads at once, large traces only */
+  guint nw = e.opt->threads == 0 ? (guint)MIN(g_get_num_processors(), MS_MAX_WORKERS) : MIN(e.opt->threads, MS_MAX_WORKERS);
+  e.par_min = e.opt->par_min_warps ? e.opt->par_min_warps : PAR_MIN_WARPS;
+  if (!ms_source_has_fill_worker(src) || e.W < e.par_min) nw = 1;
+  e.nctr = MAX(nw, 1u);
+  e.ctr = g_new0(Counter, e.nctr);
+  for (guint i = 0; i < e.nctr; i++) {
+    Counter *c = &e.ctr[i];
+    c->addr = g_new(gint64, e.chunk);
+    c->hkeys = g_new(guint64, hs);
+    c->hstamp = g_new0(guint32, hs);
+    c->bankcnt = g_new0(guint32, e.w);
+    c->dmm_stages = g_new0(guint64, model->dmms);
+  }
   e.work = g_array_sized_new(FALSE, FALSE, sizeof(guint64), (guint)MIN(e.W, 1u << 20));
   e.last_complete = -1;
 
   MsSource *pf = NULL;
-  if (e.opt->threads != 1 && e.p >= 65536) {
+  if (e.nctr > 1) {
+    e.pool = pool_new(&e, e.nctr);
+  } else if (e.opt->threads != 1 && e.p >= 65536) {
     pf = ms_source_prefetch(src, e.chunk, e.w);
     e.src = pf;
   }

@@ -43,3 +43,11 @@ void ms_source_active_range(MsSource *s, guint64 *first, guint64 *end) {
   if (*end > s->threads) *end = s->threads;
   if (*first > *end) *first = *end;
 }
+
+gboolean ms_source_has_fill_worker(const MsSource *s) { return s->funcs.fill_worker != NULL; }
+
+gboolean ms_source_fill_worker(MsSource *s, guint worker, guint64 first, guint64 count, gint64 *addr,
+                               GError **error) {
+  return s->funcs.fill_worker ? s->funcs.fill_worker(s->self, worker, first, count, addr, error)
+                              : s->funcs.fill(s->self, first, count, addr, error);
+}

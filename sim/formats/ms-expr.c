@@ -365,6 +365,35 @@ MsExpr *ms_expr_parse(const char *text, MsExprResolve resolve, gpointer rdata,
   return ex;
 }
 
+/* A copy with its own evaluation buffers (the nodes hold each evaluation's lanes). */
+MsExpr *ms_expr_clone(const MsExpr *e) {
+  MsExpr *c = g_new0(MsExpr, 1);
+  *c = *e;
+  c->nodes = g_ptr_array_sized_new(e->nodes->len);
+  for (guint i = 0; i < e->nodes->len; i++) {
+    const Node *o = g_ptr_array_index(e->nodes, i);
+    Node *n = g_new(Node, 1);
+    *n = *o;
+    n->cap = 1;
+    n->val = g_new(gint64, 1);
+    n->err = g_new(guint32, 1);
+    n->anyerr = FALSE;
+    g_ptr_array_add(c->nodes, n);
+  }
+  /* children by id: node ids are their indices */
+  for (guint i = 0; i < c->nodes->len; i++) {
+    Node *n = g_ptr_array_index(c->nodes, i);
+    if (n->a) n->a = g_ptr_array_index(c->nodes, n->a->id);
+    if (n->b) n->b = g_ptr_array_index(c->nodes, n->b->id);
+    if (n->c) n->c = g_ptr_array_index(c->nodes, n->c->id);
+  }
+  c->root = g_ptr_array_index(c->nodes, e->root->id);
+  c->text = g_strdup(e->text);
+  c->fn = g_strdup(e->fn);
+  c->where = g_strdup(e->where);
+  return c;
+}
+
 gboolean ms_expr_is_uniform(const MsExpr *e) { return e->root->uniform; }
 
 /* Affine in tid: built from tid, uniform values, + - negation, products with a uniform

@@ -44,6 +44,9 @@ MsExpr *ms_expr_parse(const char *text, MsExprResolve resolve, gpointer rdata,
                       const MsExprArray *arrays, const char *fn, const char *where,
                       guint64 *elem_words, GError **error);
 void ms_expr_free(MsExpr *e);
+/* A copy that evaluates independently of `e` (its own lane buffers): one per thread that
+ * evaluates the same expression at the same time. */
+MsExpr *ms_expr_clone(const MsExpr *e);
 /* TRUE if the value does not depend on the thread (no tid/ltid/bid). */
 gboolean ms_expr_is_uniform(const MsExpr *e);
 

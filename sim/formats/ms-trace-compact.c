@@ -34,6 +34,13 @@ typedef struct {
   guint var_slot;
 } Frame;
 
+/* Worker w's copies of the expressions it has met (the nodes hold each evaluation's lanes,
+ * so two threads cannot share one), made on first use by that worker alone. */
+typedef struct Worker {
+  GHashTable *exprs; /* Item * -> MsExpr *[2] (when, addr) */
+  gint64 *active;
+} Worker;
+
 typedef struct {
   char *fn;
   guint64 threads, block_threads;
@@ -54,6 +61,7 @@ typedef struct {
   guint64 emitted;
   gint64 *active;
   MsExprEnv env;
+  Worker *workers[MS_MAX_WORKERS]; /* fill_worker's state, per worker */
 } Compact;
 
 static void item_free(gpointer p) {
@@ -75,6 +83,12 @@ static void compact_free(gpointer self) {
   g_ptr_array_free(c->data, TRUE);
   if (c->root) g_ptr_array_free(c->root, TRUE);
   g_free(c->active);
+  for (guint w = 0; w < MS_MAX_WORKERS; w++)
+    if (c->workers[w]) {
+      g_hash_table_destroy(c->workers[w]->exprs);
+      g_free(c->workers[w]->active);
+      g_free(c->workers[w]);
+    }
   g_free(c);
 }
 
@@ -526,17 +540,17 @@ emit:
   return MS_NEXT_STEP;
 }
 
-static gboolean compact_fill(gpointer self, guint64 first, guint64 count, gint64 *addr,
-                             GError **error) {
-  Compact *c = self;
-  Item *it = c->cur;
+/* The current step's addresses for [first, first + count), evaluating `when` and `addr`
+ * (the step's expressions or a worker's copies of them) with the lane buffer `active`. */
+static gboolean fill_with(const Compact *c, const Item *it, MsExpr *when, MsExpr *addr_ex, gint64 *active,
+                          guint64 first, guint64 count, gint64 *addr, GError **error) {
   for (guint64 done = 0; done < count;) {
     guint64 n = MIN(count - done, MS_EXPR_CHUNK);
     gint64 *out = addr + done;
     const gint64 *act = NULL;
-    if (it->when) {
-      if (!ms_expr_eval(it->when, &c->env, first + done, n, NULL, c->active, error)) return FALSE;
-      act = c->active;
+    if (when) {
+      if (!ms_expr_eval(when, &c->env, first + done, n, NULL, active, error)) return FALSE;
+      act = active;
       guint64 nact = 0;
       for (guint64 i = 0; i < n; i++) nact += act[i] != 0;
       if (nact * 4 < n * 3) {
@@ -550,7 +564,7 @@ static gboolean compact_fill(gpointer self, guint64 first, guint64 count, gint64
           }
           guint64 e = i + 1;
           while (e < n && act[e]) e++;
-          if (!ms_expr_eval(it->addr, &c->env, first + done + i, e - i, NULL, out + i, error)) return FALSE;
+          if (!ms_expr_eval(addr_ex, &c->env, first + done + i, e - i, NULL, out + i, error)) return FALSE;
           for (guint64 k = i; k < e; k++)
             if (out[k] < 0) {
               g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
@@ -564,7 +578,7 @@ static gboolean compact_fill(gpointer self, guint64 first, guint64 count, gint64
         continue;
       }
     }
-    if (!ms_expr_eval(it->addr, &c->env, first + done, n, act, out, error)) return FALSE;
+    if (!ms_expr_eval(addr_ex, &c->env, first + done, n, act, out, error)) return FALSE;
     for (guint64 i = 0; i < n; i++) {
       if (act && !act[i]) out[i] = MS_ADDR_NONE;
       else if (out[i] < 0) {
@@ -579,7 +593,40 @@ static gboolean compact_fill(gpointer self, guint64 first, guint64 count, gint64
   return TRUE;
 }
 
-static const MsSourceFuncs compact_funcs = {compact_next, compact_fill, compact_free};
+static gboolean compact_fill(gpointer self, guint64 first, guint64 count, gint64 *addr,
+                             GError **error) {
+  Compact *c = self;
+  return fill_with(c, c->cur, c->cur->when, c->cur->addr, c->active, first, count, addr, error);
+}
+
+static void pair_free(gpointer p) {
+  MsExpr **e = p;
+  ms_expr_free(e[0]);
+  ms_expr_free(e[1]);
+  g_free(e);
+}
+
+static gboolean compact_fill_worker(gpointer self, guint w, guint64 first, guint64 count, gint64 *addr,
+                                    GError **error) {
+  Compact *c = self;
+  Worker *wk = c->workers[w];
+  if (!wk) {
+    wk = c->workers[w] = g_new0(Worker, 1);
+    wk->exprs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, pair_free);
+    wk->active = g_new(gint64, MS_EXPR_CHUNK);
+  }
+  Item *it = c->cur;
+  MsExpr **e = g_hash_table_lookup(wk->exprs, it);
+  if (!e) {
+    e = g_new(MsExpr *, 2);
+    e[0] = it->when ? ms_expr_clone(it->when) : NULL;
+    e[1] = ms_expr_clone(it->addr);
+    g_hash_table_insert(wk->exprs, it, e);
+  }
+  return fill_with(c, it, e[0], e[1], wk->active, first, count, addr, error);
+}
+
+static const MsSourceFuncs compact_funcs = {compact_next, compact_fill, compact_free, NULL, compact_fill_worker};
 
 MsSource *ms_trace_compact_from_json(const cJSON *root, const char *fn, GError **error) {
   static const char *const keys[] = {"memsim_trace", "form", "name", "threads", "block_threads",

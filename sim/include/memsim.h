@@ -128,7 +128,16 @@ typedef struct {
    * engine then calls fill() only for the warps that overlap the range, so a step in which
    * a few threads work costs in proportion to them.  fill() must still accept any range. */
   void (*active_range)(gpointer self, guint64 *first, guint64 *end);
+  /* Optional (NULL: fill() runs on one thread at a time).  fill() as called from worker
+   * `worker` (0 .. MS_MAX_WORKERS - 1) of the engine: after next(), the engine may call it
+   * from several threads at once, each worker for its own disjoint ranges of the step, and
+   * never at the same time as next().  Same addresses as fill(). */
+  gboolean (*fill_worker)(gpointer self, guint worker, guint64 first, guint64 count, gint64 *addr,
+                          GError **error);
 } MsSourceFuncs;
+
+/* Most engine threads that fill and count one step (MsSimOptions.threads). */
+#define MS_MAX_WORKERS 64u
 
 typedef struct _MsSource MsSource;
 
@@ -147,6 +156,10 @@ void ms_source_set_shared_words(MsSource *source, guint64 words);
  * undeclared): with a model's l2_words, decides whether its data stays in L2. */
 guint64 ms_source_global_words(const MsSource *source);
 void ms_source_set_global_words(MsSource *source, guint64 words);
+/* TRUE if the source's fill() may run on several worker threads at once (fill_worker). */
+gboolean ms_source_has_fill_worker(const MsSource *source);
+gboolean ms_source_fill_worker(MsSource *source, guint worker, guint64 first, guint64 count, gint64 *addr,
+                               GError **error);
 gboolean ms_source_fill(MsSource *source, guint64 first, guint64 count, gint64 *addr,
                         GError **error);
 /* The current memory step's active range (all threads if the source does not say). */
@@ -221,8 +234,13 @@ typedef struct {
   MsProgressFunc progress; /* called every progress_every steps loaded, may be NULL */
   guint64 progress_every;
   gpointer progress_data;
-  guint threads;           /* 1: one thread; 0 (auto) or 2: generate addresses on a second
-                            * thread for traces of 65536 threads or more */
+  guint threads;           /* threads that fill and count steps of 2048 warps or more, for
+                            * sources with fill_worker (0: the processors, at most
+                            * MS_MAX_WORKERS); 1: one thread.  Other sources of 65536 threads
+                            * or more generate addresses on a second thread unless 1.  The
+                            * result is the same for any number. */
+  guint par_min_warps;     /* steps of at least this many warps go to the workers (0: 2048;
+                            * tests set 1 to run small traces through them) */
 } MsSimOptions;
 
 /* Run `source` on `model`.  Returns a new result or NULL with error set (a reader error, a

@@ -1289,8 +1289,7 @@ static MsNext wrap_next(gpointer self, MsStep *step, GError **error) {
   return nx;
 }
 
-static gboolean wrap_fill(gpointer self, guint64 first, guint64 count, gint64 *addr, GError **error) {
-  Wrap *w = self;
+static gboolean wrap_fill_any(Wrap *w, gint worker, guint64 first, guint64 count, gint64 *addr, GError **error) {
   guint64 lo = MAX(first, w->cur->lo), hi = MIN(first + count, w->cur->hi);
   if (lo >= hi) {
     for (guint64 i = 0; i < count; i++) addr[i] = MS_ADDR_NONE;
@@ -1298,7 +1297,18 @@ static gboolean wrap_fill(gpointer self, guint64 first, guint64 count, gint64 *a
   }
   for (guint64 i = first; i < lo; i++) addr[i - first] = MS_ADDR_NONE;
   for (guint64 i = hi; i < first + count; i++) addr[i - first] = MS_ADDR_NONE;
-  return ms_source_fill(w->inner, lo, hi - lo, addr + (lo - first), error);
+  return worker < 0 ? ms_source_fill(w->inner, lo, hi - lo, addr + (lo - first), error)
+                    : ms_source_fill_worker(w->inner, (guint)worker, lo, hi - lo, addr + (lo - first), error);
+}
+
+static gboolean wrap_fill(gpointer self, guint64 first, guint64 count, gint64 *addr, GError **error) {
+  return wrap_fill_any(self, -1, first, count, addr, error);
+}
+
+/* The same from the engine's workers: the inner compact source fills concurrently. */
+static gboolean wrap_fill_worker(gpointer self, guint worker, guint64 first, guint64 count, gint64 *addr,
+                                 GError **error) {
+  return wrap_fill_any(self, (gint)worker, first, count, addr, error);
 }
 
 static void wrap_free(gpointer self) {
@@ -1315,7 +1325,7 @@ static void wrap_range(gpointer self, guint64 *first, guint64 *end) {
   *end = w->cur->hi; /* clamped to the threads by the caller */
 }
 
-static const MsSourceFuncs wrap_funcs = {wrap_next, wrap_fill, wrap_free, wrap_range};
+static const MsSourceFuncs wrap_funcs = {wrap_next, wrap_fill, wrap_free, wrap_range, wrap_fill_worker};
 
 MsSource *ms_sat_source(const char *algorithm, GHashTable *params, GError **error) {
   GPtrArray *top = NULL;

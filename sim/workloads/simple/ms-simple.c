@@ -892,6 +892,16 @@ static gboolean wrap_fill(gpointer self, guint64 first, guint64 count, gint64 *a
   return n == 0 || ms_source_fill(w->inner, first, n, addr, error);
 }
 
+/* The same from the engine's workers: the inner compact source fills concurrently. */
+static gboolean wrap_fill_worker(gpointer self, guint worker, guint64 first, guint64 count, gint64 *addr,
+                                 GError **error) {
+  Wrap *w = self;
+  guint64 hi = w->cur ? w->cur->hi : G_MAXUINT64;
+  guint64 n = first >= hi ? 0 : MIN(count, hi - first);
+  for (guint64 i = n; i < count; i++) addr[i] = MS_ADDR_NONE;
+  return n == 0 || ms_source_fill_worker(w->inner, worker, first, n, addr, error);
+}
+
 static void wrap_free(gpointer self) {
   Wrap *w = self;
   ms_source_free(w->inner);
@@ -905,7 +915,7 @@ static void wrap_range(gpointer self, guint64 *first, guint64 *end) {
   *end = w->cur ? w->cur->hi : G_MAXUINT64; /* clamped to the threads by the caller */
 }
 
-static const MsSourceFuncs wrap_funcs = {wrap_next, wrap_fill, wrap_free, wrap_range};
+static const MsSourceFuncs wrap_funcs = {wrap_next, wrap_fill, wrap_free, wrap_range, wrap_fill_worker};
 
 MsSource *ms_simple_source(const char *algorithm, GHashTable *params, GError **error) {
   Prog *p = prog_build(algorithm, params, error);
