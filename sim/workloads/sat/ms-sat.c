@@ -885,6 +885,7 @@ typedef struct {
                                  chunk threads */
   guint64 c_lo, c_hi;      /* the chunk running now */
   Word *gmem, *smem, *reg[NREG];
+  int nreg; /* registers in use: RU0 + the unroll when it is above 1 */
   guint32 *sh_epoch, epoch;
   gint64 *addr;
   MsSatStats st;
@@ -953,7 +954,7 @@ static gboolean ex_mem(Exec *x, MsSource *src, const Item *it) {
 /* Run chunk c through the steps of one kernel (up to and including the next grid barrier,
  * or the end); `count` says whether barriers and steps are counted (the first chunk). */
 static gboolean ex_kernel(Exec *x, Chunk *c, gboolean count) {
-  for (int r = 0; r < NREG; r++) memset(x->reg[r], 0, sizeof(Word) * (x->c_hi - x->c_lo));
+  for (int r = 0; r < x->nreg; r++) memset(x->reg[r], 0, sizeof(Word) * (x->c_hi - x->c_lo));
   x->epoch++;
   for (;;) {
     Item *it = iter_next(&c->iter);
@@ -1216,6 +1217,7 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
   x.W = W;
   x.T = T;
   x.G = p->next_base;
+  x.nreg = p->unroll > 1 ? RU0 + (int)p->unroll : RU0;
   x.SH = p->sh_words;
   /* by default one chunk while all blocks' shared tiles fit in 256 MB, else 4 chunks (each
    * chunk's parsed source holds its own expression buffers, ~100 MB) */
@@ -1230,7 +1232,7 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
     guint64 blocks = (ct + T - 1) / T;
     x.smem = g_new(Word, blocks * x.SH);
     x.sh_epoch = g_new0(guint32, blocks);
-    for (int q = 0; q < NREG; q++) x.reg[q] = g_new0(Word, ct);
+    for (int q = 0; q < x.nreg; q++) x.reg[q] = g_new0(Word, ct);
     x.addr = g_new(gint64, 1 << 16);
     for (guint64 i = 0; i < p->n; i++) x.gmem[i] = (Word)input_value(seed, i, values);
     ok = ex_run(&x, root, top);
@@ -1256,7 +1258,7 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
     g_free(x.gmem);
     g_free(x.smem);
     g_free(x.sh_epoch);
-    for (int q = 0; q < NREG; q++) g_free(x.reg[q]);
+    for (int q = 0; q < x.nreg; q++) g_free(x.reg[q]);
     g_free(x.addr);
   }
   cJSON_Delete(root);
