@@ -307,7 +307,14 @@ static void dmm_destroy(gpointer self) {
   g_free(d);
 }
 
-static const MsSourceFuncs dmm_funcs = {dmm_next, dmm_fill, dmm_destroy, NULL};
+/* fill() reads the pass's stored addresses: safe on several workers at once. */
+static gboolean dmm_fill_worker(gpointer self, guint worker, guint64 first, guint64 count, gint64 *addr,
+                              GError **error) {
+  (void)worker;
+  return dmm_fill(self, first, count, addr, error);
+}
+
+static const MsSourceFuncs dmm_funcs = {dmm_next, dmm_fill, dmm_destroy, NULL, dmm_fill_worker};
 
 MsSource *ms_cmp_dmm_kernel(MsSource *pass, guint64 blocks, guint64 repeats, guint64 ew, GError **error) {
   const guint64 n = ms_source_threads(pass);
@@ -384,7 +391,15 @@ static void rb_destroy(gpointer self) {
   g_free(r);
 }
 
+/* With an inner source that fills on several workers, so does the regrouping. */
+static gboolean rb_fill_worker(gpointer self, guint worker, guint64 first, guint64 count, gint64 *addr,
+                               GError **error) {
+  Reblock *r = self;
+  return ms_source_fill_worker(r->inner, worker, first, count, addr, error);
+}
+
 static const MsSourceFuncs rb_funcs = {rb_next, rb_fill, rb_destroy, rb_range};
+static const MsSourceFuncs rb_funcs_workers = {rb_next, rb_fill, rb_destroy, rb_range, rb_fill_worker};
 
 MsSource *ms_cmp_reblock(MsSource *inner, guint64 block_threads, gboolean tiles) {
   const guint64 t = ms_source_threads(inner), bt = MIN(block_threads, t);
@@ -394,7 +409,7 @@ MsSource *ms_cmp_reblock(MsSource *inner, guint64 block_threads, gboolean tiles)
   r->bt = bt;
   r->tiles = tiles;
   char *name = g_strdup_printf("%s; blocks of %" G_GUINT64_FORMAT " threads", ms_source_name(inner), bt);
-  MsSource *s = ms_source_new(name, t, bt, &rb_funcs, r);
+  MsSource *s = ms_source_new(name, t, bt, ms_source_has_fill_worker(inner) ? &rb_funcs_workers : &rb_funcs, r);
   /* tiles: a new block holds its share of an old block's shared memory */
   const guint64 old_bt = ms_source_block_threads(inner), sw = ms_source_shared_words(inner);
   ms_source_set_shared_words(s, tiles && old_bt > bt ? sw / (old_bt / bt) : sw);

@@ -36,7 +36,14 @@ static void ex_destroy(gpointer self) {
   g_free(x);
 }
 
-static const MsSourceFuncs explicit_funcs = {ex_next, ex_fill, ex_destroy};
+/* fill() reads only the step's stored addresses: safe on several workers at once. */
+static gboolean ex_fill_worker(gpointer self, guint worker, guint64 first, guint64 count, gint64 *addr,
+                              GError **error) {
+  (void)worker;
+  return ex_fill(self, first, count, addr, error);
+}
+
+static const MsSourceFuncs explicit_funcs = {ex_next, ex_fill, ex_destroy, NULL, ex_fill_worker};
 
 gboolean ms_parse_op(const cJSON *step, const char *fn, const char *where, MsStep *out,
                      GError **error) {

@@ -631,3 +631,73 @@ Test(compare, traces_declare_their_global_words) {
   cr_expect_str_eq(e ? e->message : "", "1r1w-lookback kernel: n 1000 is not a multiple of 32 and of 256");
   g_clear_error(&e);
 }
+
+/* Every family's source fills on several workers (fill_worker) and gives the one-thread
+ * result on 4 threads, every step sent to the workers: the grounded H200 model (hmm, all
+ * GPU extensions) and a plain UMM. */
+static MsSource *family_source(const char *family, const char *algorithm, const char *params) {
+  GHashTable *p = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+  gchar **kv = g_strsplit(params, " ", -1);
+  for (int k = 0; kv[k]; k++) {
+    char *eq = strchr(kv[k], '=');
+    g_hash_table_insert(p, g_strndup(kv[k], (gsize)(eq - kv[k])), g_strdup(eq + 1));
+  }
+  g_strfreev(kv);
+  GError *e = NULL;
+  MsSource *s = ms_workload_source(family, algorithm, p, &e);
+  cr_assert_not_null(s, "%s %s: %s", family, algorithm, e ? e->message : "");
+  g_hash_table_unref(p);
+  return s;
+}
+
+Test(compare, every_family_gives_the_same_result_on_several_threads) {
+  static const struct {
+    const char *family, *algorithm, *params;
+  } cases[] = {
+      {"permutation", "hmm-d-designated", "n=65536 permutation=random"},
+      {"permutation", "hmm-scheduled", "n=65536 permutation=random"},
+      {"sat", "2r1w", "n=256 tile-threads=128"},
+      {"sat", "2r2w", "n=256 unroll=8"},
+      {"gcd", "approximate", "bits=64 instances=1024"},
+      {"bpbc", "pairwise-sum", "bits=9 instances=65536 unroll=4"},
+      {"bpbc", "life-single", "size=256 steps=2"},
+      {"bpbc", "life-multistep", "size=256 steps=8"},
+      {"simple", "transpose-tiled", "n=256"},
+  };
+  const char *root = g_getenv("MEMSIM_SRCDIR");
+  g_autofree char *mpath = g_build_filename(root ? root : ".", "models/h200.json", NULL);
+  GError *e = NULL;
+  g_autoptr(MsModel) hmm = ms_model_load(mpath, &e);
+  cr_assert_not_null(hmm, "%s", e ? e->message : "");
+  g_autoptr(MsModel) umm = ms_model_new(MS_MODEL_UMM, 32, 40, 1, 1, 40);
+  const MsModel *models[] = {hmm, umm};
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++)
+    for (int mi = 0; mi < 2; mi++) {
+      if (mi == 1 && (strcmp(cases[i].family, "simple") == 0 || strstr(cases[i].algorithm, "multistep") ||
+                      strstr(cases[i].algorithm, "hmm-") || strcmp(cases[i].family, "sat") == 0))
+        continue; /* shared-memory steps: hmm kinds only */
+      MsSimOptions one = {.per_step = TRUE, .threads = 1};
+      MsSimOptions four = {.per_step = TRUE, .threads = 4, .par_min_warps = 1};
+      MsSource *s1 = family_source(cases[i].family, cases[i].algorithm, cases[i].params);
+      /* one block of every thread (gcd, bpbc): the kernels' blocks of 256, as compare does */
+      if (ms_source_block_threads(s1) > 2048) s1 = ms_cmp_reblock(s1, 256, FALSE);
+      cr_assert(ms_source_has_fill_worker(s1), "%s %s", cases[i].family, cases[i].algorithm);
+      MsResult *a = ms_simulate(models[mi], s1, &one, &e);
+      cr_assert_not_null(a, "%s", e ? e->message : "");
+      ms_source_free(s1);
+      MsSource *s4 = family_source(cases[i].family, cases[i].algorithm, cases[i].params);
+      if (ms_source_block_threads(s4) > 2048) s4 = ms_cmp_reblock(s4, 256, FALSE);
+      MsResult *b = ms_simulate(models[mi], s4, &four, &e);
+      cr_assert_not_null(b, "%s", e ? e->message : "");
+      ms_source_free(s4);
+      cr_expect_eq(a->time_units, b->time_units, "%s %s", cases[i].family, cases[i].algorithm);
+      cr_expect_eq(a->stages, b->stages, "%s %s", cases[i].family, cases[i].algorithm);
+      cr_expect_eq(a->requests, b->requests, "%s %s", cases[i].family, cases[i].algorithm);
+      cr_expect_eq(a->round_sum, b->round_sum, "%s %s", cases[i].family, cases[i].algorithm);
+      cr_assert_eq(a->per_step->len, b->per_step->len);
+      cr_expect(memcmp(a->per_step->data, b->per_step->data, a->per_step->len * sizeof(MsStepResult)) == 0, "%s %s",
+                cases[i].family, cases[i].algorithm);
+      ms_result_free(a);
+      ms_result_free(b);
+    }
+}

@@ -360,7 +360,14 @@ static gboolean bpbc_fill(gpointer self, guint64 first, guint64 count, gint64 *a
 
 static void bpbc_destroy(gpointer self) { g_free(self); }
 
-static const MsSourceFuncs bpbc_funcs = {bpbc_next, bpbc_fill, bpbc_destroy};
+/* fill() is a function of the step and the thread: safe on several workers at once. */
+static gboolean bpbc_fill_worker(gpointer self, guint worker, guint64 first, guint64 count, gint64 *addr,
+                              GError **error) {
+  (void)worker;
+  return bpbc_fill(self, first, count, addr, error);
+}
+
+static const MsSourceFuncs bpbc_funcs = {bpbc_next, bpbc_fill, bpbc_destroy, NULL, bpbc_fill_worker};
 
 /* ---- life-multistep: t steps per kernel in shared memory (section 6.4) -----------------------
  *
@@ -527,7 +534,14 @@ static gboolean multi_fill(gpointer self, guint64 first, guint64 count, gint64 *
   return TRUE;
 }
 
-static const MsSourceFuncs multi_funcs = {multi_next, multi_fill, bpbc_destroy};
+/* fill() is a function of the step and the thread: safe on several workers at once. */
+static gboolean multi_fill_worker(gpointer self, guint worker, guint64 first, guint64 count, gint64 *addr,
+                              GError **error) {
+  (void)worker;
+  return multi_fill(self, first, count, addr, error);
+}
+
+static const MsSourceFuncs multi_funcs = {multi_next, multi_fill, bpbc_destroy, NULL, multi_fill_worker};
 
 /* DOUBLE-WORD (section 6.3) on rows K and L given the rows above and below and the words left
  * and right of each: the next states of K and L. */

@@ -502,7 +502,14 @@ static void gcd_destroy(gpointer self) {
   g_free(G);
 }
 
-static const MsSourceFuncs gcd_funcs = {gcd_next, gcd_fill, gcd_destroy};
+/* fill() copies the addresses next() computed: safe on several workers at once. */
+static gboolean gcd_fill_worker(gpointer self, guint worker, guint64 first, guint64 count, gint64 *addr,
+                              GError **error) {
+  (void)worker;
+  return gcd_fill(self, first, count, addr, error);
+}
+
+static const MsSourceFuncs gcd_funcs = {gcd_next, gcd_fill, gcd_destroy, NULL, gcd_fill_worker};
 
 /* A random odd integer in [2^(bits-1), 2^bits). */
 static void random_odd(mpz_t x, guint32 words, guint64 *state) {

@@ -352,7 +352,14 @@ static gboolean prog_fill(gpointer self, guint64 first, guint64 count, gint64 *a
   return TRUE;
 }
 
-static const MsSourceFuncs prog_funcs = {prog_next, prog_fill, prog_free};
+/* fill() is a function of the step and the thread: safe on several workers at once. */
+static gboolean prog_fill_worker(gpointer self, guint worker, guint64 first, guint64 count, gint64 *addr,
+                              GError **error) {
+  (void)worker;
+  return prog_fill(self, first, count, addr, error);
+}
+
+static const MsSourceFuncs prog_funcs = {prog_next, prog_fill, prog_free, NULL, prog_fill_worker};
 
 /* Execute the program on data: a[i] = i initially; every data read loads the addressed
  * element into the thread's register, every data write stores it.  Then b[P(i)] must be i. */
