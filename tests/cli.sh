@@ -227,6 +227,29 @@ n=$((n + 1))
 if [ "$rc1" = 2 ] && [ "$rc4" = 2 ] && grep -q "negative address -50000 (thread 50000)" parbad1.err && cmp -s parbad1.err parbad4.err
 then echo "ok - threads_same_error"; else fail "threads_same_error: $rc1 $rc4 $(cat parbad1.err parbad4.err | head -c 400)"; fi
 
+# results that cannot be written: exit 2 with a message, never 0 (a full disk, a closed pipe)
+if [ -c /dev/full ]; then
+  for args in "run $dmm $fig" "run $dmm $fig --json" "gen sat -a 2r1w --n 64" "convert $fig"; do
+    n=$((n + 1))
+    "$memsim" $args >/dev/full 2>full.err; rc=$?
+    if [ "$rc" = 2 ] && grep -q "write error" full.err; then echo "ok - full_disk: $args"
+    else fail "full_disk: $args: exit $rc: $(cat full.err)"; fi
+  done
+else
+  n=$((n + 1)); echo "ok - full_disk # SKIP no /dev/full"
+fi
+n=$((n + 1))
+"$memsim" convert "$src/bench/traces/umm-coalesced.json" 2>pipe.err | head -c 10 >/dev/null; rc=${PIPESTATUS[0]}
+if [ "$rc" = 2 ] && grep -q "write error: Broken pipe" pipe.err; then echo "ok - closed_pipe"
+else fail "closed_pipe: exit $rc: $(cat pipe.err)"; fi
+# special files given as data are refused at once (a FIFO would block a reader forever)
+mkfifo fifo.json
+expect data_directory 2 "$tmp: is a directory, not a regular file" -- run "$dmm" "$tmp"
+expect data_fifo 2 "fifo.json: is a FIFO, not a regular file" -- run "$dmm" fifo.json
+expect model_fifo 2 "fifo.json: is a FIFO, not a regular file" -- run fifo.json "$fig"
+expect data_device 2 "/dev/zero: is a device, not a regular file" -- run "$dmm" /dev/zero
+expect measured_fifo 2 "fifo.json: is a FIFO, not a regular file" -- compare -m "$dmm" fifo.json
+
 # without a GPU (CI), measure says so and exits 3; on a GPU machine this check is skipped
 n=$((n + 1))
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi >/dev/null 2>&1; then

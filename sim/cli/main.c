@@ -1,6 +1,8 @@
 /* main.c: memsim's entry point: verb dispatch from a table. */
 #include "ms-cli.h"
+#include <errno.h>
 #include <locale.h>
+#include <signal.h>
 #include <string.h>
 
 static int cmd_version(int argc, char **argv) {
@@ -45,8 +47,19 @@ int main(int argc, char **argv) {
     return MS_EXIT_OK;
   }
   if (strcmp(verb, "--version") == 0 || strcmp(verb, "-V") == 0) return cmd_version(0, NULL);
+  /* a closed pipe is a write error (exit 2), not a silent death by SIGPIPE */
+  signal(SIGPIPE, SIG_IGN);
   for (gsize i = 0; i < G_N_ELEMENTS(verbs); i++)
-    if (strcmp(verbs[i].name, verb) == 0) return verbs[i].fn(argc - 1, argv + 1);
+    if (strcmp(verbs[i].name, verb) == 0) {
+      int code = verbs[i].fn(argc - 1, argv + 1);
+      /* results on standard output that did not all arrive (a full disk, a closed pipe) */
+      errno = 0;
+      if ((fflush(stdout) != 0 || ferror(stdout)) && code == MS_EXIT_OK) {
+        fprintf(stderr, "memsim %s: <stdout>: write error: %s\n", verb, errno ? g_strerror(errno) : "output lost");
+        return MS_EXIT_INPUT;
+      }
+      return code;
+    }
   fprintf(stderr, "memsim: unknown verb '%s'\nTry 'memsim --help'\n", verb);
   return MS_EXIT_INPUT;
 }

@@ -137,6 +137,7 @@ static void predict(MsCompare *cmp, MsCmpCounter *k) {
 gboolean ms_cmp_read_counters(MsCompare *cmp, const char *raw_csv, const char *launch_csv, GError **error) {
   gchar *raw = NULL, *log = NULL;
   GError *e = NULL;
+  if (!ms_file_check(raw_csv, error) || !ms_file_check(launch_csv, error)) return FALSE;
   if (!g_file_get_contents(raw_csv, &raw, NULL, &e) || !g_file_get_contents(launch_csv, &log, NULL, &e)) {
     g_set_error(error, MS_ERROR, MS_ERROR_IO, "%s", e->message);
     g_error_free(e);

@@ -218,6 +218,7 @@ gboolean ms_cmp_read_measurements(MsCompare *cmp, const char *path, GError **err
   gchar *text = NULL;
   gsize len = 0;
   GError *e = NULL;
+  if (!ms_file_check(path, error)) return FALSE;
   if (!g_file_get_contents(path, &text, &len, &e)) {
     g_set_error(error, MS_ERROR, MS_ERROR_IO, "%s: %s", path, e->message);
     g_error_free(e);
@@ -622,6 +623,7 @@ gboolean ms_cmp_load_cache(MsCompare *cmp, const char *path, GError **error) {
   cmp->cache_path = g_strdup(path);
   gchar *text = NULL;
   if (!g_file_test(path, G_FILE_TEST_EXISTS)) return TRUE;
+  if (!ms_file_check(path, error)) return FALSE;
   GError *e = NULL;
   if (!g_file_get_contents(path, &text, NULL, &e)) {
     g_set_error(error, MS_ERROR, MS_ERROR_IO, "%s", e->message);

@@ -5,8 +5,22 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <glib/gstdio.h>
+#include <sys/stat.h>
+
+gboolean ms_file_check(const char *path, GError **error) {
+  GStatBuf st;
+  if (strcmp(path, "-") == 0 || g_stat(path, &st) != 0) return TRUE; /* stdin; or fopen says why */
+  const char *what = S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                     : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : S_ISSOCK(st.st_mode) ? "a socket" : NULL;
+  if (!what) return TRUE;
+  g_set_error(error, MS_ERROR, MS_ERROR_IO, "%s: is %s, not a regular file (give a file, or - for standard input)", path,
+              what);
+  return FALSE;
+}
 
 char *ms_json_read_file(const char *path, gsize max_bytes, gsize *length, GError **error) {
+  if (!ms_file_check(path, error)) return NULL;
   GString *buf = g_string_new(NULL);
   FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
   if (!f) {

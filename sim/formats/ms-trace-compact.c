@@ -203,6 +203,10 @@ static gint64 *read_data_file(Compact *c, const cJSON *spec, const char *where, 
     g_free(path);
     return NULL;
   }
+  if (!ms_file_check(path, error)) {
+    g_free(path);
+    return NULL;
+  }
   if (!g_file_get_contents(path, &bytes, &n, &e2)) {
     g_set_error(error, MS_ERROR, MS_ERROR_IO, "%s: %s: cannot read data file %s: %s", c->fn, where, path,
                 e2->message);

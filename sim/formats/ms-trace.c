@@ -48,6 +48,7 @@ MsSource *ms_trace_open_memory(const void *data, gsize length, const char *name,
 }
 
 MsSource *ms_trace_open(const char *path, GError **error) {
+  if (!ms_file_check(path, error)) return NULL;
   FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
   if (!f) {
     g_set_error(error, MS_ERROR, MS_ERROR_IO, "%s: cannot open: %s", path, g_strerror(errno));

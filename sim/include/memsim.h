@@ -156,6 +156,11 @@ void ms_source_set_shared_words(MsSource *source, guint64 words);
  * undeclared): with a model's l2_words, decides whether its data stays in L2. */
 guint64 ms_source_global_words(const MsSource *source);
 void ms_source_set_global_words(MsSource *source, guint64 words);
+/* A data file memsim reads must be a regular file (or "-", standard input): a directory,
+ * FIFO, device or socket is refused at once, naming what it is.  TRUE if `path` may be read
+ * (a missing file is left to the open that follows, which says why). */
+gboolean ms_file_check(const char *path, GError **error);
+
 /* TRUE if the source's fill() may run on several worker threads at once (fill_worker). */
 gboolean ms_source_has_fill_worker(const MsSource *source);
 gboolean ms_source_fill_worker(MsSource *source, guint worker, guint64 first, guint64 count, gint64 *addr,

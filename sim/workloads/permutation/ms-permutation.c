@@ -23,6 +23,7 @@ static gint64 *perm_read_file(const char *path, guint64 *n, GError **error) {
   gchar *text = NULL;
   gsize len = 0;
   GError *e = NULL;
+  if (!ms_file_check(path, error)) return NULL;
   if (!g_file_get_contents(path, &text, &len, &e)) {
     g_set_error(error, MS_ERROR, MS_ERROR_IO, "%s: %s", path, e->message);
     g_error_free(e);
