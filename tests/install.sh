@@ -65,4 +65,14 @@ if [ -n "$comp" ] && bash -n "$comp" && grep -q 'run) opts=".*--threads' "$comp"
    bash -c "source '$comp'; COMP_WORDS=(memsim gen sat --un); COMP_CWORD=3; _memsim; [ \"\${COMPREPLY[*]}\" = --unroll ]"; then
   echo "ok - bash completion installed; memsim gen sat --un completes to --unroll"
 else fail "bash completion: $comp"; fi
+pyinit=$(find "$tmp/root" -path '*/memsim/__init__.py' | head -1)
+if [ -z "$pyinit" ]; then
+  echo "ok - python module # SKIP not installed (no python3 installation found by meson)"
+elif out=$(PYTHONPATH=$(dirname "$(dirname "$pyinit")") MEMSIM_LIB="$libdir/libmemsim.so" python3 -c '
+import memsim
+m = memsim.Model.from_dict({"model": "dmm", "width": 4, "latency": 5})
+print(m.run(memsim.Trace.from_steps(8, [("read", "shared", [7, 5, 15, 0, 10, 11, 12, 9])]))["time_units"])' 2>&1) &&
+     [ "$out" = 7 ] && grep -q '^LIBDIR = ' "$(dirname "$pyinit")/_config.py"; then
+  echo "ok - the installed python module runs Figure 3.3 on the installed library"
+else fail "installed python module: $out"; fi
 [ "$fails" = 0 ]
