@@ -250,6 +250,18 @@ expect model_fifo 2 "fifo.json: is a FIFO, not a regular file" -- run fifo.json 
 expect data_device 2 "/dev/zero: is a device, not a regular file" -- run "$dmm" /dev/zero
 expect measured_fifo 2 "fifo.json: is a FIFO, not a regular file" -- compare -m "$dmm" fifo.json
 
+# progress: on a terminal by default (once the run takes a second), quiet when stderr is not
+# a terminal or with -q (script(1) gives the run a terminal)
+if command -v script >/dev/null 2>&1 && [ "${MEMSIM_SANITIZED:-0}" != 1 ]; then
+  n=$((n + 1))
+  script -qec "'$memsim' gen sat -a 1r1w --n 2048 --run '$src/models/async-hmm.json'" /dev/null >tty.out 2>&1
+  "$memsim" gen sat -a 1r1w --n 2048 --run "$src/models/async-hmm.json" >notty.out 2>notty.err
+  if tr '\r' '\n' <tty.out | grep -aq "memsim gen sat: [0-9]* steps, [0-9]* s" && [ ! -s notty.err ] && grep -q "time units" notty.out
+  then echo "ok - progress_on_a_terminal_only"; else fail "progress_on_a_terminal_only: $(tr '\r' '\n' <tty.out | tail -3) / $(cat notty.err)"; fi
+else
+  n=$((n + 1)); echo "ok - progress_on_a_terminal_only # SKIP no script(1), or a sanitized build"
+fi
+
 # without a GPU (CI), measure says so and exits 3; on a GPU machine this check is skipped
 n=$((n + 1))
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi >/dev/null 2>&1; then

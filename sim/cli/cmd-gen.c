@@ -49,7 +49,11 @@ int ms_cli_gen_finish(const char *verb, MsSource *src, const char *output, const
   int code = MS_EXIT_OK;
   if (run_model) {
     MsModel *model = ms_model_load(run_model, &err);
-    MsResult *res = model ? ms_simulate(model, src, NULL, &err) : NULL;
+    MsSimOptions opt = {0};
+    MsCliProgress prog;
+    ms_cli_progress_begin(&prog, verb, FALSE, FALSE, &opt);
+    MsResult *res = model ? ms_simulate(model, src, &opt, &err) : NULL;
+    ms_cli_progress_end(&prog);
     if (!res) code = ms_cli_fail(verb, err);
     else if (json) {
       char *s = ms_result_to_json(res, model, src, FALSE);

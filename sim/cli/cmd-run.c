@@ -2,20 +2,16 @@
 #include "ms-cli.h"
 #include <string.h>
 
-static void progress(guint64 steps, gpointer data) {
-  (void)data;
-  fprintf(stderr, "\rmemsim run: %" G_GUINT64_FORMAT " steps", steps);
-  fflush(stderr);
-}
-
 int ms_cmd_run(int argc, char **argv) {
-  gboolean json = FALSE, per_step = FALSE, show_progress = FALSE, timeline = FALSE, timing = FALSE;
+  gboolean json = FALSE, per_step = FALSE, show_progress = FALSE, quiet = FALSE, timeline = FALSE, timing = FALSE;
   gint threads = 0;
   GOptionEntry entries[] = {
       {"json", 'j', 0, G_OPTION_ARG_NONE, &json, "Print one JSON object instead of the summary", NULL},
       {"per-step", 's', 0, G_OPTION_ARG_NONE, &per_step, "Add the per-step breakdown", NULL},
       {"timeline", 't', 0, G_OPTION_ARG_NONE, &timeline, "Draw the pipeline timeline (small traces)", NULL},
-      {"progress", 'p', 0, G_OPTION_ARG_NONE, &show_progress, "Report progress on stderr", NULL},
+      {"progress", 'p', 0, G_OPTION_ARG_NONE, &show_progress,
+       "Report progress on stderr (default: on a terminal, once the run takes a second)", NULL},
+      {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on stderr", NULL},
       {"threads", 0, 0, G_OPTION_ARG_INT, &threads,
        "Threads that fill and count large steps (compact traces; default: the processors, at most 64); 1: one thread. Same result for any N", "N"},
       {"timing", 0, 0, G_OPTION_ARG_NONE, &timing, "Report open and simulation times and requests/s on stderr", NULL},
@@ -58,12 +54,10 @@ int ms_cmd_run(int argc, char **argv) {
   }
   opt.threads = (guint)threads;
   opt.per_step = per_step;
-  if (show_progress) {
-    opt.progress = progress;
-    opt.progress_every = 1000;
-  }
+  MsCliProgress prog;
+  ms_cli_progress_begin(&prog, "run", show_progress, quiet, &opt);
   res = ms_simulate(model, src, &opt, &err);
-  if (show_progress) fputc('\n', stderr);
+  ms_cli_progress_end(&prog);
   if (timing && res) {
     double o = (double)(t0 - topen) / 1e6, sim = (double)(g_get_monotonic_time() - t0) / 1e6;
     fprintf(stderr, "memsim run: open %.3f s, simulate %.3f s, %.1f M requests/s\n", o, sim,

@@ -1,5 +1,6 @@
 /* ms-cli.c: helpers shared by the verbs. */
 #include "ms-cli.h"
+#include <unistd.h>
 
 gboolean ms_cli_parse(GOptionContext *ctx, const char *verb, int *argc, char ***argv, int *code) {
   GError *err = NULL;
@@ -19,4 +20,30 @@ int ms_cli_fail(const char *verb, GError *error) {
   fprintf(stderr, "memsim %s: %s\n", verb, error->message);
   g_error_free(error);
   return code;
+}
+
+static void progress_step(guint64 steps, gpointer data) {
+  MsCliProgress *p = data;
+  if (!p->force && g_get_monotonic_time() - p->t0 < G_USEC_PER_SEC) return;
+  fprintf(stderr, "%smemsim %s: %" G_GUINT64_FORMAT " steps, %.0f s", p->tty ? "\r" : "", p->verb, steps,
+          (double)(g_get_monotonic_time() - p->t0) / G_USEC_PER_SEC);
+  if (!p->tty) fputc('\n', stderr);
+  fflush(stderr);
+  p->shown = TRUE;
+}
+
+void ms_cli_progress_begin(MsCliProgress *p, const char *verb, gboolean force, gboolean quiet, MsSimOptions *opt) {
+  p->verb = verb;
+  p->force = force;
+  p->tty = isatty(fileno(stderr));
+  p->shown = FALSE;
+  p->t0 = g_get_monotonic_time();
+  if (quiet || (!force && !p->tty)) return;
+  opt->progress = progress_step;
+  opt->progress_data = p;
+  opt->progress_every = 1000;
+}
+
+void ms_cli_progress_end(MsCliProgress *p) {
+  if (p->shown && p->tty) fputc('\n', stderr);
 }

@@ -30,6 +30,17 @@ gboolean ms_cli_parse(GOptionContext *ctx, const char *verb, int *argc, char ***
  * for it. */
 int ms_cli_fail(const char *verb, GError *error);
 
+/* Progress of a long simulation on stderr: always with `force`, else only when stderr is a
+ * terminal and the run has taken a second; the line is refreshed in place and ended by
+ * ms_cli_progress_end(). */
+typedef struct {
+  const char *verb;
+  gboolean force, tty, shown;
+  gint64 t0;
+} MsCliProgress;
+void ms_cli_progress_begin(MsCliProgress *p, const char *verb, gboolean force, gboolean quiet, MsSimOptions *opt);
+void ms_cli_progress_end(MsCliProgress *p);
+
 
 
 int ms_cmd_gen(int argc, char **argv);
