@@ -3,7 +3,7 @@
 # The CUDA toolkit (nvcc) is not installed here: kernels/ builds only where it is present.
 set -euo pipefail
 pkgs=(build-essential pkg-config meson ninja-build libglib2.0-dev libcjson-dev libcriterion-dev
-      libgmp-dev python3 python3-numpy libplplot-dev plplot-driver-cairo)
+      libgmp-dev python3 python3-numpy parallel libplplot-dev plplot-driver-cairo)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

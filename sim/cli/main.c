@@ -21,6 +21,7 @@ static const MsVerb verbs[] = {
     {"measure", ms_cmd_measure, "run the CUDA kernels and record their times (needs a GPU)"},
     {"compare", ms_cmd_compare, "set predicted beside measured time, calibrate, report"},
     {"calibrate", ms_cmd_calibrate, "derive a GPU-grounded HMM model from calibration records"},
+    {"sweep", ms_cmd_sweep, "run a grid of model keys and workload parameters, one CSV row per point"},
     {"version", cmd_version, "print the version"},
 };
 

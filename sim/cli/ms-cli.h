@@ -54,6 +54,7 @@ int ms_cmd_sat_best(int argc, char **argv);
 int ms_cmd_measure(int argc, char **argv);
 int ms_cmd_compare(int argc, char **argv);
 int ms_cmd_calibrate(int argc, char **argv);
+int ms_cmd_sweep(int argc, char **argv);
 
 /* The end of every `gen` verb: with `run_model`, simulate `src` on it and print the result
  * (JSON if `json`); otherwise write the trace to `output` (NULL: stdout) in `format`
