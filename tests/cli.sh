@@ -262,6 +262,30 @@ else
   n=$((n + 1)); echo "ok - progress_on_a_terminal_only # SKIP no script(1), or a sanitized build"
 fi
 
+# under a 1 GiB address-space cap (ulimit -v), sizes beyond it are refused with a message
+# naming the size, never an abort; small runs still work (not under ASan, which reserves
+# far more address space)
+if [ "${MEMSIM_SANITIZED:-0}" != 1 ]; then
+  cat >huge.json <<'JSON'
+{"memsim_trace": 1, "form": "compact", "threads": 4294967296, "steps": [{"op": "read", "addr": "tid"}]}
+JSON
+  cat >hugeperm.json <<'JSON'
+{"memsim_trace": 1, "form": "compact", "threads": 64, "arrays": {"P": {"data": {"generate": "random", "n": 268435456}}},
+ "steps": [{"op": "read", "addr": "P[tid]"}]}
+JSON
+  for c in "huge.json:engine state: more than half the memory this process may use" \
+           "hugeperm.json:needs 2.0 GiB: more than half the memory this process may use"; do
+    n=$((n + 1))
+    f=${c%%:*} msg=${c#*:}
+    ( ulimit -v 1048576; "$memsim" run "$src/models/umm-w32.json" "$f" ) >/dev/null 2>cap.err; rc=$?
+    if [ "$rc" = 2 ] && grep -qF -- "$msg" cap.err; then echo "ok - memory_cap_refuses $f"
+    else fail "memory_cap_refuses $f: exit $rc: $(head -c 300 cap.err)"; fi
+  done
+  n=$((n + 1))
+  if ( ulimit -v 1048576; "$memsim" run "$dmm" "$fig" ) | grep -q "time units     7"; then echo "ok - memory_cap_small_run"
+  else fail "memory_cap_small_run"; fi
+fi
+
 # without a GPU (CI), measure says so and exits 3; on a GPU machine this check is skipped
 n=$((n + 1))
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi >/dev/null 2>&1; then

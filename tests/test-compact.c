@@ -98,7 +98,7 @@ static const BadCase bad[] = {
     /* found by fuzzing: a tiny trace must not make memsim try to allocate 32 GiB */
     {"huge_generate",
      "{\"memsim_trace\":1,\"form\":\"compact\",\"threads\":4,\"arrays\":{\"P\":{\"data\":{\"generate\":\"random\",\"n\":4294967296}}},\"steps\":[]}",
-     "c.json: arrays.P.data: a permutation of 4294967296 elements needs 32.0 GiB: more than half this machine's memory"},
+     "c.json: arrays.P.data: a permutation of 4294967296 elements needs 32.0 GiB: more than half the memory this process may use"},
 };
 
 /* Open (and, if it opens, simulate on a small DMM) a trace given as text; returns the error. */

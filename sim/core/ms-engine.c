@@ -1025,12 +1025,12 @@ static gboolean check_shape(Engine *e, GError **error) {
   }
   /* The engine keeps about 40 bytes per warp (state, work list, eligibility bits, a few
    * reduced steps): refuse what would not fit in half the machine's memory. */
-  guint64 phys = (guint64)sysconf(_SC_PHYS_PAGES) * (guint64)sysconf(_SC_PAGESIZE);
+  guint64 phys = ms_memory_limit(); /* physical memory, or ulimit -v when lower */
   guint64 need = e->W * 40;
   if (e->W > (G_GUINT64_CONSTANT(1) << 31) || (phys > 0 && need > phys / 2)) {
     g_set_error(error, MS_ERROR, MS_ERROR_LIMIT,
                 "%s: %" G_GUINT64_FORMAT " threads make %" G_GUINT64_FORMAT
-                " warps, about %.1f GiB of engine state: more than half this machine's memory",
+                " warps, about %.1f GiB of engine state: more than half the memory this process may use",
                 fn, p, e->W, (double)need / (1 << 30));
     return FALSE;
   }

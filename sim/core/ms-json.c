@@ -6,7 +6,17 @@
 #include <math.h>
 #include <string.h>
 #include <glib/gstdio.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+guint64 ms_memory_limit(void) {
+  guint64 phys = (guint64)sysconf(_SC_PHYS_PAGES) * (guint64)sysconf(_SC_PAGESIZE);
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (phys == 0 || (guint64)rl.rlim_cur < phys))
+    return (guint64)rl.rlim_cur;
+  return phys;
+}
 
 gboolean ms_file_check(const char *path, GError **error) {
   GStatBuf st;

@@ -195,10 +195,10 @@ static gint64 *read_data_file(Compact *c, const cJSON *spec, const char *where, 
   GError *e2 = NULL;
   /* the values are held as 8-byte integers: refuse what would not fit in half the memory */
   GStatBuf sb;
-  guint64 phys = (guint64)sysconf(_SC_PHYS_PAGES) * (guint64)sysconf(_SC_PAGESIZE);
+  guint64 phys = ms_memory_limit(); /* physical memory, or ulimit -v when lower */
   if (g_stat(path, &sb) == 0 && phys > 0 && (guint64)sb.st_size / (guint64)size * 16 > phys / 2) {
     g_set_error(error, MS_ERROR, MS_ERROR_LIMIT,
-                "%s: %s: data file %s (%" G_GUINT64_FORMAT " bytes) would need more than half this machine's memory",
+                "%s: %s: data file %s (%" G_GUINT64_FORMAT " bytes) would need more than half the memory this process may use",
                 c->fn, where, path, (guint64)sb.st_size);
     g_free(path);
     return NULL;

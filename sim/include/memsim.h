@@ -160,6 +160,9 @@ void ms_source_set_global_words(MsSource *source, guint64 words);
  * FIFO, device or socket is refused at once, naming what it is.  TRUE if `path` may be read
  * (a missing file is left to the open that follows, which says why). */
 gboolean ms_file_check(const char *path, GError **error);
+/* The memory this process may use: the machine's physical memory, or its address-space
+ * limit (ulimit -v) when lower.  Size checks refuse what would need more than half of it. */
+guint64 ms_memory_limit(void);
 
 /* TRUE if the source's fill() may run on several worker threads at once (fill_worker). */
 gboolean ms_source_has_fill_worker(const MsSource *source);

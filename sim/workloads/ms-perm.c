@@ -35,10 +35,10 @@ gint64 *ms_perm_generate(const char *kind, guint64 n, guint64 seed, GError **err
     return NULL;
   }
   /* 8 bytes per element: refuse what would not fit in half the machine's memory */
-  guint64 phys = (guint64)sysconf(_SC_PHYS_PAGES) * (guint64)sysconf(_SC_PAGESIZE);
+  guint64 phys = ms_memory_limit(); /* physical memory, or ulimit -v when lower */
   if (phys > 0 && n > phys / 2 / sizeof(gint64)) {
     g_set_error(error, MS_ERROR, MS_ERROR_LIMIT,
-                "a permutation of %" G_GUINT64_FORMAT " elements needs %.1f GiB: more than half this machine's memory",
+                "a permutation of %" G_GUINT64_FORMAT " elements needs %.1f GiB: more than half the memory this process may use",
                 n, (double)n * 8 / (1 << 30));
     return NULL;
   }

@@ -506,10 +506,10 @@ static Prog *prog_build(const char *algorithm, GHashTable *params, GError **erro
   }
   /* the verifier holds every global word as 4 bytes (gather: P twice more, as 8 and 4
    * bytes, and two registers per thread) */
-  guint64 phys = (guint64)sysconf(_SC_PHYS_PAGES) * (guint64)sysconf(_SC_PAGESIZE);
+  guint64 phys = ms_memory_limit(); /* physical memory, or ulimit -v when lower */
   guint64 need = 4 * p->global_words + (c->alg == ALG_GATHER ? 20 * c->n : 0);
   if (phys > 0 && need > phys / 2) {
-    g_set_error(error, MS_ERROR, MS_ERROR_LIMIT, "simple %s: verifying needs %.1f GiB, more than half this machine's memory",
+    g_set_error(error, MS_ERROR, MS_ERROR_LIMIT, "simple %s: verifying needs %.1f GiB, more than half the memory this process may use",
                 c->name, (double)need / (1 << 30));
     prog_free(p);
     return NULL;
