@@ -8,7 +8,7 @@ typedef struct {
   char *model, *train, *format, *plot, *counters, *launch_log;
   char *cache, *write_model, *output, *tl_trace, *tl_model, *timing;
   char **measured;
-  gboolean exact, reduced, skip_unmatched, cached_only, quiet;
+  gboolean exact, reduced, skip_unmatched, cached_only, quiet, show_progress;
   gint jobs;
 } Opts;
 
@@ -97,7 +97,8 @@ static int run(const Opts *o, GPtrArray *files, MsCmpFormat fmt, GError **err) {
   cmp->skip_unmatched = o->skip_unmatched;
   cmp->cached_only = o->cached_only;
   cmp->jobs = (guint)o->jobs;
-  if (!o->quiet) {
+  /* on a terminal by default; to a file or pipe only when asked (--progress) */
+  if (!o->quiet && (prog.tty || o->show_progress)) {
     cmp->progress = progress;
     cmp->progress_data = &prog;
   }
@@ -166,6 +167,8 @@ int ms_cmd_compare(int argc, char **argv) {
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs, "Simulate N records at a time (default: the processors, here)", "N"},
       {"threads", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &o.jobs, "Old name of --jobs", "N"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet, "No progress line on stderr", NULL},
+      {"progress", 'P', 0, G_OPTION_ARG_NONE, &o.show_progress,
+       "Progress also when stderr is a file or pipe (one line per tenth of the records; default: on a terminal only)", NULL},
       {"timing", 0, 0, G_OPTION_ARG_FILENAME, &o.timing, "Write each record's simulation time (CPU and wall s, requests) as TSV to FILE, slowest first", "FILE"},
       {NULL}};
   GOptionContext *ctx = g_option_context_new("[FILE...] - set the model's predictions beside measured GPU times");
