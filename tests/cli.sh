@@ -281,6 +281,13 @@ JSON
     if [ "$rc" = 2 ] && grep -qF -- "$msg" cap.err; then echo "ok - memory_cap_refuses $f"
     else fail "memory_cap_refuses $f: exit $rc: $(head -c 300 cap.err)"; fi
   done
+  for g in "sat -a 4r4w --n 32768:sat 4r4w n=32768: verifying needs 9.1 GiB" \
+           "bpbc -a life-word --size 32768:bpbc life-word: verifying needs 5.0 GiB"; do
+    n=$((n + 1))
+    ( ulimit -v 1048576; "$memsim" gen ${g%%:*} --run "$src/models/umm-w32.json" ) >/dev/null 2>cap.err; rc=$?
+    if [ "$rc" = 2 ] && grep -qF -- "${g#*:}: more than half the memory this process may use" cap.err; then echo "ok - memory_cap_refuses gen ${g%%:*}"
+    else fail "memory_cap_refuses gen ${g%%:*}: exit $rc: $(head -c 300 cap.err)"; fi
+  done
   n=$((n + 1))
   if ( ulimit -v 1048576; "$memsim" run "$dmm" "$fig" ) | grep -q "time units     7"; then echo "ok - memory_cap_small_run"
   else fail "memory_cap_small_run"; fi

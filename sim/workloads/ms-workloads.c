@@ -66,3 +66,11 @@ gboolean ms_param_check(GHashTable *params, const char *const *known, const char
   }
   return TRUE;
 }
+
+gboolean ms_workload_memory_check(const char *what, double bytes, GError **error) {
+  const guint64 lim = ms_memory_limit();
+  if (lim == 0 || bytes <= (double)lim / 2) return TRUE;
+  g_set_error(error, MS_ERROR, MS_ERROR_LIMIT, "%s needs %.1f GiB: more than half the memory this process may use", what,
+              bytes / (double)(1u << 30));
+  return FALSE;
+}

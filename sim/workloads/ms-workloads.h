@@ -27,5 +27,8 @@ gboolean ms_param_uint(GHashTable *params, const char *key, guint64 def, guint64
 const char *ms_param_str(GHashTable *params, const char *key, const char *def);
 gboolean ms_param_check(GHashTable *params, const char *const *known, const char *family,
                         GError **error);
+/* Refuse (MS_ERROR_LIMIT, naming `what` and the size) a working set of `bytes` beyond half
+ * the memory this process may use (ms_memory_limit), before allocating it. */
+gboolean ms_workload_memory_check(const char *what, double bytes, GError **error);
 
 #endif

@@ -709,6 +709,13 @@ MsSource *ms_bpbc_source(const char *algorithm, GHashTable *params, GError **err
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "--boundary: expected wrap or dead, got \"%s\"", boundary);
     return NULL;
   }
+  {
+    /* the verifiers' memory: the bit planes (pairwise), or the universes and the reference */
+    char *what = g_strdup_printf("bpbc %s: verifying", algorithm);
+    gboolean fits = ms_workload_memory_check(what, alg <= PAIRWISE_NAIVE ? 13.0 * (double)M : 5.0 * (double)N * (double)N, error);
+    g_free(what);
+    if (!fits) return NULL;
+  }
   if (alg == LIFE_MULTISTEP) {
     if (N % 64) {
       g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "--size: %" G_GUINT64_FORMAT " is not a multiple of 64", N);

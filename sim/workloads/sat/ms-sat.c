@@ -1224,7 +1224,14 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
   x.CT = MAX(T, vchunk / T * T);
   if (!ms_param_str(params, "verify-chunk", NULL))
     x.CT = threads / T * x.SH * sizeof(guint32) <= (G_GUINT64_CONSTANT(256) << 20) ? threads : ((threads + 3) / 4 + T - 1) / T * T;
-  cJSON *root = ms_json_parse(s->str, s->len, "sat", error);
+  {
+    /* the verifier's memory: global words, the chunk's shared tiles and registers */
+    guint64 ct = MIN(x.CT, threads), blocks = (ct + T - 1) / T;
+    char *what = g_strdup_printf("sat %s n=%" G_GUINT64_FORMAT ": verifying", algorithm, N);
+    ok = ms_workload_memory_check(what, 4.0 * ((double)x.G + (double)(blocks * x.SH) + (double)x.nreg * (double)ct + (double)N), error);
+    g_free(what);
+  }
+  cJSON *root = ok ? ms_json_parse(s->str, s->len, "sat", error) : NULL;
   ok = root != NULL;
   if (ok) {
     guint64 ct = MIN(x.CT, threads);
