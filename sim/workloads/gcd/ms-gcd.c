@@ -557,6 +557,14 @@ MsSource *ms_gcd_source_with_stats(const char *algorithm, GHashTable *params, Ms
                 P * (bits / 32));
     return NULL;
   }
+  {
+    /* the instances' numbers (x, y, their GCD: GMP limbs and headers) and per-thread state */
+    const double nd = obl ? 1.0 : (double)P;
+    char *what = g_strdup_printf("gcd %s bits=%" G_GUINT64_FORMAT " instances=%" G_GUINT64_FORMAT, algorithm, bits, P);
+    gboolean fits = ms_workload_memory_check(what, nd * 3.0 * ((double)bits / 8.0 + 48.0) + (double)P * 48.0, error);
+    g_free(what);
+    if (!fits) return NULL;
+  }
   Gcd *G = g_new0(Gcd, 1);
   G->alg = (Alg)alg;
   G->bits = (guint32)bits;
