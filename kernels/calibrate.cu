@@ -13,6 +13,12 @@
  *   strided-read       lane k of a warp request reads word (32 q + k) s of a buffer far
  *                      beyond L2 (s = 1 .. 32): the time per warp request against s
  *                      shows the fetch granularity (32-byte sectors or 128-byte lines)
+ *   strided-write      the same pattern of 4-byte stores (lane k of request q stores word
+ *                      (32 q + k) s): a store that covers part of a sector or line against
+ *                      one that covers it all (the model's partial_write_stages)
+ *   l2-strided-read,   the strided reads (ld.global.cg) and stores over a 16 MiB buffer,
+ *   l2-strided-write   many passes: the same question where the data stays in L2
+ *                      (the model's l2_partial_write_stages)
  *   l2-read            16-byte ld.global.cg loads over a 16 MiB buffer, many passes
  *   l2-sweep           the same read over footprints of 8 .. 128 MiB (whole passes, a
  *                      grid-stride loop each): bandwidth against footprint shows how much
@@ -175,6 +181,55 @@ __global__ void __launch_bounds__(256) strided_read(const uint32_t *a, size_t m,
   }
   for (; k < m; k += T) s += a[k * stride];
   block_add(s, sum);
+}
+
+/* Strided stores: warp request q stores pattern(32 q + lane) to word (32 q + lane) * stride,
+ * q = 0 .. m/32 - 1 (grid-stride, eight stores per thread in the loop body). */
+__global__ void __launch_bounds__(256) strided_write(uint32_t *b, size_t m, size_t stride) {
+  const size_t T = (size_t)gridDim.x * blockDim.x;
+  size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  for (; k + 7 * T < m; k += 8 * T) {
+#pragma unroll
+    for (int u = 0; u < 8; u++) b[(k + u * T) * stride] = pattern(k + u * T);
+  }
+  for (; k < m; k += T) b[k * stride] = pattern(k);
+}
+
+/* The same over `total` = m x passes requests' worth of lanes, word ((q mod m) * stride), m a
+ * power of two, loads through L2 only (ld.global.cg) or stores: a footprint that stays in L2. */
+template <bool WRITE>
+__global__ void __launch_bounds__(256) l2_strided(uint32_t *a, size_t m, size_t stride, size_t total,
+                                                  uint32_t *sum) {
+  const size_t T = (size_t)gridDim.x * blockDim.x, mask = m - 1;
+  size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t s = 0;
+  for (; q + 7 * T < total; q += 8 * T) {
+    if (WRITE) {
+#pragma unroll
+      for (int u = 0; u < 8; u++) a[((q + u * T) & mask) * stride] = pattern((q + u * T) & mask);
+    } else {
+      uint32_t v[8];
+#pragma unroll
+      for (int u = 0; u < 8; u++) v[u] = __ldcg(a + ((q + u * T) & mask) * stride);
+#pragma unroll
+      for (int u = 0; u < 8; u++) s += v[u];
+    }
+  }
+  for (; q < total; q += T) {
+    if (WRITE) a[(q & mask) * stride] = pattern(q & mask);
+    else s += __ldcg(a + (q & mask) * stride);
+  }
+  if (!WRITE) block_add(s, sum);
+}
+
+/* Counts the k < m with b[k * stride] != pattern(k); the lowest in *first. */
+__global__ void check_strided(const uint32_t *b, size_t m, size_t stride, unsigned long long *bad,
+                              unsigned long long *first) {
+  for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < m; k += (size_t)gridDim.x * blockDim.x)
+    if (b[k * stride] != pattern(k)) {
+      atomicAdd(bad, 1ull);
+      atomicMin(first, (unsigned long long)k);
+    }
 }
 
 /* Reads the n4 16-byte words of a `passes` times through L2 only (ld.global.cg); n4 is a
@@ -485,6 +540,100 @@ void run_strided(const Dev &d, const uint32_t *a, size_t bytes, uint32_t *sum) {
   }
 }
 
+/* Checks b[k * stride] = pattern(k) for k < m; "" or what is wrong. */
+std::string check_strided_words(const Dev &d, const uint32_t *b, size_t m, size_t stride,
+                                unsigned long long *bad) {
+  unsigned long long init[2] = {0, ~0ull}, h[2];
+  MS_CUDA(cudaMemcpy(bad, init, sizeof init, cudaMemcpyHostToDevice));
+  check_strided<<<d.sms * 8, 256>>>(b, m, stride, bad, bad + 1);
+  MS_CHECK_LAUNCH();
+  MS_CUDA(cudaMemcpy(h, bad, sizeof h, cudaMemcpyDeviceToHost));
+  return h[0] == 0 ? "" : ms_fmt("%llu words wrong, the first at k = %llu", h[0], h[1]);
+}
+
+/* Strided stores over the buffer `b` of `bytes` (far beyond L2). */
+void run_strided_write(const Dev &d, uint32_t *b, size_t bytes, unsigned long long *bad) {
+  if (!ms_selected("strided-write")) return;
+  const size_t words = bytes / 4;
+  const int blocks = d.sms * occupancy(strided_write, 256);
+  for (long long s = 1; s <= 32; s *= 2) {
+    const size_t m = words / (size_t)s, requests = m / 32;
+    MsRecord rec;
+    rec.workload = "calibrate";
+    rec.algorithm = "strided-write";
+    rec.p("stride_words", s);
+    rec.p("footprint_bytes", (long long)bytes);
+    rec.p("blocks", (long long)blocks);
+    rec.p("threads_per_block", 256LL);
+    rec.x("warp_requests", (long long)requests);
+    rec.x("words_written", (long long)m);
+    rec.x("sectors_per_request", (long long)std::min(4 * s, 32LL));
+    auto poison = [&] { MS_CUDA(cudaMemset(b, 0xff, bytes)); };
+    auto launch = [&] { strided_write<<<blocks, 256>>>(b, m, (size_t)s); };
+    auto verify = [&]() -> std::string { return check_strided_words(d, b, m, (size_t)s, bad); };
+    measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+      return "{\"ns_per_warp_request\": " + jnum(med / (double)requests) +
+             ", \"useful_bytes_per_ns\": " + jnum(4.0 * (double)m / med) + "}";
+    });
+  }
+}
+
+/* l2-strided-read and l2-strided-write over a 16 MiB buffer: 2^20 warp requests per call at
+ * every stride (8 s passes over the m = 2^22 / s words touched). */
+void run_l2_strided(const Dev &d) {
+  const bool rd = ms_selected("l2-strided-read"), wr = ms_selected("l2-strided-write");
+  if (!rd && !wr) return;
+  const size_t bytes = (size_t)16 << 20, words = bytes / 4;
+  uint32_t *a, *sum;
+  unsigned long long *bad;
+  MS_CUDA(cudaMalloc(&a, bytes));
+  MS_CUDA(cudaMalloc(&sum, 4));
+  MS_CUDA(cudaMalloc(&bad, 2 * sizeof(unsigned long long)));
+  const int blocks = d.sms * std::min(occupancy(l2_strided<false>, 256), occupancy(l2_strided<true>, 256));
+  for (int write = 0; write < 2; write++) {
+    if (write ? !wr : !rd) continue;
+    for (long long s = 1; s <= 32; s *= 2) {
+      const size_t m = words / (size_t)s, passes = 8 * (size_t)s, total = m * passes, requests = total / 32;
+      fill_pattern<<<d.sms * 8, 256>>>(a, words);
+      MS_CHECK_LAUNCH();
+      MsRecord rec;
+      rec.workload = "calibrate";
+      rec.algorithm = write ? "l2-strided-write" : "l2-strided-read";
+      rec.p("stride_words", s);
+      rec.p("footprint_bytes", (long long)bytes);
+      rec.p("passes", (long long)passes);
+      rec.p("blocks", (long long)blocks);
+      rec.p("threads_per_block", 256LL);
+      rec.x("warp_requests", (long long)requests);
+      rec.x("sectors_per_request", (long long)std::min(4 * s, 32LL));
+      auto poison = [&] {
+        if (write) MS_CUDA(cudaMemset(a, 0xff, bytes));
+        else MS_CUDA(cudaMemset(sum, 0xff, 4));
+      };
+      auto launch = [&] {
+        if (write) {
+          l2_strided<true><<<blocks, 256>>>(a, m, (size_t)s, total, sum);
+        } else {
+          MS_CUDA(cudaMemsetAsync(sum, 0, 4));
+          l2_strided<false><<<blocks, 256>>>(a, m, (size_t)s, total, sum);
+        }
+      };
+      auto verify = [&]() -> std::string {
+        if (write) return check_strided_words(d, a, m, (size_t)s, bad);
+        uint32_t h = 0, want = (uint32_t)passes * pattern_sum(m, (uint64_t)s);
+        MS_CUDA(cudaMemcpy(&h, sum, 4, cudaMemcpyDeviceToHost));
+        return h == want ? "" : ms_fmt("sum %u, want %u", h, want);
+      };
+      measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+        return "{\"ns_per_warp_request\": " + jnum(med / (double)requests) + "}";
+      });
+    }
+  }
+  MS_CUDA(cudaFree(a));
+  MS_CUDA(cudaFree(sum));
+  MS_CUDA(cudaFree(bad));
+}
+
 void run_dram(const MsOptions &o, const Dev &d) {
   /* 2 GiB buffers (256 MiB with --quick), each far beyond the 50-60 MB L2 */
   size_t bytes = o.quick ? (size_t)256 << 20 : (size_t)2 << 30;
@@ -555,7 +704,8 @@ void run_dram(const MsOptions &o, const Dev &d) {
     });
   }
 
-  run_strided(d, a, bytes, sum);
+  if (ms_selected("strided-read")) run_strided(d, a, bytes, sum);
+  run_strided_write(d, b, bytes, bad);
   MS_CUDA(cudaFree(a));
   MS_CUDA(cudaFree(b));
   MS_CUDA(cudaFree(sum));
@@ -920,10 +1070,11 @@ void ms_run_calibrate(const MsOptions &o) {
   run_clock(o, d);
   run_launch(d);
   bool any_dram = false;
-  for (const char *alg : {"dram-read", "dram-write", "dram-copy", "strided-read"})
+  for (const char *alg : {"dram-read", "dram-write", "dram-copy", "strided-read", "strided-write"})
     any_dram = any_dram || ms_selected(alg);
   if (any_dram) run_dram(o, d);
   if (ms_selected("l2-read")) run_l2_read(d);
+  run_l2_strided(d);
   if (ms_selected("l2-sweep")) run_l2_sweep(d, o.quick);
   if (ms_selected("l2-copy-sweep")) run_l2_copy_sweep(d, o.quick);
   run_chase(o, "dram-chase", o.quick ? (size_t)128 << 20 : (size_t)512 << 20, 0, o.quick ? 8192 : 32768);
