@@ -54,6 +54,30 @@ static guint64 naive_umm(const gint64 *a, guint n, guint64 gw) {
   return distinct;
 }
 
+/* UMM write under partial_write_stages pw: per distinct group, 1 stage if the warp writes all
+ * gw of its words (distinct addresses), else 1 + pw. */
+static guint64 naive_umm_write(const gint64 *a, guint n, guint64 gw, guint64 pw) {
+  guint64 k = 0;
+  for (guint i = 0; i < n; i++) {
+    if (a[i] < 0) continue;
+    guint64 g = (guint64)a[i] / gw;
+    gboolean first = TRUE;
+    for (guint j = 0; j < i; j++)
+      if (a[j] >= 0 && (guint64)a[j] / gw == g) first = FALSE;
+    if (!first) continue;
+    guint64 words = 0; /* distinct addresses in group g */
+    for (guint j = 0; j < n; j++) {
+      if (a[j] < 0 || (guint64)a[j] / gw != g) continue;
+      gboolean dup = FALSE;
+      for (guint q = 0; q < j; q++)
+        if (a[q] == a[j]) dup = TRUE;
+      words += !dup;
+    }
+    k += words == gw ? 1 : 1 + pw;
+  }
+  return k;
+}
+
 /* ---- the evaluator ---- */
 
 static gboolean is_hmm(const MsModel *m) {
@@ -71,6 +95,9 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   guint64 wpb = t->block_threads >= p ? W : t->block_threads / w; /* warps per block */
   out->nsteps = nsteps;
 
+  /* partial writes: the DRAM key, or the L2's where the trace's footprint fits L2 */
+  const gboolean in_l2 = m->l2_words && t->global_words && t->global_words <= m->l2_words;
+  const guint64 pw = in_l2 ? m->l2_partial_write_stages : m->partial_write_stages;
   /* k[s][j]: stages of warp j in step s; and the counters */
   guint64 *k = g_new0(guint64, nsteps * W);
   for (guint64 s = 0; s < nsteps; s++) {
@@ -87,7 +114,9 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
     guint64 sum = 0;
     for (guint64 j = 0; j < W; j++) {
       guint n = (guint)MIN((guint64)w, p - j * w);
-      guint64 kk = shared_rule ? naive_dmm(a + j * w, n, w) : naive_umm(a + j * w, n, m->group_words);
+      guint64 kk = shared_rule ? naive_dmm(a + j * w, n, w)
+                   : st.op == MS_OP_WRITE && pw ? naive_umm_write(a + j * w, n, m->group_words, pw)
+                                                : naive_umm(a + j * w, n, m->group_words);
       k[s * W + j] = kk;
       for (guint i = 0; i < n; i++) out->step_req[s] += a[j * w + i] >= 0;
       if (kk) {
@@ -488,7 +517,10 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
     m->l2_latency = (guint64)g_rand_int_range(g, 1, 9);
     m->l2_rate = (guint32)g_rand_int_range(g, 1, 5);
     t->global_words = (guint64)g_rand_int_range(g, 1, 3000);
+    if (g_rand_int_range(g, 0, 2) == 0) m->l2_partial_write_stages = (guint32)g_rand_int_range(g, 1, 4);
   }
+  if (m->kind != MS_MODEL_DMM && g_rand_int_range(g, 0, 3) == 0)
+    m->partial_write_stages = (guint32)g_rand_int_range(g, 1, 4);
   if (ms_model_is_hmm(m)) {
     if (g_rand_boolean(g)) m->resident_warps = wpb + (guint64)g_rand_int_range(g, 0, (gint32)(2 * wpb + 1));
     if (g_rand_boolean(g)) m->resident_blocks = (guint64)g_rand_int_range(g, 1, 4);
@@ -508,7 +540,7 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
 Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   guint32 seed = test_seed(20261122u);
   GRand *g = g_rand_new_with_seed(seed);
-  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0;
+  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0;
   for (guint it = 0; it < RANDOM_EXTENSION_TRACES; it++) {
     MsModel *m = random_model(g);
     MtTrace *t = random_trace(g, m->width);
@@ -517,6 +549,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
     launch += m->launch_units > 0;
     window += m->read_window > 1;
     posted += m->posted_writes;
+    partial += m->partial_write_stages > 0 || m->l2_partial_write_stages > 0;
     dyn += ms_model_is_hmm(m) && (m->resident_warps || m->resident_blocks || t->shared_words);
     g_autofree char *desc = describe(m, t, seed, it);
     Naive n;
@@ -533,6 +566,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   cr_expect_gt(launch, RANDOM_EXTENSION_TRACES / 5, "launch_units under-tested: %u", launch);
   cr_expect_gt(window, RANDOM_EXTENSION_TRACES / 5, "read_window under-tested: %u", window);
   cr_expect_gt(posted, RANDOM_EXTENSION_TRACES / 5, "posted_writes under-tested: %u", posted);
+  cr_expect_gt(partial, RANDOM_EXTENSION_TRACES / 5, "partial_write_stages under-tested: %u", partial);
   g_rand_free(g);
 }
 

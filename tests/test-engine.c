@@ -818,3 +818,38 @@ Test(gpu, posted_writes_do_not_wait_for_each_other) {
     mt_trace_free(t);
   }
 }
+
+/* Partial writes (docs/models.md): one warp of 4 threads (UMM w = 4, l = 5, groups of 4)
+ * writes [0 1 2 3] (group 0, all of it: 1 stage) then [0 2 4 6] (groups 0 and 1, half of
+ * each).  With partial_write_stages 1 the second step costs 2 x (1 + 1) = 4 stages at
+ * 5 .. 8, complete at 12: 13 time units; without, 2 stages: 11.  The same trace run in L2
+ * takes l2_partial_write_stages (3: 2 x 4 stages at 5 .. 12, complete at 16 with the L2's
+ * latency 5: 17).  Reads are never charged; a DMM-side step neither. */
+Test(gpu, partial_writes_cost_their_extra_stages) {
+  const struct {
+    guint32 pw, l2pw;
+    gboolean l2, read;
+    guint64 want, stages;
+  } cases[] = {{0, 0, FALSE, FALSE, 11, 3}, {1, 0, FALSE, FALSE, 13, 5}, {1, 3, TRUE, FALSE, 17, 9},
+               {0, 3, FALSE, FALSE, 11, 3}, {2, 2, FALSE, TRUE, 11, 3}};
+  for (gsize c = 0; c < G_N_ELEMENTS(cases); c++) {
+    g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 4, 5);
+    m->partial_write_stages = cases[c].pw;
+    m->l2_partial_write_stages = cases[c].l2pw;
+    m->l2_words = 100;
+    m->l2_latency = 5;
+    m->l2_rate = 1;
+    MtTrace *t = mt_trace_new(4, 4);
+    t->global_words = cases[c].l2 ? 8 : 1000;
+    static const gint64 addr[2][4] = {{0, 1, 2, 3}, {0, 2, 4, 6}};
+    for (int s = 0; s < 2; s++) {
+      gint64 *a = mt_mem(t, cases[c].read ? MS_OP_READ : MS_OP_WRITE, MS_SPACE_GLOBAL);
+      for (int i = 0; i < 4; i++) a[i] = addr[s][i];
+    }
+    MsSimOptions opt = {0};
+    g_autoptr(MsResult) r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, cases[c].want, "case %zu: %" G_GUINT64_FORMAT " time units", c, r->time_units);
+    cr_expect_eq(r->stages, cases[c].stages, "case %zu: %" G_GUINT64_FORMAT " stages", c, r->stages);
+    mt_trace_free(t);
+  }
+}

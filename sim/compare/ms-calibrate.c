@@ -42,7 +42,7 @@ static void derived_clear(MsCalDerived *d) {
   char **from[] = {&d->from_clock, &d->from_copy, &d->from_stride1, &d->from_stride32,
                    &d->from_global, &d->from_shared, &d->from_launch, &d->from_device,
                    &d->from_l2read, &d->from_l2chase, &d->from_load_loop, &d->from_store_loop,
-                   &d->from_l2sweep};
+                   &d->from_l2sweep, &d->from_writes, &d->from_l2_writes};
   for (guint i = 0; i < G_N_ELEMENTS(from); i++) g_clear_pointer(from[i], g_free);
   memset(d, 0, sizeof *d);
 }
@@ -422,6 +422,52 @@ static gboolean derive_l2_sweep(MsCalib *c, MsCalDerived *d, GError **error) {
   return TRUE;
 }
 
+/* Partial writes: the median over strides 2, 4, .. 32 of (ns per warp request of `write`'s
+ * record / of `read`'s) -- at each of these strides no store covers a whole sector, so every
+ * group the model counts is written in part.  Needs all ten records; FALSE with *ratio NAN
+ * when the write records are absent, FALSE with an error when one is malformed or a
+ * read is missing. */
+static gboolean write_ratio(const MsCalib *c, const char *write, const char *read, double *ratio, char **from,
+                            GError **error) {
+  double r[5];
+  *ratio = NAN;
+  for (int k = 0; k < 5; k++) {
+    const MsCalNeed nw = {write, "stride_words", 2 << k}, nr = {read, "stride_words", 2 << k};
+    const MsCalRecord *rw = find(c, &nw), *rr = find(c, &nr);
+    if (!rw) {
+      if (k == 0) return TRUE; /* not recorded: the key is left out */
+      char *t = need_text(&nw);
+      GString *files = g_string_new(NULL);
+      fail(error, "%s: no calibrate record %s (the %s records go together; %s)", files_text(c, files), t, write, RUN_HINT);
+      g_string_free(files, TRUE);
+      g_free(t);
+      return FALSE;
+    }
+    if (!rr) {
+      char *t = need_text(&nr);
+      GString *files = g_string_new(NULL);
+      fail(error, "%s: no calibrate record %s (%s needs it; %s)", files_text(c, files), t, write, RUN_HINT);
+      g_string_free(files, TRUE);
+      g_free(t);
+      return FALSE;
+    }
+    double mw, qw, mr, qr;
+    if (!field(rw, "median_ns", FALSE, &mw, error) || !field(rw, "warp_requests", FALSE, &qw, error) ||
+        !field(rr, "median_ns", FALSE, &mr, error) || !field(rr, "warp_requests", FALSE, &qr, error))
+      return FALSE;
+    r[k] = (mw / qw) / (mr / qr);
+    if (k == 2) *from = rec_label(rw); /* stride 8: one word per sector */
+  }
+  for (int i = 1; i < 5; i++) /* median of five */
+    for (int j = i; j > 0 && r[j] < r[j - 1]; j--) {
+      double t = r[j];
+      r[j] = r[j - 1];
+      r[j - 1] = t;
+    }
+  *ratio = r[2];
+  return TRUE;
+}
+
 /* ns per warp request of the strided-read record with stride s, or NAN. */
 static double stride_ns(const MsCalib *c, int s, GError **error, gboolean *ok) {
   const MsCalNeed n = {"strided-read", "stride_words", s};
@@ -500,6 +546,13 @@ gboolean ms_calib_derive(MsCalib *c, GError **error) {
     d->posted_writes = d->store_loop_clocks < d->global_clocks / 2;
     d->from_store_loop = rec_label(sl);
   }
+  /* partial writes: a store to part of a group costs round(ratio) stages of one group */
+  if (!write_ratio(c, "strided-write", "strided-read", &d->pw_ratio, &d->from_writes, error) ||
+      !write_ratio(c, "l2-strided-write", "l2-strided-read", &d->l2_pw_ratio, &d->from_l2_writes, error))
+    return FALSE;
+  const guint64 pw_max = MS_MAX_WARP_STAGES / d->width - 1;
+  if (d->from_writes) d->partial_write_stages = (guint32)round_u64(d->pw_ratio - 1, 0, pw_max);
+  if (d->from_l2_writes) d->l2_partial_write_stages = (guint32)round_u64(d->l2_pw_ratio - 1, 0, pw_max);
   d->from_clock = rec_label(clk);
   d->from_copy = rec_label(copy);
   d->from_stride1 = rec_label(s1);
@@ -651,6 +704,17 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
     cJSON_ReplaceItemInObject(o, "value", cJSON_CreateBool(d->posted_writes));
     cJSON_AddNumberToObject(o, "clocks_per_iteration", d->store_loop_clocks);
   }
+  if (d->from_writes) {
+    o = figure(cal, "partial_write_stages", d->partial_write_stages, d->from_writes,
+               "round(ratio) - 1, within 0 .. 65535 / width - 1; ratio = the median over stride_words 2 .. 32 of "
+               "strided-write ns per warp request / strided-read's (no store covers a whole sector)");
+    cJSON_AddNumberToObject(o, "ratio", d->pw_ratio);
+  }
+  if (d->from_l2_writes) {
+    o = figure(cal, "l2_partial_write_stages", d->l2_partial_write_stages, d->from_l2_writes,
+               "the same rule with l2-strided-write and l2-strided-read (a 16 MiB footprint, in L2)");
+    cJSON_AddNumberToObject(o, "ratio", d->l2_pw_ratio);
+  }
   cJSON_AddItemToObject(cal, "recorded_not_used", recorded_json(c));
   return cal;
 }
@@ -678,6 +742,8 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
   cJSON_AddNumberToObject(o, "l2_rate", d->l2_rate);
   if (d->from_load_loop) cJSON_AddNumberToObject(o, "read_window", d->read_window);
   if (d->from_store_loop) cJSON_AddBoolToObject(o, "posted_writes", d->posted_writes);
+  if (d->from_writes) cJSON_AddNumberToObject(o, "partial_write_stages", d->partial_write_stages);
+  if (d->from_l2_writes) cJSON_AddNumberToObject(o, "l2_partial_write_stages", d->l2_partial_write_stages);
   cJSON_AddNumberToObject(o, "time_unit_ns", d->time_unit_ns);
   GString *files = g_string_new(NULL);
   char *desc = g_strdup_printf(
@@ -730,6 +796,12 @@ char *ms_calib_summary(const MsCalib *c) {
                            d->posted_writes ? "true" : "false", d->store_loop_clocks, d->from_store_loop);
   else
     g_string_append_printf(s, "  %-21s %-9s no store-loop record (the papers' rule)\n", "posted_writes", "false");
+  if (d->from_writes)
+    g_string_append_printf(s, "  %-21s %-9u partial-sector store / read %.3g (median, strides 2 .. 32)   %s\n",
+                           "partial_write_stages", d->partial_write_stages, d->pw_ratio, d->from_writes);
+  if (d->from_l2_writes)
+    g_string_append_printf(s, "  %-21s %-9u the same in L2 %.3g   %s\n", "l2_partial_write_stages",
+                           d->l2_partial_write_stages, d->l2_pw_ratio, d->from_l2_writes);
   if (d->from_l2sweep)
     g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " copy %.0f bytes/ns in L2, %.0f beyond: half at %.1f MiB   %s\n",
                            "l2_words", d->l2_words, d->l2_sweep_hi, d->l2_sweep_lo, d->l2_sweep_bytes / 1048576, d->from_l2sweep);

@@ -38,6 +38,12 @@ typedef struct {
   guint l2_sweep_points;
   double l2_sweep_hi, l2_sweep_lo, l2_sweep_bytes; /* plateau, beyond L2 (bytes/ns), capacity */
   char *from_l2sweep;
+  /* partial writes (optional strided-write records; without them the keys are left out):
+   * the median over strides 2 .. 32 of (write ns / read ns per warp request), in DRAM
+   * (strided-write / strided-read) and in L2 (l2-strided-write / l2-strided-read) */
+  double pw_ratio, l2_pw_ratio;
+  guint32 partial_write_stages, l2_partial_write_stages;
+  char *from_writes, *from_l2_writes;
 } MsCalDerived;
 
 typedef struct {

@@ -208,6 +208,7 @@ MsSource *ms_cmp_life_shuffle(guint64 size, guint64 steps, guint64 T, guint64 H,
  * and a barrier, and stores shared b to `out`.  The pass is read from the generator once and
  * replayed; block b's shared addresses are its own (REPLICA_OFFSET apart). */
 #define REPLICA_OFFSET (G_GINT64_CONSTANT(1) << 34)
+#define KW 32 /* the GPU's warp */
 
 typedef enum { K_IN, K_TAB, K_STORE_A, K_SYNC, K_PASS, K_LOAD_B, K_OUT, K_END } KPhase;
 
@@ -285,15 +286,21 @@ static gboolean dmm_fill(gpointer self, guint64 first, guint64 count, gint64 *ad
   const gint64 n = (gint64)d->n, ew = (gint64)d->ew, j = (gint64)d->cur_word;
   const gint64 data = (gint64)d->blocks * n * ew; /* words of `in` (and of `out`) */
   const gint64 *pass = d->cur == K_PASS ? g_ptr_array_index(d->addr, d->cur_pos) : NULL;
+  /* a warp's global load or store of ew-word elements (one 8-byte access a thread) is served
+   * as ew requests of KW consecutive words each, not as ew requests at stride ew: the
+   * j-th step is the j-th KW words of the warp's ew x KW (same groups, same bytes) */
+  const gboolean half = ew > 1 && n % KW == 0;
   for (guint64 g = 0; g < count; g++) {
     const gint64 th = (gint64)(first + g), blk = th / n, i = th % n;
     switch (d->cur) {
-    case K_IN: addr[g] = (blk * n + i) * ew + j; break;
+    case K_IN: addr[g] = half ? (blk * n + i - i % KW) * ew + j * KW + i % KW : (blk * n + i) * ew + j; break;
     case K_TAB: addr[g] = data + i; break;
     case K_STORE_A: addr[g] = blk * REPLICA_OFFSET + i * ew + j; break;
     case K_PASS: addr[g] = pass[i] == MS_ADDR_NONE ? MS_ADDR_NONE : blk * REPLICA_OFFSET + pass[i]; break;
     case K_LOAD_B: addr[g] = blk * REPLICA_OFFSET + (n + i) * ew + j; break;
-    case K_OUT: addr[g] = data + n + (blk * n + i) * ew + j; break;
+    case K_OUT:
+      addr[g] = data + n + (half ? (blk * n + i - i % KW) * ew + j * KW + i % KW : (blk * n + i) * ew + j);
+      break;
     default: addr[g] = MS_ADDR_NONE; break;
     }
   }

@@ -47,6 +47,7 @@ typedef struct {
   guint64 *hkeys;
   guint32 *hstamp, stamp;
   guint32 *bankcnt;
+  gint64 *sorted;      /* w: a warp's write addresses (partial_write_stages) */
   guint64 *dmm_stages; /* per DMM stage sums (hmm shared steps) */
   guint64 stages, disp, req;
   guint64 wfrom, wto;  /* its warps of the step */
@@ -68,6 +69,7 @@ typedef struct {
   gboolean quit;
   StepRec *rec;         /* the step being counted */
   gboolean dmm_rule, shared_hmm;
+  guint pw;
   struct WorkerArg *args;
 } Pool;
 
@@ -122,6 +124,7 @@ typedef struct Engine {
   /* GPU extensions */
   gint64 launch;        /* launch_units */
   gboolean l2;          /* the global pipeline runs at the L2's latency and rate */
+  guint pw;             /* partial_write_stages, or l2_partial_write_stages under l2 */
   gboolean boundary;    /* grid barriers are kernel boundaries */
   guint64 kernels;
   gboolean dyn;         /* residency limits: blocks placed as room frees */
@@ -203,6 +206,47 @@ static guint umm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, g
   guint k = 0;
   for (guint j = i; j < n; j++)
     if (a[j] >= 0 && hset_add(e, c, group_of(e, a[j]))) k++;
+  return k;
+}
+
+static int cmp_i64(const void *x, const void *y) {
+  gint64 a = *(const gint64 *)x, b = *(const gint64 *)y;
+  return (a > b) - (a < b);
+}
+
+/* A UMM write under partial_write_stages p: each address group costs 1 stage if the warp
+ * writes all of its group_words words, else 1 + p (the GPU reads a sector it writes only in
+ * part).  Coalesced requests (active lanes at consecutive ascending addresses) take a short
+ * path; others are sorted and scanned. */
+static guint umm_write_stages(const Engine *e, Counter *c, const gint64 *a, guint n, guint *active, guint p) {
+  const guint64 gw = e->model->group_words;
+  guint act = 0;
+  gint64 prev = -1;
+  gboolean run = TRUE;
+  for (guint j = 0; j < n; j++) {
+    if (a[j] < 0) continue;
+    if (act && a[j] != prev + 1) run = FALSE;
+    prev = a[j];
+    c->sorted[act++] = a[j];
+  }
+  *active = act;
+  if (!act) return 0;
+  if (!run) {
+    qsort(c->sorted, act, sizeof(gint64), cmp_i64);
+    guint u = 1; /* distinct addresses */
+    for (guint j = 1; j < act; j++)
+      if (c->sorted[j] != c->sorted[u - 1]) c->sorted[u++] = c->sorted[j];
+    act = u;
+  }
+  /* c->sorted[0 .. act-1]: distinct, ascending */
+  guint k = 0;
+  for (guint j = 0; j < act;) {
+    guint64 g = group_of(e, c->sorted[j]);
+    guint i = j;
+    while (i < act && group_of(e, c->sorted[i]) == g) i++;
+    k += (guint64)(i - j) == gw ? 1 : 1 + p;
+    j = i;
+  }
   return k;
 }
 
@@ -314,7 +358,7 @@ static inline gboolean dyn_pipe(const Engine *e, guint p) { return e->dyn && p !
 /* Fill and count warps c->wfrom .. c->wto - 1 of step r into r->k and c's sums.  `worker`:
  * through the source's fill_worker (several threads at once), else fill(). */
 static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_rule, gboolean shared_hmm,
-                        gboolean worker) {
+                        guint pw, gboolean worker) {
   c->stages = c->disp = c->req = 0;
   if (shared_hmm) memset(c->dmm_stages, 0, sizeof(guint64) * e->model->dmms);
   const guint64 end = MIN(e->p, c->wto * e->w);
@@ -328,7 +372,9 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
     for (guint64 off = 0; off < cnt; off += e->w) {
       guint n = (guint)MIN((guint64)e->w, cnt - off);
       guint act;
-      guint k = dmm_rule ? dmm_stages(e, c, c->addr + off, n, &act) : umm_stages(e, c, c->addr + off, n, &act);
+      guint k = dmm_rule ? dmm_stages(e, c, c->addr + off, n, &act)
+                : pw   ? umm_write_stages(e, c, c->addr + off, n, &act, pw)
+                       : umm_stages(e, c, c->addr + off, n, &act);
       guint64 warp = w0 + off / e->w;
       r->k[warp - r->klo] = (guint16)k;
       if (k) {
@@ -360,8 +406,9 @@ static gpointer pool_worker(gpointer data) {
     seen = pl->gen;
     StepRec *r = pl->rec;
     const gboolean dr = pl->dmm_rule, sh = pl->shared_hmm;
+    const guint pw = pl->pw;
     g_mutex_unlock(&pl->lock);
-    count_range(pl->e, &pl->e->ctr[wa->i], r, dr, sh, TRUE);
+    count_range(pl->e, &pl->e->ctr[wa->i], r, dr, sh, pw, TRUE);
     g_mutex_lock(&pl->lock);
     if (--pl->pending == 0) g_cond_signal(&pl->done);
     g_mutex_unlock(&pl->lock);
@@ -370,16 +417,17 @@ static gpointer pool_worker(gpointer data) {
 
 /* Count step r over the shares set in e->ctr[0 .. n-1]: workers 1 .. n-1 on their threads,
  * share 0 here; returns when all are done. */
-static void pool_run(Pool *pl, StepRec *r, gboolean dmm_rule, gboolean shared_hmm) {
+static void pool_run(Pool *pl, StepRec *r, gboolean dmm_rule, gboolean shared_hmm, guint pw) {
   g_mutex_lock(&pl->lock);
   pl->rec = r;
   pl->dmm_rule = dmm_rule;
+  pl->pw = pw;
   pl->shared_hmm = shared_hmm;
   pl->pending = pl->n - 1;
   pl->gen++;
   g_cond_broadcast(&pl->go);
   g_mutex_unlock(&pl->lock);
-  count_range(pl->e, &pl->e->ctr[0], r, dmm_rule, shared_hmm, TRUE);
+  count_range(pl->e, &pl->e->ctr[0], r, dmm_rule, shared_hmm, pw, TRUE);
   g_mutex_lock(&pl->lock);
   while (pl->pending > 0) g_cond_wait(&pl->done, &pl->lock);
   g_mutex_unlock(&pl->lock);
@@ -446,6 +494,8 @@ static gboolean load_step(Engine *e) {
   } else {
     gboolean dmm_rule = e->model->kind == MS_MODEL_DMM || (e->hmm && st.space == MS_SPACE_SHARED);
     const gboolean shared_hmm = e->hmm && st.space == MS_SPACE_SHARED;
+    /* partial_write_stages: a global write's groups it does not cover cost more */
+    const guint pw = !dmm_rule && st.op == MS_OP_WRITE ? e->pw : 0;
     guint64 step_stages = 0, step_disp = 0, step_req = 0;
     /* only the warps that overlap the source's active range can have requests */
     guint64 lo, hi;
@@ -467,11 +517,11 @@ static gboolean load_step(Engine *e) {
         e->ctr[i].wfrom = MIN(whi, wlo + i * per);
         e->ctr[i].wto = MIN(whi, wlo + (i + 1) * per);
       }
-      pool_run(e->pool, r, dmm_rule, shared_hmm);
+      pool_run(e->pool, r, dmm_rule, shared_hmm, pw);
     } else {
       e->ctr[0].wfrom = wlo;
       e->ctr[0].wto = whi;
-      count_range(e, &e->ctr[0], r, dmm_rule, shared_hmm, FALSE);
+      count_range(e, &e->ctr[0], r, dmm_rule, shared_hmm, pw, FALSE);
     }
     for (guint i = 0; i < used; i++)
       if (e->ctr[i].error) {
@@ -1127,6 +1177,7 @@ static void engine_free(Engine *e) {
     g_free(c->hstamp);
     g_free(c->bankcnt);
     g_free(c->dmm_stages);
+    g_free(c->sorted);
     g_clear_error(&c->error);
   }
   g_free(e->ctr);
@@ -1193,6 +1244,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
       e.l2 = TRUE;
     }
   }
+  e.pw = e.l2 ? model->l2_partial_write_stages : model->partial_write_stages;
   if (e.dyn) {
     guint d = model->dmms;
     e.block_dmm = g_new(gint32, e.blocks);
@@ -1257,6 +1309,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     c->hkeys = g_new(guint64, hs);
     c->hstamp = g_new0(guint32, hs);
     c->bankcnt = g_new0(guint32, e.w);
+    c->sorted = g_new(gint64, e.w);
     c->dmm_stages = g_new0(guint64, model->dmms);
   }
   e.work = g_array_sized_new(FALSE, FALSE, sizeof(guint64), (guint)MIN(e.W, 1u << 20));

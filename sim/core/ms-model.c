@@ -80,6 +80,9 @@ char *ms_model_describe(const MsModel *m) {
                            m->l2_words, m->l2_latency, m->l2_rate);
   if (m->read_window > 1) g_string_append_printf(s, " read_window=%u", m->read_window);
   if (m->posted_writes) g_string_append(s, " posted_writes=true");
+  if (m->partial_write_stages) g_string_append_printf(s, " partial_write_stages=%u", m->partial_write_stages);
+  if (m->l2_partial_write_stages)
+    g_string_append_printf(s, " l2_partial_write_stages=%u", m->l2_partial_write_stages);
   return g_string_free(s, FALSE);
 }
 
@@ -90,7 +93,8 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "global_rate", "resident_warps", "resident_blocks",
                                          "shared_words_per_dmm", "launch_units", "l2_words",
                                          "l2_latency",  "l2_rate",        "read_window",
-                                         "posted_writes", NULL};
+                                         "posted_writes", "partial_write_stages",
+                                         "l2_partial_write_stages", NULL};
 
 static gboolean fail(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static gboolean fail(GError **error, int code, const char *fmt, ...) {
@@ -229,6 +233,19 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
     if (!cJSON_IsBool(it))
       return fail(error, MS_ERROR_INVALID, "%s: posted_writes: expected true or false, got %s", fn, ms_json_type_name(it));
     m->posted_writes = cJSON_IsTrue(it);
+  }
+  static const char *const pwkeys[] = {"partial_write_stages", "l2_partial_write_stages"};
+  for (int i = 0; i < 2; i++) {
+    it = cJSON_GetObjectItemCaseSensitive(root, pwkeys[i]);
+    if (!it) continue;
+    if (m->kind == MS_MODEL_DMM)
+      return fail(error, MS_ERROR_INVALID, "%s: %s: a dmm has no global memory; it applies to umm and hmm kinds", fn, pwkeys[i]);
+    if (i == 1 && !m->l2_words)
+      return fail(error, MS_ERROR_INVALID, "%s: l2_partial_write_stages: needs the l2 keys (l2_words, l2_latency, l2_rate)", fn);
+    const guint64 max = MS_MAX_WARP_STAGES / m->width - 1;
+    if (!ms_json_get_uint(it, 0, max, fn, pwkeys[i], &v, error)) return FALSE;
+    if (i == 0) m->partial_write_stages = (guint32)v;
+    else m->l2_partial_write_stages = (guint32)v;
   }
   it = cJSON_GetObjectItemCaseSensitive(root, "time_unit_ns");
   if (it) {

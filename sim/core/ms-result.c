@@ -36,6 +36,8 @@ static cJSON *model_json(const MsModel *m) {
   }
   if (m->read_window > 1) cJSON_AddNumberToObject(o, "read_window", m->read_window);
   if (m->posted_writes) cJSON_AddBoolToObject(o, "posted_writes", 1);
+  if (m->partial_write_stages) cJSON_AddNumberToObject(o, "partial_write_stages", m->partial_write_stages);
+  if (m->l2_partial_write_stages) cJSON_AddNumberToObject(o, "l2_partial_write_stages", m->l2_partial_write_stages);
   if (m->time_unit_ns > 0) cJSON_AddNumberToObject(o, "time_unit_ns", m->time_unit_ns);
   if (m->launch_ns > 0) cJSON_AddNumberToObject(o, "launch_ns", m->launch_ns);
   return o;

@@ -71,7 +71,14 @@ typedef struct {
    * the warp's next one. */
   guint32 read_window;
   gboolean posted_writes;
+  /* Partial writes (a project extension, docs/models.md, "Partial writes"): a global write
+   * step's address group that the warp does not write in full costs 1 + this many stages
+   * (0: one stage per group, the papers' rule); the l2_ key applies instead when the
+   * trace runs in L2.  width x (1 + either) must not exceed MS_MAX_WARP_STAGES. */
+  guint32 partial_write_stages, l2_partial_write_stages;
 } MsModel;
+
+#define MS_MAX_WARP_STAGES 65535u
 
 #define MS_MAX_READ_WINDOW 64u
 

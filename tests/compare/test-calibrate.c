@@ -400,3 +400,66 @@ Test(calibrate, l2_copy_sweep_gives_the_half_bandwidth_footprint) {
   ms_calib_free(c);
   cJSON_Delete(root);
 }
+
+/* Partial writes: strided-write records beside the fixture's strided reads, whose ns per warp
+ * request is 0.05 s at stride s (0.1, 0.2, 0.4, 0.8, 1.6 at s = 2 .. 32).  Write/read ratios
+ * 2.5, 2.0, 1.0, 3.0, 2.6 at s = 2, 4, 8, 16, 32: median 2.5, partial_write_stages =
+ * round(2.5) - 1 = 2.  In L2, reads of 0.01 and writes of 0.012 ns per request at every
+ * stride: ratio 1.2, l2_partial_write_stages = round(1.2) - 1 = 0. */
+static void add_strided(cJSON *root, const char *alg, int s, double ns_per_request) {
+  const double req = 1048576;
+  char *t = g_strdup_printf("{\"workload\": \"calibrate\", \"algorithm\": \"%s\", \"params\": {\"stride_words\": %d, "
+                            "\"footprint_bytes\": 16777216, \"blocks\": 800, \"threads_per_block\": 256}, \"kernels_per_call\": 1, "
+                            "\"calls\": 10, \"median_ns\": %.6f, \"warp_requests\": %.0f, \"verified\": true}",
+                            alg, s, ns_per_request * req, req);
+  cJSON_AddItemToArray(records(root), cJSON_Parse(t));
+  g_free(t);
+}
+
+Test(calibrate, strided_writes_give_partial_write_stages) {
+  cJSON *root = fixture_json();
+  MsCalib *c = ms_calib_new();
+  char *err = derive(c, root);
+  cr_assert_null(err, "%s", err);
+  cr_assert_null(c->d.from_writes); /* no records: the keys are left out */
+  char *model = ms_calib_model_json(c, NULL);
+  cr_assert_null(strstr(model, "partial_write_stages"), "%s", model);
+  g_free(model);
+  ms_calib_free(c);
+  static const double ratio[] = {2.5, 2.0, 1.0, 3.0, 2.6};
+  for (int k = 0; k < 5; k++) {
+    const int s = 2 << k;
+    add_strided(root, "strided-write", s, ratio[k] * 0.05 * s);
+    add_strided(root, "l2-strided-read", s, 0.01);
+    add_strided(root, "l2-strided-write", s, 0.012);
+  }
+  c = ms_calib_new();
+  err = derive(c, root);
+  cr_assert_null(err, "%s", err);
+  cr_assert_float_eq(c->d.pw_ratio, 2.5, 1e-9);
+  cr_assert_eq(c->d.partial_write_stages, 2);
+  cr_assert_float_eq(c->d.l2_pw_ratio, 1.2, 1e-9);
+  cr_assert_eq(c->d.l2_partial_write_stages, 0);
+  model = ms_calib_model_json(c, NULL);
+  cr_assert(strstr(model, "\"partial_write_stages\":\t2,"), "%s", model);
+  cr_assert(strstr(model, "\"l2_partial_write_stages\":\t0,"), "%s", model);
+  g_free(model);
+  ms_calib_free(c);
+  /* one stride missing, or the reads it is set against: refused, naming the record */
+  drop(root, "strided-write", "stride_words", 8);
+  c = ms_calib_new();
+  err = derive(c, root);
+  cr_assert_str_eq(err, "r.json: no calibrate record \"strided-write\" with stride_words=8 (the strided-write records go "
+                        "together; run memsim-measure --workload calibrate)");
+  g_free(err);
+  ms_calib_free(c);
+  drop(root, "strided-write", NULL, 0);
+  drop(root, "l2-strided-read", "stride_words", 32);
+  c = ms_calib_new();
+  err = derive(c, root);
+  cr_assert_str_eq(err, "r.json: no calibrate record \"l2-strided-read\" with stride_words=32 (l2-strided-write needs it; "
+                        "run memsim-measure --workload calibrate)");
+  g_free(err);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+}
