@@ -597,20 +597,6 @@ static gboolean cache_lookup(MsCompare *cmp, MsCmpRecord *r) {
   return TRUE;
 }
 
-/* TRUE if r's result is in the cache (no simulation needed). */
-static gboolean cache_has(MsCompare *cmp, const MsCmpRecord *r) {
-  if (!cmp->cache) return FALSE;
-  GHashTable *p = NULL;
-  if (!ms_cmp_map(cmp, (MsCmpRecord *)r, &p, NULL)) return FALSE;
-  g_hash_table_unref(p);
-  char *k = cache_key(cmp, r);
-  g_mutex_lock(&cmp->cache_lock);
-  const gboolean has = g_hash_table_contains(cmp->cache, k);
-  g_mutex_unlock(&cmp->cache_lock);
-  g_free(k);
-  return has;
-}
-
 static void cache_store(MsCompare *cmp, MsCmpRecord *r) {
   if (!cmp->cache) return;
   char *k = cache_key(cmp, r);
@@ -693,8 +679,7 @@ static gboolean simulate_one(MsCompare *cmp, MsCmpRecord *r, GError **error) {
   MsSource *s = ms_cmp_record_source(cmp, r, error);
   if (!s) return FALSE;
   MsSimOptions opt = {0};
-  /* records in parallel: one thread per simulation; a large record alone: all of them */
-  opt.threads = cmp->jobs > 1 && !r->alone ? 1 : 0;
+  opt.threads = cmp->jobs > 1 ? 1 : 0; /* records in parallel: one thread per simulation */
   GError *e = NULL;
   MsResult *res = ms_simulate(cmp->model, s, &opt, &e);
   ms_source_free(s);
@@ -763,29 +748,11 @@ gboolean ms_cmp_simulate(MsCompare *cmp, GError **error) {
   }
   j.total = order->len;
   g_array_sort_with_data(order, cmp_work, cmp->records);
-  /* With several jobs, the records whose estimated work exceeds a job's fair share of the
-   * rest (the whole work / jobs) would each hold one core long after the others are done:
-   * they run first, one at a time, on all the engine's threads (--threads inside one
-   * simulation); then the rest, `jobs` at once on one thread each. */
-  guint first = 0;
-  if (cmp->jobs > 1) {
-    double total = 0;
-    for (guint k = 0; k < order->len; k++) {
-      MsCmpRecord *r = g_ptr_array_index(cmp->records, g_array_index(order, guint, k));
-      if (!cache_has(cmp, r)) total += r->work;
-    }
-    for (; first < order->len; first++) {
-      MsCmpRecord *r = g_ptr_array_index(cmp->records, g_array_index(order, guint, first));
-      if (cache_has(cmp, r)) continue; /* a lookup: nothing to spread */
-      if (r->work * cmp->jobs <= total) break;
-      r->alone = TRUE;
-    }
-  }
-  for (guint k = 0; k < (cmp->jobs <= 1 ? order->len : first); k++)
-    job_run(GUINT_TO_POINTER(g_array_index(order, guint, k) + 1), &j);
-  if (cmp->jobs > 1 && first < order->len) {
-    GThreadPool *pool = g_thread_pool_new(job_run, &j, (gint)MIN(cmp->jobs, order->len - first), TRUE, NULL);
-    for (guint k = first; k < order->len; k++) g_thread_pool_push(pool, GUINT_TO_POINTER(g_array_index(order, guint, k) + 1), NULL);
+  if (cmp->jobs <= 1) {
+    for (guint k = 0; k < order->len; k++) job_run(GUINT_TO_POINTER(g_array_index(order, guint, k) + 1), &j);
+  } else {
+    GThreadPool *pool = g_thread_pool_new(job_run, &j, (gint)MIN(cmp->jobs, MAX(order->len, 1u)), TRUE, NULL);
+    for (guint k = 0; k < order->len; k++) g_thread_pool_push(pool, GUINT_TO_POINTER(g_array_index(order, guint, k) + 1), NULL);
     g_thread_pool_free(pool, FALSE, TRUE);
   }
   g_array_free(order, TRUE);

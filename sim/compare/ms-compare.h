@@ -36,7 +36,6 @@ typedef struct {
   guint64 block_threads;/* the kernel's threads per block imposed on the trace (0: the trace's) */
   double scale;         /* measured work / simulated work: 1 except with --reduced */
   double work;          /* estimated requests of the simulation (largest first) */
-  gboolean alone;       /* simulated alone on all threads (its work > the whole / jobs) */
   /* simulation (of the simulated trace) */
   guint64 time_units;   /* of the simulated trace */
   guint64 launch_units; /* of which launching kernels (MsResult.launch_total) */
