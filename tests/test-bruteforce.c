@@ -369,7 +369,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
 
 /* ---- random traces ---- */
 
-static const guint widths[] = {1, 2, 3, 4, 8};
+static const guint widths[] = {1, 2, 3, 4, 8, 32}; /* 32: more distinct groups than the engine's short list */
 
 static MsModel *random_model(GRand *g) {
   MsModelKind kind = (MsModelKind)g_rand_int_range(g, 0, 4);
@@ -402,11 +402,17 @@ static MtTrace *random_trace(GRand *g, guint w) {
     gint64 *a = mt_mem(t, g_rand_boolean(g) ? MS_OP_READ : MS_OP_WRITE,
                        g_rand_boolean(g) ? MS_SPACE_SHARED : MS_SPACE_GLOBAL);
     gint64 base = g_rand_int_range(g, 0, 3) * 1000;
+    /* random addresses, or lanes at base + (lane * stride) / div ascending or descending
+     * (coalesced, strided and repeated patterns: the engine's no-set path for UMM groups) */
+    int pattern = g_rand_int_range(g, 0, 3);
+    gint64 stride = g_rand_int_range(g, 0, 2 * (gint32)w + 2), div = g_rand_int_range(g, 1, 4);
     for (guint64 j = 0; j < W; j++) {
       gboolean idle = g_rand_int_range(g, 0, 7) == 0; /* an all-inactive warp */
-      for (guint64 i = j * w; i < MIN(threads, (j + 1) * w); i++)
-        a[i] = idle || g_rand_int_range(g, 0, 5) == 0 ? MS_ADDR_NONE
-                                                     : base + g_rand_int_range(g, 0, (gint32)range);
+      for (guint64 i = j * w; i < MIN(threads, (j + 1) * w); i++) {
+        gint64 lane = pattern == 1 ? (gint64)(i - j * w) : (gint64)((j + 1) * w - 1 - i);
+        gint64 v = pattern == 0 ? g_rand_int_range(g, 0, (gint32)range) : lane * stride / div;
+        a[i] = idle || g_rand_int_range(g, 0, 5) == 0 ? MS_ADDR_NONE : base + v;
+      }
     }
   }
   return t;

@@ -292,13 +292,19 @@ Test(compact, block_uniform_and_sparse_evaluation_match_a_reference) {
   static gint64 got[N];
   static const int pdata[] = {3, 1, 4, 1, 5, 9, 2, 6};
   const char *addr = "(bid / 3) * 1000 + max(bid % 7, 2) * p[bid % 8] + ltid * 2 + tid % 5 + (bid > 40 ? tid : 0)";
-  static const char *const whens[] = {NULL, "ltid < 8", "tid % 3 != 0", "bid % 5 == 2 || bid % 5 == 3", "tid >= 4990"};
+  /* the last three: && and || whose right side is block-uniform (decided once per block when
+   * the left side cannot fail), and one whose left side indexes an array (always evaluated) */
+  static const char *const whens[] = {NULL, "ltid < 8", "tid % 3 != 0", "bid % 5 == 2 || bid % 5 == 3", "tid >= 4990",
+                                      "(tid < 4000 && ltid * 2 + 1 > 0) && bid % 5 == 2", "tid % 7 == 1 || bid > 3",
+                                      "p[ltid % 8] > 2 && bid % 2 == 1"};
   for (gsize w = 0; w < G_N_ELEMENTS(whens); w++) {
     char *msg = fill_all(N, BT, addr, whens[w], got);
     cr_assert_null(msg, "%s", msg);
     for (gint64 t = 0; t < N; t++) {
       gint64 bid = t / BT, ltid = t % BT;
-      gboolean act = w == 0 ? TRUE : w == 1 ? ltid < 8 : w == 2 ? t % 3 != 0 : w == 3 ? (bid % 5 == 2 || bid % 5 == 3) : t >= 4990;
+      gboolean act = w == 0 ? TRUE : w == 1 ? ltid < 8 : w == 2 ? t % 3 != 0 : w == 3 ? (bid % 5 == 2 || bid % 5 == 3)
+                     : w == 4 ? t >= 4990 : w == 5 ? (t < 4000 && bid % 5 == 2) : w == 6 ? (t % 7 == 1 || bid > 3)
+                     : (pdata[ltid % 8] > 2 && bid % 2 == 1);
       gint64 want = act ? (bid / 3) * 1000 + MAX(bid % 7, 2) * pdata[bid % 8] + ltid * 2 + t % 5 + (bid > 40 ? t : 0) : MS_ADDR_NONE;
       cr_assert_eq(got[t], want, "when %s: thread %" G_GINT64_FORMAT ": got %" G_GINT64_FORMAT ", want %" G_GINT64_FORMAT,
                    whens[w] ? whens[w] : "(none)", t, got[t], want);
@@ -316,6 +322,17 @@ Test(compact, block_uniform_and_sparse_evaluation_match_a_reference) {
   /* sparse path: the lowest active thread's error, and inactive lanes' errors ignored */
   msg = fill_all(N, BT, "8 / (ltid - 2)", "ltid < 4", got);
   cr_assert_str_eq(msg, "b.json: steps[0].addr, column 3: division by zero in \"8 / (ltid - 2)\" (thread 2)");
+  g_free(msg);
+  /* a left side that can fail is evaluated even where the right side is false; a right
+   * side's error does not count where the left side decides */
+  msg = fill_all(N, BT, "tid", "8 / (ltid - 2) > 0 && bid > 1000", got);
+  cr_assert_str_eq(msg, "b.json: steps[0].when, column 3: division by zero in \"8 / (ltid - 2) > 0 && bid > 1000\" (thread 2)");
+  g_free(msg);
+  msg = fill_all(N, BT, "tid", "bid > 1000 && 8 / (ltid - 2) > 0", got);
+  cr_assert_null(msg, "%s", msg);
+  cr_assert_eq(got[2], MS_ADDR_NONE);
+  msg = fill_all(N, BT, "tid", "tid < 50 && 8 / (tid - 40) > 0", got);
+  cr_assert_str_eq(msg, "b.json: steps[0].when, column 15: division by zero in \"tid < 50 && 8 / (tid - 40) > 0\" (thread 40)");
   g_free(msg);
   msg = fill_all(N, BT, "ltid - 3", "ltid < 8 && bid > 0", got);
   cr_assert_str_eq(msg, "b.json: steps[0].addr: negative address -3 (thread 64)");

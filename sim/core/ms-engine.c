@@ -48,6 +48,7 @@ typedef struct {
   guint32 *hstamp, stamp;
   guint32 *bankcnt;
   gint64 *sorted;      /* w: a warp's write addresses (partial_write_stages) */
+  guint64 *groups;     /* w: a warp's address groups (umm_stages) */
   guint64 *dmm_stages; /* per DMM stage sums (hmm shared steps) */
   guint64 stages, disp, req;
   guint64 wfrom, wto;  /* its warps of the step */
@@ -186,64 +187,76 @@ static inline guint64 bank_of(const Engine *e, gint64 a) {
   return e->wshift >= 0 ? (guint64)a & (e->w - 1) : (guint64)a % e->w;
 }
 
+/* UMM: the number of distinct address groups among the active requests.  The groups of the
+ * active lanes are collected in lane order; when they never go down (or never go up), the
+ * distinct count is 1 + the changes between neighbours, with no set at all (coalesced,
+ * strided and most tiled requests).  Otherwise a short list finds the few distinct groups
+ * of a divergent warp (GCD lanes at a few word positions), and only a warp with more than
+ * UMM_LIST of them uses the hash set. */
+#define UMM_LIST 8u
 static guint umm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, guint *active) {
-  guint i = 0, act = 0;
-  while (i < n && a[i] < 0) i++;
-  if (i == n) {
-    *active = 0;
-    return 0;
-  }
-  guint64 g0 = group_of(e, a[i]);
-  gboolean same = TRUE;
-  for (guint j = i; j < n; j++) {
-    if (a[j] < 0) continue;
-    act++;
-    same &= group_of(e, a[j]) == g0;
+  guint64 *g = c->groups;
+  guint act = 0;
+  for (guint j = 0; j < n; j++) { /* branch-free: divergent warps mix active and idle lanes */
+    g[act] = group_of(e, a[j]);
+    act += a[j] >= 0;
   }
   *active = act;
-  if (same) return 1;
+  if (act <= 1) return act;
+  guint changes = 0;
+  gboolean up = TRUE, down = TRUE;
+  for (guint j = 1; j < act; j++) {
+    changes += g[j] != g[j - 1];
+    up &= g[j] >= g[j - 1];
+    down &= g[j] <= g[j - 1];
+  }
+  if (up || down) return 1 + changes;
+  guint64 d[UMM_LIST];
+  guint k = 0, j = 0;
+  for (; j < act; j++) {
+    guint m = 0;
+    while (m < k && d[m] != g[j]) m++;
+    if (m < k) continue;
+    if (k == UMM_LIST) break;
+    d[k++] = g[j];
+  }
+  if (j == act) return k;
   hset_clear(e, c);
-  guint k = 0;
-  for (guint j = i; j < n; j++)
-    if (a[j] >= 0 && hset_add(e, c, group_of(e, a[j]))) k++;
+  for (guint m = 0; m < k; m++) hset_add(e, c, d[m]);
+  for (; j < act; j++) k += hset_add(e, c, g[j]);
   return k;
-}
-
-static int cmp_i64(const void *x, const void *y) {
-  gint64 a = *(const gint64 *)x, b = *(const gint64 *)y;
-  return (a > b) - (a < b);
 }
 
 /* A UMM write under partial_write_stages p: each address group costs 1 stage if the warp
  * writes all of its group_words words, else 1 + p (the GPU reads a sector it writes only in
- * part).  Coalesced requests (active lanes at consecutive ascending addresses) take a short
- * path; others are sorted and scanned. */
+ * part).  The active addresses are put in ascending order (insertion sort: a warp's
+ * addresses are ascending or nearly so in nearly every trace), made distinct, and scanned
+ * group by group. */
 static guint umm_write_stages(const Engine *e, Counter *c, const gint64 *a, guint n, guint *active, guint p) {
   const guint64 gw = e->model->group_words;
+  gint64 *s = c->sorted;
   guint act = 0;
-  gint64 prev = -1;
-  gboolean run = TRUE;
   for (guint j = 0; j < n; j++) {
     if (a[j] < 0) continue;
-    if (act && a[j] != prev + 1) run = FALSE;
-    prev = a[j];
-    c->sorted[act++] = a[j];
+    gint64 x = a[j];
+    guint i = act++;
+    while (i > 0 && s[i - 1] > x) {
+      s[i] = s[i - 1];
+      i--;
+    }
+    s[i] = x;
   }
   *active = act;
   if (!act) return 0;
-  if (!run) {
-    qsort(c->sorted, act, sizeof(gint64), cmp_i64);
-    guint u = 1; /* distinct addresses */
-    for (guint j = 1; j < act; j++)
-      if (c->sorted[j] != c->sorted[u - 1]) c->sorted[u++] = c->sorted[j];
-    act = u;
-  }
-  /* c->sorted[0 .. act-1]: distinct, ascending */
+  guint u = 1; /* distinct addresses */
+  for (guint j = 1; j < act; j++)
+    if (s[j] != s[u - 1]) s[u++] = s[j];
+  /* s[0 .. u-1]: distinct, ascending */
   guint k = 0;
-  for (guint j = 0; j < act;) {
-    guint64 g = group_of(e, c->sorted[j]);
+  for (guint j = 0; j < u;) {
+    guint64 g = group_of(e, s[j]);
     guint i = j;
-    while (i < act && group_of(e, c->sorted[i]) == g) i++;
+    while (i < u && group_of(e, s[i]) == g) i++;
     k += (guint64)(i - j) == gw ? 1 : 1 + p;
     j = i;
   }
@@ -1178,6 +1191,7 @@ static void engine_free(Engine *e) {
     g_free(c->bankcnt);
     g_free(c->dmm_stages);
     g_free(c->sorted);
+    g_free(c->groups);
     g_clear_error(&c->error);
   }
   g_free(e->ctr);
@@ -1310,6 +1324,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     c->hstamp = g_new0(guint32, hs);
     c->bankcnt = g_new0(guint32, e.w);
     c->sorted = g_new(gint64, e.w);
+    c->groups = g_new(guint64, e.w);
     c->dmm_stages = g_new0(guint64, model->dmms);
   }
   e.work = g_array_sized_new(FALSE, FALSE, sizeof(guint64), (guint)MIN(e.W, 1u << 20));

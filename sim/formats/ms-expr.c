@@ -34,6 +34,8 @@ struct Node {
                   * evaluated over few threads stays small */
   gboolean anyerr; /* some lane of the last evaluation has an error */
   guint id;
+  gboolean safe;   /* no lane can fail, whatever the thread (ranges below) */
+  gint64 lo, hi;   /* bounds on the value when safe */
 };
 
 struct _MsExpr {
@@ -298,6 +300,144 @@ static void set_uniform(Node *n) {
   n->buni = (!n->a || n->a->buni) && (!n->b || n->b->buni) && (!n->c || n->c->buni);
 }
 
+/* Static bounds, so that a conjunction can skip a part that cannot fail (set_safe).  tid,
+ * ltid and bid lie in [0, 2^32] (MS_MAX_THREADS); a scalar (a loop variable, a constant)
+ * may be anything.  A node is safe when no lane can raise an error: no indexing, no
+ * division by a possibly zero value, no shift or arithmetic that the bounds do not keep
+ * inside 64 bits. */
+static void set_full(Node *n) {
+  n->lo = G_MININT64;
+  n->hi = G_MAXINT64;
+}
+
+static void set_safe(Node *n) {
+  if (!n) return;
+  set_safe(n->a);
+  set_safe(n->b);
+  set_safe(n->c);
+  Node *a = n->a, *b = n->b;
+  n->safe = FALSE;
+  set_full(n);
+  switch (n->kind) {
+  case N_CONST:
+    n->safe = TRUE;
+    n->lo = n->hi = n->value;
+    return;
+  case N_SYM:
+    n->safe = TRUE;
+    if (n->sym.kind == MS_SYM_TID || n->sym.kind == MS_SYM_LTID || n->sym.kind == MS_SYM_BID) {
+      n->lo = 0;
+      n->hi = (gint64)MS_MAX_THREADS;
+    }
+    return;
+  case N_INDEX: return;
+  case N_NOT:
+    n->safe = a->safe;
+    n->lo = 0;
+    n->hi = 1;
+    return;
+  case N_BNOT:
+    n->safe = a->safe;
+    if (n->safe) {
+      n->lo = ~a->hi;
+      n->hi = ~a->lo;
+    }
+    return;
+  case N_NEG:
+  case N_ABS:
+    n->safe = a->safe && a->lo > G_MININT64;
+    if (!n->safe) return;
+    if (n->kind == N_NEG) {
+      n->lo = -a->hi;
+      n->hi = -a->lo;
+    } else {
+      n->lo = a->lo >= 0 ? a->lo : a->hi <= 0 ? -a->hi : 0;
+      n->hi = MAX(a->hi, -a->lo);
+    }
+    return;
+  case N_MIN:
+  case N_MAX:
+    n->safe = a->safe && b->safe;
+    if (n->safe) {
+      n->lo = n->kind == N_MIN ? MIN(a->lo, b->lo) : MAX(a->lo, b->lo);
+      n->hi = n->kind == N_MIN ? MIN(a->hi, b->hi) : MAX(a->hi, b->hi);
+    }
+    return;
+  case N_COND:
+    n->safe = a->safe && b->safe && n->c->safe;
+    if (n->safe) {
+      n->lo = MIN(b->lo, n->c->lo);
+      n->hi = MAX(b->hi, n->c->hi);
+    }
+    return;
+  case N_BIN:
+    break;
+  }
+  if (!a->safe || !b->safe) return;
+  gint64 r[4];
+  gboolean ovf = FALSE;
+  switch (n->op) {
+  case B_ADD:
+    ovf = __builtin_add_overflow(a->lo, b->lo, &n->lo) || __builtin_add_overflow(a->hi, b->hi, &n->hi);
+    break;
+  case B_SUB:
+    ovf = __builtin_sub_overflow(a->lo, b->hi, &n->lo) || __builtin_sub_overflow(a->hi, b->lo, &n->hi);
+    break;
+  case B_MUL:
+    ovf = __builtin_mul_overflow(a->lo, b->lo, &r[0]) || __builtin_mul_overflow(a->lo, b->hi, &r[1]) ||
+          __builtin_mul_overflow(a->hi, b->lo, &r[2]) || __builtin_mul_overflow(a->hi, b->hi, &r[3]);
+    if (!ovf) {
+      n->lo = MIN(MIN(r[0], r[1]), MIN(r[2], r[3]));
+      n->hi = MAX(MAX(r[0], r[1]), MAX(r[2], r[3]));
+    }
+    break;
+  case B_DIV:
+  case B_MOD: { /* by a constant only */
+    if (b->lo != b->hi || b->lo == 0 || (b->lo == -1 && a->lo == G_MININT64)) return;
+    gint64 y = b->lo;
+    if (n->op == B_DIV) {
+      n->lo = y > 0 ? a->lo / y : a->hi / y;
+      n->hi = y > 0 ? a->hi / y : a->lo / y;
+    } else {
+      gint64 m = y > 0 ? y - 1 : -(y + 1); /* |y| - 1 */
+      n->lo = a->lo >= 0 ? 0 : -m;
+      n->hi = a->hi <= 0 ? 0 : MIN(a->hi, m);
+    }
+    break;
+  }
+  case B_SHL:
+    if (b->lo != b->hi || b->lo < 0 || b->lo > 63 || a->lo < 0 || (b->lo > 0 && (a->hi >> (63 - b->lo)) != 0)) return;
+    n->lo = a->lo << b->lo;
+    n->hi = a->hi << b->lo;
+    break;
+  case B_SHR:
+    if (b->lo < 0 || b->hi > 63) return;
+    if (a->lo >= 0) {
+      n->lo = a->lo >> b->hi;
+      n->hi = a->hi >> b->lo;
+    }
+    break;
+  case B_AND:
+    if (a->lo >= 0 && b->lo >= 0) {
+      n->lo = 0;
+      n->hi = MIN(a->hi, b->hi);
+    }
+    break;
+  case B_OR:
+  case B_XOR:
+    break;
+  default: /* comparisons and logic */
+    n->lo = 0;
+    n->hi = 1;
+    break;
+  }
+  if (ovf) {
+    set_full(n);
+    return;
+  }
+  n->safe = TRUE;
+}
+
 /* Within one block, bid is uniform: nodes built from it and uniform values are evaluated
  * once for the block's lanes instead of once per lane. */
 static void set_mode(MsExpr *ex, int sb) {
@@ -351,6 +491,7 @@ MsExpr *ms_expr_parse(const char *text, MsExprResolve resolve, gpointer rdata,
     return NULL;
   }
   set_uniform(ex->root);
+  set_safe(ex->root);
   ex->affine = is_affine(ex->root) && !ex->root->uniform;
   ex->sb = -1;
   set_mode(ex, 0);
@@ -436,6 +577,46 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
   }
   gint64 *v = n->val;
   guint32 *er = n->err;
+  if (n->kind == N_BIN && (n->op == B_LAND || n->op == B_LOR) && !n->u) {
+    /* a && b with b the same for all lanes here (a tile test on bid in one block): when b
+     * decides the result and a cannot fail, a is not evaluated (most blocks of a diagonal
+     * kernel are idle).  When a is evaluated and decides every lane, b is not. */
+    const gint64 decide = n->op == B_LOR; /* the value that decides: 1 for ||, 0 for && */
+    if (n->b->u && n->a->safe) {
+      eval(n->b, env, first, count);
+      if (!n->b->err[0] && (n->b->val[0] != 0) == decide) {
+        for (guint64 i = 0; i < cnt; i++) v[i] = decide;
+        memset(er, 0, cnt * sizeof *er);
+        return;
+      }
+    }
+    eval(n->a, env, first, count);
+    const gint64 *av = n->a->val;
+    const guint32 *ae = n->a->err;
+    const guint64 as = !n->a->u;
+    gboolean all = TRUE;
+    for (guint64 i = 0; i < cnt && all; i++) all = ae[i * as] || (av[i * as] != 0) == decide;
+    if (all) {
+      for (guint64 i = 0; i < cnt; i++) {
+        er[i] = ae[i * as];
+        v[i] = ae[i * as] ? 0 : decide;
+      }
+      return;
+    }
+    if (!n->b->u || !n->a->safe) eval(n->b, env, first, count);
+    const gint64 *bv = n->b->val;
+    const guint32 *be = n->b->err;
+    guint64 bs = !n->b->u;
+    for (guint64 i = 0; i < cnt; i++) {
+      gint64 x = av[i * as], y = bv[i * bs];
+      guint32 e = ae[i * as] ? ae[i * as] : be[i * bs];
+      if (!ae[i * as] && (x != 0) == decide) e = 0; /* short circuit: b's error does not count */
+      gint64 r = decide ? (x || y) : (x && y);
+      v[i] = e ? 0 : r;
+      er[i] = e;
+    }
+    return;
+  }
   if (n->a) eval(n->a, env, first, count);
   if (n->b) eval(n->b, env, first, count);
   if (n->c) eval(n->c, env, first, count);

@@ -434,6 +434,9 @@ static MsNext gcd_next(gpointer self, MsStep *step, GError **error) {
       const gint64 dir = d->dir, role = d->role, rowW = G->row ? (gint64)W : 1, colP = G->row ? 1 : (gint64)P;
       const gint64 plane = (gint64)(P * W);
       const guint8 *xa = G->xa_iter;
+      /* uniform (for the statistics): every thread at one logical word, which needs every
+       * thread active; tracked in the same pass */
+      gint64 first = -1;
       for (guint64 t = 0; t < P; t++) {
         const SlotUse *v = &u[t];
         guint32 off = k - v->start;
@@ -442,18 +445,12 @@ static MsNext gcd_next(gpointer self, MsStep *step, GError **error) {
           continue;
         }
         gint64 w = (gint64)v->base + dir * (gint64)off;
-        addr[t] = (gint64)(xa[t] ^ role) * plane + (gint64)t * rowW + w * colP;
+        gint64 arr = (gint64)(xa[t] ^ role);
+        addr[t] = arr * plane + (gint64)t * rowW + w * colP;
+        gint64 logical = arr * (gint64)W + w;
+        if (active == 0) first = logical;
+        else same &= logical == first;
         active++;
-      }
-      /* uniform: every thread at one logical word (only possible when all are active) */
-      if (active == P) {
-        gint64 first = -1;
-        for (guint64 t = 0; t < P && same; t++) {
-          const SlotUse *v = &u[t];
-          gint64 logical = (gint64)((xa[t] ^ (guint64)role) * W) + (gint64)v->base + dir * (gint64)(k - v->start);
-          if (t == 0) first = logical;
-          else if (logical != first) same = FALSE;
-        }
       }
     }
     gboolean uniform = same && active == P;
