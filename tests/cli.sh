@@ -92,6 +92,23 @@ if out=$("$memsim" run "$dmm" "$fig" --timeline 2>&1) &&
   echo "ok - timeline"; else fail "timeline: $out"; fi
 expect timeline_too_big 2 "too large to draw a timeline" -- run "$src/models/umm-w32.json" "$src/traces/compact/coalesced-loop.json" --timeline
 
+# --view (the browser checks are in tests/view.sh): bad names and unwritable files are exit 2
+# with nothing on stdout; the summary and --json are those of the plain run
+expect view_bad_extension 2 "memsim run: --view: fig.png: expected a file name ending in .html (the page) or .svg (the picture)" -- run "$dmm" "$fig" --view fig.png
+expect view_unwritable 2 "memsim run: no/such/dir/v.svg: cannot create: No such file or directory" -- run "$dmm" "$fig" --view no/such/dir/v.svg
+expect view_bad_trace 2 "nope.json: cannot open: No such file or directory" -- run "$dmm" nope.json --view v.html
+n=$((n + 1))
+if "$memsim" run "$dmm" "$fig" --json >plain.json && "$memsim" run "$dmm" "$fig" --json --view v.svg >view.json 2>view.err &&
+   cmp -s plain.json view.json && [ ! -s view.err ] && grep -q 'data-time-units="7"' v.svg &&
+   "$memsim" run "$dmm" "$fig" --per-step >plain.txt && "$memsim" run "$dmm" "$fig" --per-step --view v.html >view.txt &&
+   cmp -s plain.txt view.txt && "$memsim" run "$dmm" "$fig" >plain.txt && "$memsim" run "$dmm" - --view v.html <"$fig" >view.txt &&
+   [ "$(grep -c . plain.txt)" = "$(grep -c . view.txt)" ] && grep -q '<!DOCTYPE html>' v.html; then
+  echo "ok - view_same_result"; else fail "view_same_result: $(diff plain.json view.json; diff plain.txt view.txt; cat view.err)"; fi
+n=$((n + 1))
+"$memsim" run "$src/models/umm-w32.json" "$src/traces/compact/coalesced-loop.json" --view big.html >/dev/null 2>big.err; rc=$?
+if [ "$rc" = 0 ] && grep -qF "big.html: a summarised view (more than 4000 dispatches)" big.err && grep -q '"mode":"summary"' big.html; then
+  echo "ok - view_summarised"; else fail "view_summarised: exit $rc: $(head -c 300 big.err)"; fi
+
 # every shipped trace gives identical results after conversion to explicit and to binary
 for t in "$src"/traces/*.json "$src"/traces/compact/*.json; do
   case $t in *coalesced-loop*) continue ;; esac  # 2^20 threads: too big to expand here

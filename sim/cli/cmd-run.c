@@ -1,10 +1,12 @@
 /* cmd-run.c: `memsim run MODEL TRACE`. */
 #include "ms-cli.h"
+#include "ms-view.h"
 #include <string.h>
 
 int ms_cmd_run(int argc, char **argv) {
   gboolean json = FALSE, per_step = FALSE, show_progress = FALSE, quiet = FALSE, timeline = FALSE, timing = FALSE;
   gint threads = 0;
+  char *view = NULL;
   GOptionEntry entries[] = {
       {"json", 'j', 0, G_OPTION_ARG_NONE, &json, "Print one JSON object instead of the summary", NULL},
       {"per-step", 's', 0, G_OPTION_ARG_NONE, &per_step, "Add the per-step breakdown", NULL},
@@ -15,6 +17,8 @@ int ms_cmd_run(int argc, char **argv) {
       {"threads", 0, 0, G_OPTION_ARG_INT, &threads,
        "Threads that fill and count large steps (compact traces; default: the processors, at most 64); 1: one thread. Same result for any N", "N"},
       {"timing", 0, 0, G_OPTION_ARG_NONE, &timing, "Report open and simulation times and requests/s on stderr", NULL},
+      {"view", 0, 0, G_OPTION_ARG_FILENAME, &view,
+       "Also write the classroom view: FILE.html (a page with a time slider) or FILE.svg (a picture)", "FILE"},
       {NULL}};
   GOptionContext *ctx = g_option_context_new("MODEL TRACE - simulate a trace on a memory machine model");
   g_option_context_set_summary(ctx, "MODEL is a model file (models/*.json), TRACE a trace file in any form\n"
@@ -24,11 +28,21 @@ int ms_cmd_run(int argc, char **argv) {
   MsModel *model = NULL;
   MsSource *src = NULL;
   MsResult *res = NULL;
+  MsView *mv = NULL;
+  const MsResult *r = NULL;
+  const MsSource *s = NULL;
+  MsViewFormat vformat = MS_VIEW_HTML;
   GError *err = NULL;
   if (!ms_cli_parse(ctx, "run", &argc, &argv, &code)) goto out;
   if (argc != 3) {
     fprintf(stderr, "memsim run: expected MODEL and TRACE, got %d argument%s\nTry 'memsim run --help'\n",
             argc - 1, argc == 2 ? "" : "s");
+    code = MS_EXIT_INPUT;
+    goto out;
+  }
+  if (view && !ms_view_format_from_path(view, &vformat, &err)) {
+    fprintf(stderr, "memsim run: %s\nTry 'memsim run --help'\n", err->message);
+    g_clear_error(&err);
     code = MS_EXIT_INPUT;
     goto out;
   }
@@ -38,8 +52,7 @@ int ms_cmd_run(int argc, char **argv) {
     goto out;
   }
   gint64 topen = g_get_monotonic_time();
-  src = ms_trace_open(argv[2], &err);
-  if (!src) {
+  if (!view && !(src = ms_trace_open(argv[2], &err))) {
     code = ms_cli_fail("run", err);
     goto out;
   }
@@ -56,26 +69,43 @@ int ms_cmd_run(int argc, char **argv) {
   opt.per_step = per_step;
   MsCliProgress prog;
   ms_cli_progress_begin(&prog, "run", show_progress, quiet, &opt);
-  res = ms_simulate(model, src, &opt, &err);
+  if (view) { /* the view opens the trace itself: it may need to read it twice */
+    mv = ms_view_simulate_file(model, argv[2], &opt, &err);
+    r = mv ? ms_view_result(mv) : NULL;
+    s = mv ? ms_view_source(mv) : NULL;
+  } else {
+    r = res = ms_simulate(model, src, &opt, &err);
+    s = src;
+  }
   ms_cli_progress_end(&prog);
-  if (timing && res) {
+  if (timing && r) {
     double o = (double)(t0 - topen) / 1e6, sim = (double)(g_get_monotonic_time() - t0) / 1e6;
     fprintf(stderr, "memsim run: open %.3f s, simulate %.3f s, %.1f M requests/s\n", o, sim,
-            sim > 0 ? (double)res->requests / sim / 1e6 : 0.0);
+            sim > 0 ? (double)r->requests / sim / 1e6 : 0.0);
   }
-  if (!res) {
+  if (!r) {
     code = ms_cli_fail("run", err);
     goto out;
   }
-  if (json) {
-    char *s = ms_result_to_json(res, model, src, FALSE);
-    puts(s);
-    g_free(s);
-  } else {
-    ms_result_print_text(res, model, src, stdout);
+  if (view) { /* before the summary: a file that cannot be written leaves stdout empty */
+    char *page = ms_view_render(mv, vformat);
+    code = ms_cli_write_text("run", page, view);
+    g_free(page);
+    if (code != MS_EXIT_OK) goto out;
+    if (ms_view_summarised(mv))
+      fprintf(stderr, "memsim run: %s: a summarised view (%s)\n", view, ms_view_summarised(mv));
   }
-  if (timeline && !json && !ms_result_print_timeline(res, model, stdout, &err)) code = ms_cli_fail("run", err);
+  if (json) {
+    char *j = ms_result_to_json(r, model, s, FALSE);
+    puts(j);
+    g_free(j);
+  } else {
+    ms_result_print_text(r, model, s, stdout);
+  }
+  if (timeline && !json && !ms_result_print_timeline(r, model, stdout, &err)) code = ms_cli_fail("run", err);
 out:
+  ms_view_free(mv);
+  g_free(view);
   ms_result_free(res);
   ms_source_free(src);
   ms_model_free(model);
