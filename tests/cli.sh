@@ -104,6 +104,11 @@ if "$memsim" run "$dmm" "$fig" --json >plain.json && "$memsim" run "$dmm" "$fig"
    cmp -s plain.txt view.txt && "$memsim" run "$dmm" "$fig" >plain.txt && "$memsim" run "$dmm" - --view v.html <"$fig" >view.txt &&
    [ "$(grep -c . plain.txt)" = "$(grep -c . view.txt)" ] && grep -q '<!DOCTYPE html>' v.html; then
   echo "ok - view_same_result"; else fail "view_same_result: $(diff plain.json view.json; diff plain.txt view.txt; cat view.err)"; fi
+# the pictures of docs/classroom.md are what memsim draws now (scripts/gen-classroom.sh)
+n=$((n + 1))
+if bash "$src/scripts/gen-classroom.sh" "$memsim" "$tmp/pictures" 2>pics.err && diff -r -q "$src/docs/classroom" "$tmp/pictures" >pics.diff 2>&1
+then echo "ok - classroom_pictures_current"
+else fail "classroom_pictures_current: run scripts/gen-classroom.sh: $(head -c 300 pics.err) $(head -c 300 pics.diff)"; fi
 n=$((n + 1))
 "$memsim" run "$src/models/umm-w32.json" "$src/traces/compact/coalesced-loop.json" --view big.html >/dev/null 2>big.err; rc=$?
 if [ "$rc" = 0 ] && grep -qF "big.html: a summarised view (more than 4000 dispatches)" big.err && grep -q '"mode":"summary"' big.html; then

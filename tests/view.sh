@@ -133,8 +133,8 @@ totals = "".join(svg.find(f".//{ns}text[@id='totals']").itertext())
 assert totals.startswith(f"{r['time_units']} time units · {r['stages']} stages · {r['dispatches']} dispatches"), totals
 assert f"round sum {r['round_sum']}" in totals, totals
 if svg.get("data-mode") == "boxes":   # one box at depth 1 per stage, per pipeline as counted
-    entry = [e for e in svg.iter(ns + "rect") if e.get("data-d") == "1"]
-    assert len(entry) == r["stages"], (len(entry), r["stages"])
+    entry = sum(int(e.get("data-n", "1")) for e in svg.iter(ns + "rect") if e.get("data-d") == "1")
+    assert entry == r["stages"], (entry, r["stages"])
     lanes = sum(int(g.get("data-stages")) for g in svg.iter(ns + "g") if g.get("class") == "pipe")
     assert lanes == r["stages"], (lanes, r["stages"])
 print(svg.get("data-mode"))

@@ -293,11 +293,13 @@ gboolean ms_view_format_from_path(const char *path, MsViewFormat *format, GError
 #define MARGIN 16.0
 #define LABEL_W 170.0 /* left of the time axis: pipeline names and depths */
 #define CELLS_PER_ROW 32
+#define SVG_LISTED_WARPS 8 /* warps of a step the SVG lists */
 
 typedef struct {
   const MsView *v;
   GString *s;
   double y, width; /* next free y, widest x drawn */
+  gboolean page;   /* the HTML page: tooltips and every warp; the SVG stays small */
 } Pic;
 
 static void text(Pic *p, double x, double y, const char *attrs, const char *fmt, ...) G_GNUC_PRINTF(5, 6);
@@ -488,10 +490,12 @@ static void draw_warp_row(Pic *p, const gint64 *a, guint n, guint64 j, guint64 s
     }
     guint64 key = banks ? (guint64)a[i] % m->width : (guint64)a[i] / (m->group_words ? m->group_words : m->width);
     g_string_append_printf(p->s, "<rect class=\"req%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"26\" "
-                           "fill=\"hsl(%.0f,75%%,84%%)\"><title>thread %" G_GUINT64_FORMAT ": address %" G_GINT64_FORMAT
-                           ", %s %" G_GUINT64_FORMAT "%s</title></rect>\n",
-                           extra[i] ? " x" : "", x, y, cellw - 2, hue(key), j * m->width + i, a[i],
-                           banks ? "bank" : "group", key, extra[i] ? ": an extra stage" : "");
+                           "fill=\"hsl(%.0f,75%%,84%%)\">", extra[i] ? " x" : "", x, y, cellw - 2, hue(key));
+    if (p->page)
+      g_string_append_printf(p->s, "<title>thread %" G_GUINT64_FORMAT ": address %" G_GINT64_FORMAT ", %s %" G_GUINT64_FORMAT
+                             "%s</title>", j * m->width + i, a[i], banks ? "bank" : "group", key,
+                             extra[i] ? ": an extra stage" : "");
+    g_string_append(p->s, "</rect>\n");
     text(p, x + (cellw - 2) / 2, y + 12, "class=\"mono\" text-anchor=\"middle\"", "%" G_GINT64_FORMAT, a[i]);
     text(p, x + (cellw - 2) / 2, y + 23, "class=\"small\" text-anchor=\"middle\"", "%s%" G_GUINT64_FORMAT,
          banks ? "b" : "g", key);
@@ -537,11 +541,30 @@ static void draw_trace(Pic *p) {
     p->y += 20;
     if (vs->addr_off < 0) continue;
     const gint64 *a = &g_array_index(v->addrs, gint64, (guint)vs->addr_off);
+    guint64 listed = 0, more = 0, kmin = G_MAXUINT64, kmax = 0, jmin = 0, jmax = 0;
     for (guint64 j = 0; j * w < T; j++) {
       guint n = (guint)MIN(w, T - j * w);
       gboolean any = FALSE;
       for (guint i = 0; i < n && !any; i++) any = a[j * w + i] >= 0;
-      if (any) draw_warp_row(p, a + j * w, n, j, si, vs, find_event(v, &ix, j, si), cellw);
+      if (!any) continue;
+      const MsEvent *e = find_event(v, &ix, j, si);
+      if (p->page || listed < SVG_LISTED_WARPS) {
+        draw_warp_row(p, a + j * w, n, j, si, vs, e, cellw);
+        listed++;
+        continue;
+      }
+      /* the picture lists a few warps a step; the rest in one line, their stages from the run */
+      guint64 k = e ? e->stages : 0;
+      if (!more++) jmin = j;
+      jmax = j, kmin = MIN(kmin, k), kmax = MAX(kmax, k);
+    }
+    if (more) {
+      char ks[64];
+      g_snprintf(ks, sizeof ks, kmin == kmax ? "%" G_GUINT64_FORMAT : "%" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT, kmin, kmax);
+      text(p, MARGIN + 56, p->y + 14, "class=\"small\"", "and %" G_GUINT64_FORMAT " more warps, W%" G_GUINT64_FORMAT
+           " to W%" G_GUINT64_FORMAT ", of %s stage%s each (the .html page lists them all)", more, jmin, jmax, ks,
+           kmax == 1 ? "" : "s");
+      p->y += 20;
     }
     p->y += 4;
   }
@@ -702,13 +725,15 @@ static void draw_in_flight(Pic *p, const Axis *ax, guint pi, guint64 l, double y
   g_free(diff);
 }
 
-static void draw_stage(Pic *p, const Axis *ax, const MsEvent *e, guint32 k, guint rows, gboolean full, guint64 l, double top,
-                       double rh) {
+/* Stages k .. k+n-1 of event e (n > 1: consecutive time units, one box each row, data-n). */
+static void draw_stage(Pic *p, const Axis *ax, const MsEvent *e, guint32 k, guint32 n, guint rows, gboolean full, guint64 l,
+                       double top, double rh) {
   guint32 pos, rate = e->rate ? e->rate : 1;
   gint64 t = stage_time(e, k, &pos);
-  double bw = ax->cw / rate;
+  double bw = ax->cw / rate, wn = bw * n;
   gboolean thin = bw < 6; /* too narrow for an outline: extra stages get a red foot instead */
-  char col[40];
+  char col[40], nattr[32] = "";
+  if (n > 1) g_snprintf(nattr, sizeof nattr, " data-n=\"%u\"", n);
   warp_colour(e->warp, col, sizeof col);
   for (guint d = 0; d < rows; d++) {
     if (!full && d == 1) continue; /* the in-flight row */
@@ -717,14 +742,16 @@ static void draw_stage(Pic *p, const Axis *ax, const MsEvent *e, guint32 k, guin
     if (c < 0 || (guint64)c >= ax->T) continue;
     double x = ax->x0 + c * ax->cw + pos * bw, y = top + d * rh + 1;
     g_string_append_printf(p->s, "<rect class=\"st%s\" data-c=\"%" G_GINT64_FORMAT "\" data-d=\"%" G_GUINT64_FORMAT
-                           "\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\">", k && !thin ? " x" : "",
-                           c, depth, x, y, bw, rh - 2, col);
-    g_string_append_printf(p->s, "<title>W%" G_GUINT64_FORMAT ".%" G_GUINT64_FORMAT ": stage %u of %u, enters at t = %"
-                           G_GINT64_FORMAT ", completes at t = %" G_GINT64_FORMAT "</title></rect>\n",
-                           e->warp, e->step, k + 1, e->stages, t, t + (gint64)l - 1);
+                           "\"%s x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\">", k && !thin ? " x" : "",
+                           c, depth, nattr, x, y, wn, rh - 2, col);
+    if (p->page)
+      g_string_append_printf(p->s, "<title>W%" G_GUINT64_FORMAT ".%" G_GUINT64_FORMAT ": stage %u of %u, enters at t = %"
+                             G_GINT64_FORMAT ", completes at t = %" G_GINT64_FORMAT "</title>",
+                             e->warp, e->step, k + 1, e->stages, t, t + (gint64)l - 1);
+    g_string_append(p->s, "</rect>\n");
     if (k && thin)
       g_string_append_printf(p->s, "<rect class=\"st xm\" data-c=\"%" G_GINT64_FORMAT "\" x=\"%.2f\" y=\"%.1f\" "
-                             "width=\"%.2f\" height=\"4\"/>\n", c, x, y + rh - 6, bw);
+                             "width=\"%.2f\" height=\"4\"/>\n", c, x, y + rh - 6, wn);
     if (bw >= 30)
       text(p, x + bw / 2, y + rh - 6, "class=\"bt\" text-anchor=\"middle\"", "W%" G_GUINT64_FORMAT ".%" G_GUINT64_FORMAT,
            e->warp, e->step);
@@ -762,7 +789,13 @@ static void draw_lane(Pic *p, const Axis *ax, guint pi) {
   for (guint i = 0; i < v->events->len; i++) {
     const MsEvent *e = &g_array_index(v->events, MsEvent, i);
     if (e->pipeline != pi) continue;
-    for (guint32 k = 0; k < e->stages; k++) draw_stage(p, ax, e, k, rows, full, l, top, rh);
+    /* the picture draws a narrow warp's extra stages as one box: they enter one a time unit */
+    gboolean merge = !p->page && ax->cw < 6 && e->rate <= 1;
+    for (guint32 k = 0; k < e->stages; k++) {
+      guint32 n = merge && k ? e->stages - k : 1;
+      draw_stage(p, ax, e, k, n, rows, full, l, top, rh);
+      k += n - 1;
+    }
   }
   p->y = top + MAX(rows * rh, rate > 1 ? 42.0 : 30.0) + 4;
   text(p, ax->x0, p->y + 6, "class=\"small\"", "%" G_GUINT64_FORMAT " stages entered; the entry was idle %" G_GUINT64_FORMAT
@@ -939,7 +972,7 @@ static void draw_summary(Pic *p, GArray *bins) {
     text(p, x0 + W * i / 5, p->y, "class=\"small\" text-anchor=\"middle\"", "%" G_GUINT64_FORMAT, T * (guint64)i / 5);
   text(p, x0 - 6, p->y, "class=\"small\" text-anchor=\"end\"", "t");
   p->y += 16;
-  p->width = MAX(p->width, x0 + W + MARGIN);
+  p->width = MAX(p->width, x0 + W + MARGIN + 24); /* room for the last time label */
 }
 
 /* ---- assembling the picture and the page ---- */
@@ -971,8 +1004,8 @@ static void add_totals_attrs(GString *s, const MsResult *r) {
                          r->shared.stages, r->global.stages, r->steps, r->warps);
 }
 
-static char *render_svg(const MsView *v, GArray *bins) {
-  Pic p = {v, g_string_new(NULL), 0, 0};
+static char *render_svg(const MsView *v, GArray *bins, gboolean page) {
+  Pic p = {v, g_string_new(NULL), 0, 0, page};
   draw_header(&p);
   if (bins) draw_summary(&p, bins);
   else {
@@ -1192,7 +1225,7 @@ static char *render_html(const MsView *v, GArray *bins, const char *svg) {
 
 char *ms_view_render(const MsView *v, MsViewFormat format) {
   GArray *bins = v->summarised ? make_bins(v) : NULL;
-  char *svg = render_svg(v, bins);
+  char *svg = render_svg(v, bins, format == MS_VIEW_HTML);
   char *out = svg;
   if (format == MS_VIEW_HTML) {
     out = render_html(v, bins, svg);
