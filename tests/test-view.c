@@ -235,3 +235,35 @@ Test(view, the_callers_event_limit_should_hold_as_in_ms_simulate) {
   g_error_free(err);
   mt_trace_free(t);
 }
+
+Test(view, kernel_boundaries_should_be_lines_with_the_launch_shaded) {
+  g_autoptr(MsModel) m = mt_hmm(MS_MODEL_ASYNC_HMM, 4, 2, 2, 5);
+  m->launch_units = 3;
+  MtTrace *t = mt_trace_new(8, 4);
+  mt_mem_fn(t, MS_OP_READ, MS_SPACE_GLOBAL, ident, NULL);
+  mt_sync(t, MS_SCOPE_GRID);
+  mt_mem_fn(t, MS_OP_READ, MS_SPACE_GLOBAL, ident, NULL);
+  Opener o;
+  g_autoptr(MsView) v = view_of(m, t, "kernels.json", NULL, &o);
+  /* kernel 1 from 3: stages at 3, 4, complete at 8; kernel 2 from 9 + 3: stages at 12, 13 */
+  cr_expect_eq(ms_view_result(v)->time_units, 18);
+  g_autofree char *svg = ms_view_render(v, MS_VIEW_SVG);
+  cr_expect_eq(count(svg, "<line class=\"kernel\" data-t=\"9\""), 1);
+  cr_expect_eq(count(svg, "<rect class=\"launch\""), 2, "before each kernel");
+  cr_expect(strstr(svg, "step 1: sync, grid barrier (a kernel boundary)"));
+  mt_trace_free(t);
+}
+
+Test(view, a_global_rate_should_put_several_stages_in_a_time_unit) {
+  g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 4, 5);
+  m->global_rate = 2;
+  MtTrace *t = fig33_trace();
+  Opener o;
+  g_autoptr(MsView) v = view_of(m, t, "fig33.json", NULL, &o);
+  cr_expect_eq(ms_view_result(v)->time_units, 7);
+  g_autofree char *svg = ms_view_render(v, MS_VIEW_SVG);
+  cr_expect_eq(count(svg, "data-d=\"1\""), 5);
+  cr_expect_eq(count(svg, "data-c=\"0\" data-d=\"1\""), 2, "slots 0 and 1 enter at t = 0");
+  cr_expect(strstr(svg, "2 stages enter per time unit"));
+  mt_trace_free(t);
+}
