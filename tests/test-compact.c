@@ -338,3 +338,45 @@ Test(compact, block_uniform_and_sparse_evaluation_match_a_reference) {
   cr_assert_str_eq(msg, "b.json: steps[0].addr: negative address -3 (thread 64)");
   g_free(msg);
 }
+
+/* A step's active range comes from the leading conjuncts of its `when` that compare tid or
+ * bid with a uniform value, and only while every conjunct before them cannot fail (a lane
+ * that one of them excludes must not be one that would report an error). */
+Test(compact, active_range_from_leading_tid_and_bid_conjuncts) {
+  static const struct {
+    const char *when;
+    guint64 lo, hi;
+  } cases[] = {
+      {"bid <= 2 && ltid < 8", 0, 192},
+      {"tid >= 100 && tid < 200 && bid == 2", 128, 192},
+      {"ltid < 8 && 300 > tid", 0, 300},
+      {"bid > 77", 4992, 5000},
+      {"tid < 0", 0, 0},
+      {"bid < 1000000000000", 0, 5000},
+      {"8 / (tid - 5) > 0 && tid < 3", 0, 5000}, /* the division may fail: no range */
+      {"tid < 3 && 8 / (tid - 5) > 0", 0, 3},
+      {"p[tid % 8] > 2 && tid < 10", 0, 5000},   /* indexing may fail */
+      {"tid < 100 / (bid - 3) && tid < 10", 0, 5000}, /* not uniform: no range */
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    char *text = g_strdup_printf("{\"memsim_trace\":1,\"form\":\"compact\",\"threads\":5000,\"block_threads\":64,"
+                                 "\"arrays\":{\"p\":{\"data\":[3,1,4,1,5,9,2,6]}},\"steps\":[{\"op\":\"read\",\"addr\":\"tid\",\"when\":\"%s\"}]}",
+                                 cases[i].when);
+    GError *err = NULL;
+    MsSource *src = ms_trace_open_memory(text, strlen(text), "r.json", &err);
+    cr_assert(src, "%s", err ? err->message : "");
+    MsStep st;
+    cr_assert_eq(ms_source_next(src, &st, &err), MS_NEXT_STEP);
+    guint64 lo = 99, hi = 99;
+    ms_source_active_range(src, &lo, &hi);
+    cr_expect(lo == cases[i].lo && hi == cases[i].hi, "%s: [%lu, %lu), want [%lu, %lu)", cases[i].when, (unsigned long)lo,
+              (unsigned long)hi, (unsigned long)cases[i].lo, (unsigned long)cases[i].hi);
+    ms_source_free(src);
+    g_free(text);
+  }
+  /* the engine still reports the failing lane of a when it could not narrow */
+  gint64 got[5000];
+  char *msg = fill_all(5000, 64, "tid", "8 / (tid - 5) > 0 && tid < 3", got);
+  cr_assert_str_eq(msg, "b.json: steps[0].when, column 3: division by zero in \"8 / (tid - 5) > 0 && tid < 3\" (thread 5)");
+  g_free(msg);
+}

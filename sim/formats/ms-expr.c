@@ -38,8 +38,16 @@ struct Node {
   gint64 lo, hi;   /* bounds on the value when safe */
 };
 
+typedef struct {
+  MsSymKind sym; /* MS_SYM_TID or MS_SYM_BID, on the left after normalising */
+  BinOp op;      /* B_LT, B_LE, B_GT, B_GE or B_EQ */
+  Node *bound;   /* uniform */
+} RangeConj;
+
 struct _MsExpr {
   Node *root;
+  RangeConj *rc; /* ms_expr_thread_range: the leading conjuncts that bound tid */
+  guint nrc;
   gboolean affine; /* value = c0 + c1 * tid: evaluated from endpoints */
   gboolean has_buni; /* some non-uniform node is block-uniform: evaluate block by block */
   int sb;            /* the mode the nodes' `u` flags are set for: 1 = one block, 0, -1 unset */
@@ -438,6 +446,42 @@ static void set_safe(Node *n) {
   n->safe = TRUE;
 }
 
+/* The conjuncts c1 && c2 && ... of the root, in evaluation order. */
+static void conj_collect(Node *n, GPtrArray *out) {
+  if (n->kind == N_BIN && n->op == B_LAND) {
+    conj_collect(n->a, out);
+    conj_collect(n->b, out);
+  } else {
+    g_ptr_array_add(out, n);
+  }
+}
+
+/* Conjuncts "tid OP E" or "bid OP E" (E uniform, OP < <= > >= ==, either side) that every
+ * lane reaches without a possible error: all conjuncts before them are safe, so a lane that
+ * one of them excludes is inactive and raises no error (&& stops there). */
+static void set_range_conj(MsExpr *ex) {
+  GPtrArray *cj = g_ptr_array_new();
+  conj_collect(ex->root, cj);
+  ex->rc = g_new(RangeConj, cj->len);
+  ex->nrc = 0;
+  for (guint i = 0; i < cj->len; i++) {
+    Node *n = g_ptr_array_index(cj, i);
+    if (n->kind == N_BIN && (n->op == B_LT || n->op == B_LE || n->op == B_GT || n->op == B_GE || n->op == B_EQ)) {
+      Node *var = n->a, *bound = n->b;
+      BinOp op = n->op;
+      if (!(var->kind == N_SYM && (var->sym.kind == MS_SYM_TID || var->sym.kind == MS_SYM_BID))) {
+        var = n->b;
+        bound = n->a;
+        op = op == B_LT ? B_GT : op == B_LE ? B_GE : op == B_GT ? B_LT : op == B_GE ? B_LE : op;
+      }
+      if (var->kind == N_SYM && (var->sym.kind == MS_SYM_TID || var->sym.kind == MS_SYM_BID) && bound->uniform)
+        ex->rc[ex->nrc++] = (RangeConj){var->sym.kind, op, bound};
+    }
+    if (!n->safe) break; /* later conjuncts are not reached without a possible error */
+  }
+  g_ptr_array_free(cj, TRUE);
+}
+
 /* Within one block, bid is uniform: nodes built from it and uniform values are evaluated
  * once for the block's lanes instead of once per lane. */
 static void set_mode(MsExpr *ex, int sb) {
@@ -451,6 +495,7 @@ static void set_mode(MsExpr *ex, int sb) {
 
 void ms_expr_free(MsExpr *e) {
   if (!e) return;
+  g_free(e->rc);
   for (guint i = 0; i < e->nodes->len; i++) {
     Node *n = g_ptr_array_index(e->nodes, i);
     g_free(n->val);
@@ -492,6 +537,7 @@ MsExpr *ms_expr_parse(const char *text, MsExprResolve resolve, gpointer rdata,
   }
   set_uniform(ex->root);
   set_safe(ex->root);
+  set_range_conj(ex);
   ex->affine = is_affine(ex->root) && !ex->root->uniform;
   ex->sb = -1;
   set_mode(ex, 0);
@@ -529,6 +575,8 @@ MsExpr *ms_expr_clone(const MsExpr *e) {
     if (n->c) n->c = g_ptr_array_index(c->nodes, n->c->id);
   }
   c->root = g_ptr_array_index(c->nodes, e->root->id);
+  c->rc = g_memdup2(e->rc, sizeof(RangeConj) * e->nrc);
+  for (guint i = 0; i < e->nrc; i++) c->rc[i].bound = g_ptr_array_index(c->nodes, e->rc[i].bound->id);
   c->text = g_strdup(e->text);
   c->fn = g_strdup(e->fn);
   c->where = g_strdup(e->where);
@@ -870,4 +918,34 @@ gboolean ms_expr_eval_scalar(MsExpr *ex, const MsExprEnv *env, gint64 *out, GErr
   if (ex->root->err[0]) return report(ex, ex->root->err[0], 0, TRUE, error);
   *out = ex->root->val[0];
   return TRUE;
+}
+
+gboolean ms_expr_thread_range(MsExpr *ex, const MsExprEnv *env, guint64 threads, guint64 *first, guint64 *end) {
+  gint64 lo = 0, hi = (gint64)threads; /* threads <= 2^32: products below stay in 64 bits */
+  const gint64 bt = env->block_threads ? (gint64)env->block_threads : (gint64)threads;
+  set_mode(ex, 0);
+  for (guint i = 0; i < ex->nrc; i++) {
+    const RangeConj *r = &ex->rc[i];
+    eval(r->bound, env, 0, 1);
+    if (r->bound->err[0]) break; /* the lanes that reach it fail: they must be evaluated */
+    const gint64 unit = r->sym == MS_SYM_BID ? bt : 1;
+    const gint64 v = CLAMP(r->bound->val[0], -1, (gint64)threads / unit + 1);
+    gint64 l = 0, h = (gint64)threads + 1; /* the thread ids that pass: [l, h) */
+    switch (r->op) {
+    case B_LT: h = v * unit; break;
+    case B_LE: h = (v + 1) * unit; break;
+    case B_GT: l = (v + 1) * unit; break;
+    case B_GE: l = v * unit; break;
+    default: /* B_EQ */
+      l = v * unit;
+      h = (v + 1) * unit;
+      break;
+    }
+    lo = MAX(lo, l);
+    hi = MIN(hi, h);
+  }
+  if (hi <= lo) lo = hi = 0;
+  *first = (guint64)lo;
+  *end = (guint64)hi;
+  return ex->nrc > 0;
 }

@@ -54,6 +54,11 @@ gboolean ms_expr_is_uniform(const MsExpr *e);
  * marks the lanes whose errors count.  Values land in out[]. */
 gboolean ms_expr_eval(MsExpr *e, const MsExprEnv *env, guint64 first, guint64 count,
                       const gint64 *active, gint64 *out, GError **error);
+/* For a `when` predicate: [*first, *end), a range of threads outside which it is false
+ * for every thread, and no thread outside it would raise an error (from its leading
+ * conjuncts that compare tid or bid with a uniform value).  FALSE (and [0, threads)) if it
+ * has none. */
+gboolean ms_expr_thread_range(MsExpr *e, const MsExprEnv *env, guint64 threads, guint64 *first, guint64 *end);
 /* Evaluate a uniform expression. */
 gboolean ms_expr_eval_scalar(MsExpr *e, const MsExprEnv *env, gint64 *out, GError **error);
 

@@ -630,7 +630,17 @@ static gboolean compact_fill_worker(gpointer self, guint w, guint64 first, guint
   return fill_with(c, it, e[0], e[1], wk->active, first, count, addr, error);
 }
 
-static const MsSourceFuncs compact_funcs = {compact_next, compact_fill, compact_free, NULL, compact_fill_worker};
+/* The current step's threads that can be active, from its `when` (ms_expr_thread_range):
+ * a kernel over a few tiles of a large grid fills only those tiles' warps. */
+static void compact_active_range(gpointer self, guint64 *first, guint64 *end) {
+  Compact *c = self;
+  *first = 0;
+  *end = c->threads;
+  if (c->cur && c->cur->when) ms_expr_thread_range(c->cur->when, &c->env, c->threads, first, end);
+}
+
+static const MsSourceFuncs compact_funcs = {compact_next, compact_fill, compact_free, compact_active_range,
+                                            compact_fill_worker};
 
 MsSource *ms_trace_compact_from_json(const cJSON *root, const char *fn, GError **error) {
   static const char *const keys[] = {"memsim_trace", "form", "name", "threads", "block_threads",

@@ -903,6 +903,10 @@ static gboolean ex_fail(Exec *x, const char *msg, guint64 tid, gint64 a) {
 static gboolean ex_mem(Exec *x, MsSource *src, const Item *it) {
   const guint64 chunk = 1 << 16;
   guint64 lo = MAX(it->lo, x->c_lo), hi = MIN(MIN(it->hi, x->P), x->c_hi);
+  guint64 alo, ahi; /* the threads the trace's `when` can make active (the engine's range too) */
+  ms_source_active_range(src, &alo, &ahi);
+  lo = MAX(lo, alo);
+  hi = MIN(hi, ahi);
   for (guint64 first = lo; first < hi; first += chunk) {
     guint64 cnt = MIN(chunk, hi - first);
     if (!ms_source_fill(src, first, cnt, x->addr, x->error)) return FALSE;
