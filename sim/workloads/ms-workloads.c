@@ -1,6 +1,7 @@
 /* ms-workloads.c: family dispatch and parameter helpers. */
 #include "ms-workloads.h"
 #include "simple/ms-simple.h"
+#include "bulk/ms-bulk.h"
 #include <errno.h>
 #include <string.h>
 
@@ -15,11 +16,12 @@ MsSource *ms_workload_source(const char *family, const char *algorithm, GHashTab
       {"gcd", ms_gcd_source},
       {"bpbc", ms_bpbc_source},
       {"simple", ms_simple_source},
+      {"bulk", ms_bulk_source},
   };
   for (gsize i = 0; i < G_N_ELEMENTS(families); i++)
     if (strcmp(families[i].name, family) == 0) return families[i].fn(algorithm, params, error);
   g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
-              "unknown workload family \"%s\" (permutation, sat, gcd, bpbc, simple)", family);
+              "unknown workload family \"%s\" (permutation, sat, gcd, bpbc, simple, bulk)", family);
   return NULL;
 }
 
