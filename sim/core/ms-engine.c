@@ -190,39 +190,46 @@ static inline guint64 bank_of(const Engine *e, gint64 a) {
 /* UMM: the number of distinct address groups among the active requests.  The groups of the
  * active lanes are collected in lane order; when they never go down (or never go up), the
  * distinct count is 1 + the changes between neighbours, with no set at all (coalesced,
- * strided and most tiled requests).  Otherwise a short list finds the few distinct groups
- * of a divergent warp (GCD lanes at a few word positions), and only a warp with more than
- * UMM_LIST of them uses the hash set. */
+ * strided and most tiled requests).  Otherwise, with fewer than UMM_LIST changes there are
+ * at most UMM_LIST distinct groups and a short list finds them (a divergent warp: GCD lanes
+ * at a few word positions); only warps with more changes use the hash set. */
 #define UMM_LIST 8u
 static guint umm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, guint *active) {
+  /* the common case first: every lane active at consecutive addresses (one vector loop) */
+  gboolean run = a[0] >= 0;
+  for (guint j = 1; j < n; j++) run &= a[j] == a[0] + (gint64)j;
+  if (run) {
+    *active = n;
+    return (guint)(group_of(e, a[n - 1]) - group_of(e, a[0]) + 1);
+  }
   guint64 *g = c->groups;
-  guint act = 0;
-  for (guint j = 0; j < n; j++) { /* branch-free: divergent warps mix active and idle lanes */
-    g[act] = group_of(e, a[j]);
-    act += a[j] >= 0;
+  guint act = 0, changes = 0;
+  gboolean up = TRUE, down = TRUE;
+  guint64 prev = 0;
+  for (guint j = 0; j < n; j++) { /* one pass, no branches on the lanes (divergent warps mix them) */
+    const guint64 x = group_of(e, a[j]);
+    const gboolean on = a[j] >= 0, cmp = on && act;
+    g[act] = x;
+    changes += cmp && x != prev;
+    up &= !cmp || x >= prev;
+    down &= !cmp || x <= prev;
+    prev = on ? x : prev;
+    act += on;
   }
   *active = act;
   if (act <= 1) return act;
-  guint changes = 0;
-  gboolean up = TRUE, down = TRUE;
-  for (guint j = 1; j < act; j++) {
-    changes += g[j] != g[j - 1];
-    up &= g[j] >= g[j - 1];
-    down &= g[j] <= g[j - 1];
-  }
   if (up || down) return 1 + changes;
-  guint64 d[UMM_LIST];
   guint k = 0, j = 0;
-  for (; j < act; j++) {
-    guint m = 0;
-    while (m < k && d[m] != g[j]) m++;
-    if (m < k) continue;
-    if (k == UMM_LIST) break;
-    d[k++] = g[j];
+  if (changes < UMM_LIST) { /* at most changes + 1 distinct groups: the list holds them */
+    guint64 d[UMM_LIST];
+    for (; j < act; j++) {
+      guint m = 0;
+      while (m < k && d[m] != g[j]) m++;
+      if (m == k) d[k++] = g[j];
+    }
+    return k;
   }
-  if (j == act) return k;
   hset_clear(e, c);
-  for (guint m = 0; m < k; m++) hset_add(e, c, d[m]);
   for (; j < act; j++) k += hset_add(e, c, g[j]);
   return k;
 }
