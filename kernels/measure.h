@@ -92,6 +92,9 @@ void ms_run_bpbc(const MsOptions &o);
 /* The held-out family (`--workload simple`, not part of "all", so that its records never
  * share a file with records a model is fitted on): kernels/simple.cu. */
 void ms_run_simple(const MsOptions &o);
+/* Bulk execution of oblivious sequential programs (`--workload bulk`, not part of "all"):
+ * kernels/bulk.cu. */
+void ms_run_bulk(const MsOptions &o);
 /* Calibration (`--workload calibrate`, not part of "all"): kernels/calibrate.cu. */
 void ms_run_calibrate(const MsOptions &o);
 

@@ -381,7 +381,9 @@ static void usage(FILE *f) {
       "  --workload W       permutation|sat|gcd|bpbc|all (default all), or calibrate\n"
       "                     (the device's bandwidths, latencies, launch time, clock;\n"
       "                     not part of all; see docs/calibration.md), or simple\n"
-      "                     (held-out kernels, not part of all; docs/workloads/simple.md)\n"
+      "                     (held-out kernels, not part of all; docs/workloads/simple.md),\n"
+      "                     or bulk (bulk execution of oblivious programs, column- and\n"
+      "                     row-wise, not part of all; docs/workloads/bulk.md)\n"
       "  --quick            small sizes and few repetitions (smoke test)\n"
       "  --counters         one small launch per kernel (run under ncu; see\n"
       "                     kernels/ncu-counters.sh); writes launch log to --launch-log\n"
@@ -413,6 +415,8 @@ static void list_algorithms() {
               "             life-double life-multistep life-multistep-shuffle\n"
               "simple:      copy strided-read gather transpose-naive transpose-tiled\n"
               "             transpose-padded shared-stride reduce (only with --workload simple)\n"
+              "bulk:        prefix-sums bitonic floyd-warshall montgomery (p instances,\n"
+              "             column|row arrangement; only with --workload bulk)\n"
               "calibrate:   clock-spin launch-empty launch-burst dram-read dram-write dram-copy\n"
               "             strided-read l2-read dram-chase l2-chase l1-chase shared-chase\n"
               "             shared-wavefronts (only with --workload calibrate)\n");
@@ -452,7 +456,7 @@ int main(int argc, char **argv) {
     }
   }
   if (workload != "all" && workload != "permutation" && workload != "sat" && workload != "gcd" &&
-      workload != "bpbc" && workload != "simple" && workload != "calibrate") {
+      workload != "bpbc" && workload != "simple" && workload != "bulk" && workload != "calibrate") {
     std::fprintf(stderr, "memsim-measure: unknown workload '%s'\nTry 'memsim-measure --help'\n",
                  workload.c_str());
     return MS_EXIT_USAGE;
@@ -519,6 +523,8 @@ int main(int argc, char **argv) {
       family_selected({"copy", "strided-read", "gather", "transpose-naive", "transpose-tiled",
                        "transpose-padded", "shared-stride", "reduce"}))
     ms_run_simple(g_opt);
+  if (workload == "bulk" && family_selected({"prefix-sums", "bitonic", "floyd-warshall", "montgomery"}))
+    ms_run_bulk(g_opt);
   if (workload == "calibrate") ms_run_calibrate(g_opt);
   MS_CUDA(cudaDeviceSynchronize());
   if (g_use_cupti) cupti_flush();

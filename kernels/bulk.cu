@@ -1,0 +1,374 @@
+/* The bulk family (`--workload bulk`, not part of "all"): bulk execution of oblivious
+ * sequential programs (seed 003, C2CU; seed 000 chapter 3; docs/workloads/bulk.md).
+ * p threads, one per instance, each run the SAME sequential program on its own instance
+ * of `words` 32-bit words in global memory:
+ *   column-wise  word x of instance j at mem[x * p + j]   (every step coalesced)
+ *   row-wise     word x of instance j at mem[j * words + x]
+ * Blocks of 256 threads (p / 256 blocks; p threads in one block when p < 256), as
+ * `memsim gen bulk`'s default threads_per_block.
+ *
+ * Every kernel makes exactly the memory steps of the generator's bulk program
+ * (sim/workloads/bulk/ms-bulk-algos.c: the *_text() programs), same loops, same loads and
+ * stores, same order.  Each step is one `ld.global.u32` / `st.global.u32` in inline PTX
+ * (asm volatile, "memory" clobber), so the compiler neither drops, merges, reorders nor
+ * keeps a word in a register between steps; caching is the default (L1 and L2), as a
+ * plain C load's.  What each thread computes between the steps is the generator's
+ * register machine (ms-bulk-algos.c *_run()):
+ *   prefix-sums     n words: read x, write a[0] + ... + a[x] (mod 2^32)
+ *   bitonic         Batcher's bitonic sort of n words; per comparator read lo, read hi,
+ *                   write min to lo, write max to hi (lo: the word that gets the minimum)
+ *   floyd-warshall  n x n distances: per (k, r, c) read d[r][k], d[k][c], d[r][c], write
+ *                   d[r][c] = min(d[r][c], d[r][k] + d[k][c]) (INF = no arc)
+ *   montgomery      CIOS X * Y * 2^-bits mod M, s = bits / 32; layout X, Y, M, MP, T
+ *                   (s + 2), D (s), Z (s): 6s + 3 words; the final subtraction oblivious
+ *
+ * A call is a device-to-device copy of the inputs into the working memory (not a kernel,
+ * not timed under CUPTI) and the kernel.  Each result is checked for every instance on
+ * the host against an independent reference: sorted (std::sort of the input), a plain
+ * running sum, Dijkstra from every node, and a bit-serial (radix-2) Montgomery product.
+ */
+#include "measure.h"
+
+#include <algorithm>
+
+namespace {
+
+typedef uint32_t u32;
+typedef unsigned long long u64;
+
+constexpr int TPB = 256;
+constexpr u32 FW_INF = 0x3fffffffu; /* no arc; INF + INF does not overflow */
+
+/* ---- device: one memory step ---------------------------------------------------------- */
+
+__device__ __forceinline__ u32 ld(const u32 *a) {
+  u32 v;
+  asm volatile("ld.global.u32 %0, [%1];" : "=r"(v) : "l"(a) : "memory");
+  return v;
+}
+
+__device__ __forceinline__ void st(u32 *a, u32 v) {
+  asm volatile("st.global.u32 [%0], %1;" : : "l"(a), "r"(v) : "memory");
+}
+
+/* Instance j's memory: word x at base[x * stride]. */
+template <bool COL> struct Inst {
+  u32 *base;
+  size_t p;
+  __device__ Inst(u32 *mem, size_t p_, size_t j, unsigned words) : base(COL ? mem + j : mem + j * words), p(p_) {}
+  __device__ u32 *operator()(unsigned x) const { return COL ? base + (size_t)x * p : base + x; }
+};
+
+template <bool COL> __global__ void bulk_prefix_sums(u32 *mem, size_t p, unsigned n) {
+  const size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= p) return;
+  const Inst<COL> a(mem, p, j, n);
+  u32 acc = 0;
+  for (unsigned x = 0; x < n; x++) {
+    acc += ld(a(x));
+    st(a(x), acc);
+  }
+}
+
+template <bool COL> __global__ void bulk_bitonic(u32 *mem, size_t p, unsigned n, unsigned lg) {
+  const size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= p) return;
+  const Inst<COL> a(mem, p, j, n);
+  for (unsigned s = 0; s < lg; s++)
+    for (unsigned b = 0; b <= s; b++) {
+      const unsigned sh = s - b, J = 1u << sh;
+      for (unsigned c = 0; c < n / 2; c++) {
+        const unsigned I = ((c >> sh) << (sh + 1)) + (c & (J - 1));
+        const bool up = (I & (2u << s)) == 0;
+        const unsigned lo = up ? I : I + J, hi = up ? I + J : I;
+        const u32 x = ld(a(lo)), y = ld(a(hi));
+        st(a(lo), min(x, y));
+        st(a(hi), max(x, y));
+      }
+    }
+}
+
+template <bool COL> __global__ void bulk_floyd_warshall(u32 *mem, size_t p, unsigned n) {
+  const size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= p) return;
+  const Inst<COL> a(mem, p, j, n * n);
+  for (unsigned k = 0; k < n; k++)
+    for (unsigned r = 0; r < n; r++)
+      for (unsigned c = 0; c < n; c++) {
+        const u32 x = ld(a(r * n + k)), y = ld(a(k * n + c));
+        u32 d = ld(a(r * n + c));
+        if (x < FW_INF && y < FW_INF && x + y < d) d = x + y;
+        st(a(r * n + c), d);
+      }
+}
+
+/* The generator's layout (ms-bulk-algos.c mg_base). */
+__host__ __device__ inline unsigned mg_base(unsigned s, int part) {
+  const unsigned base[] = {0, s, 2 * s, 3 * s, 3 * s + 1, 4 * s + 3, 5 * s + 3};
+  return base[part];
+}
+enum { MG_X, MG_Y, MG_M, MG_MP, MG_T, MG_D, MG_Z };
+
+template <bool COL> __global__ void bulk_montgomery(u32 *mem, size_t p, unsigned s) {
+  const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= p) return;
+  const Inst<COL> a(mem, p, i, 6 * s + 3);
+  const unsigned X = mg_base(s, MG_X), Y = mg_base(s, MG_Y), M = mg_base(s, MG_M), MP = mg_base(s, MG_MP);
+  const unsigned T = mg_base(s, MG_T), D = mg_base(s, MG_D), Z = mg_base(s, MG_Z);
+  for (unsigned j = 0; j < s + 2; j++) st(a(T + j), 0);
+  for (unsigned q = 0; q < s; q++) {
+    const u64 yi = ld(a(Y + q));
+    u64 C = 0, t, u, z;
+    for (unsigned j = 0; j < s; j++) {
+      t = ld(a(T + j));
+      u = ld(a(X + j));
+      z = t + u * yi + C;
+      st(a(T + j), (u32)z);
+      C = z >> 32;
+    }
+    t = ld(a(T + s));
+    z = t + C;
+    st(a(T + s), (u32)z);
+    st(a(T + s + 1), (u32)(z >> 32));
+    const u64 t0 = ld(a(T));
+    u = ld(a(MP));
+    const u64 m = (u32)(t0 * u);
+    u = ld(a(M));
+    C = (t0 + m * u) >> 32;
+    for (unsigned j = 1; j < s; j++) {
+      t = ld(a(T + j));
+      u = ld(a(M + j));
+      z = t + m * u + C;
+      st(a(T + j - 1), (u32)z);
+      C = z >> 32;
+    }
+    t = ld(a(T + s));
+    z = t + C;
+    st(a(T + s - 1), (u32)z);
+    C = z >> 32;
+    t = ld(a(T + s + 1));
+    st(a(T + s), (u32)(t + C));
+  }
+  u64 borrow = 0;
+  for (unsigned j = 0; j < s; j++) { /* D = T - M */
+    const u64 t = ld(a(T + j)), u = ld(a(M + j));
+    st(a(D + j), (u32)(t - u - borrow));
+    borrow = t < u + borrow;
+  }
+  const u64 top = ld(a(T + s)); /* T >= M unless the subtraction borrowed past T's top word */
+  for (unsigned j = 0; j < s; j++) {
+    const u32 t = ld(a(T + j)), u = ld(a(D + j));
+    st(a(Z + j), top < borrow ? t : u);
+  }
+}
+
+/* ---- host ----------------------------------------------------------------------------- */
+
+enum Alg { PREFIX, BITONIC, FW, MONT };
+const char *const alg_names[] = {"prefix-sums", "bitonic", "floyd-warshall", "montgomery"};
+
+unsigned log2u(unsigned v) {
+  unsigned r = 0;
+  while ((1u << r) < v) r++;
+  return r;
+}
+
+/* Word x of instance j, in the arrangement. */
+struct Layout {
+  size_t p;
+  unsigned words;
+  bool col;
+  size_t at(size_t j, unsigned x) const { return col ? (size_t)x * p + j : j * words + x; }
+};
+
+/* The inputs of every instance (instance-major in `in`: in[j * words + x]). */
+void make_inputs(Alg alg, unsigned size, size_t p, unsigned words, uint64_t seed, std::vector<u32> &in) {
+  in.assign(p * words, 0);
+  MsRng rng(seed * 104729 + 17 + alg);
+  for (size_t j = 0; j < p; j++) {
+    u32 *w = in.data() + j * words;
+    if (alg == FW) {
+      for (unsigned r = 0; r < size; r++)
+        for (unsigned c = 0; c < size; c++)
+          w[r * size + c] = r == c ? 0 : rng.below(4) == 0 ? 1 + (u32)rng.below(1000) : FW_INF;
+    } else if (alg == MONT) {
+      const unsigned s = size / 32;
+      for (unsigned x = 0; x < words; x++) w[x] = rng.u32();
+      u32 *m = w + mg_base(s, MG_M);
+      m[0] |= 1;
+      m[s - 1] |= 1u << 31;
+      w[mg_base(s, MG_X) + s - 1] %= m[s - 1];
+      w[mg_base(s, MG_Y) + s - 1] %= m[s - 1];
+      u32 inv = m[0]; /* Newton: M0^-1 mod 2^32 */
+      for (int i = 0; i < 5; i++) inv *= 2 - m[0] * inv;
+      w[mg_base(s, MG_MP)] = 0u - inv;
+    } else {
+      for (unsigned x = 0; x < words; x++) w[x] = rng.u32();
+    }
+  }
+}
+
+/* X * Y * 2^-bits mod M, bit by bit (radix 2: T = (T + y_i X [+ M]) / 2), then T - M if
+ * T >= M.  Independent of the kernel's word-serial CIOS. */
+std::vector<u32> mont_reference(const u32 *x, const u32 *y, const u32 *m, unsigned s) {
+  std::vector<u64> t(s + 1, 0);
+  for (unsigned i = 0; i < 32 * s; i++) {
+    if (y[i / 32] >> (i % 32) & 1) {
+      u64 c = 0;
+      for (unsigned k = 0; k <= s; k++) {
+        c += t[k] + (k < s ? x[k] : 0);
+        t[k] = c & 0xffffffffu;
+        c >>= 32;
+      }
+    }
+    if (t[0] & 1) {
+      u64 c = 0;
+      for (unsigned k = 0; k <= s; k++) {
+        c += t[k] + (k < s ? m[k] : 0);
+        t[k] = c & 0xffffffffu;
+        c >>= 32;
+      }
+    }
+    for (unsigned k = 0; k <= s; k++) t[k] = (t[k] >> 1) | (k < s ? (t[k + 1] & 1) << 31 : 0);
+  }
+  bool ge = t[s] != 0;
+  if (!ge) {
+    ge = true;
+    for (unsigned k = s; k-- > 0;)
+      if (t[k] != m[k]) { ge = t[k] > m[k]; break; }
+  }
+  std::vector<u32> r(s);
+  u64 borrow = 0;
+  for (unsigned k = 0; k < s; k++) {
+    const u64 d = t[k] - m[k] - borrow;
+    borrow = t[k] < (u64)m[k] + borrow;
+    r[k] = ge ? (u32)d : (u32)t[k];
+  }
+  return r;
+}
+
+/* The expected result of instance j (instance-major `in`); "" or why `got` is wrong. */
+std::string check_instance(Alg alg, unsigned size, unsigned words, const u32 *in, const std::vector<u32> &out,
+                           const Layout &L, size_t j) {
+  std::vector<u32> want(in, in + words);
+  unsigned from = 0, to = words;
+  if (alg == PREFIX) {
+    for (unsigned x = 1; x < words; x++) want[x] += want[x - 1];
+  } else if (alg == BITONIC) {
+    std::sort(want.begin(), want.end());
+  } else if (alg == FW) { /* Dijkstra (array scan) from every node on the input arcs */
+    const unsigned n = size;
+    std::vector<u64> dist(n);
+    std::vector<char> done(n);
+    for (unsigned src = 0; src < n; src++) {
+      for (unsigned v = 0; v < n; v++) dist[v] = v == src ? 0 : FW_INF, done[v] = 0;
+      for (;;) {
+        unsigned u = n;
+        for (unsigned v = 0; v < n; v++)
+          if (!done[v] && dist[v] < FW_INF && (u == n || dist[v] < dist[u])) u = v;
+        if (u == n) break;
+        done[u] = 1;
+        for (unsigned v = 0; v < n; v++) {
+          const u32 w = in[u * n + v];
+          if (v != u && w < FW_INF && dist[u] + w < dist[v]) dist[v] = dist[u] + w;
+        }
+      }
+      for (unsigned v = 0; v < n; v++) want[src * n + v] = (u32)dist[v];
+    }
+  } else {
+    const unsigned s = size / 32;
+    std::vector<u32> z = mont_reference(in + mg_base(s, MG_X), in + mg_base(s, MG_Y), in + mg_base(s, MG_M), s);
+    from = mg_base(s, MG_Z);
+    to = from + s;
+    std::copy(z.begin(), z.end(), want.begin() + from);
+  }
+  for (unsigned x = from; x < to; x++) {
+    const u32 got = out[L.at(j, x)];
+    if (got != want[x])
+      return ms_fmt("%s: instance %zu word %u: got %u want %u", alg_names[alg], j, x, got, want[x]);
+  }
+  return "";
+}
+
+/* One algorithm at one size: every p, both arrangements. */
+void run_alg(const MsOptions &o, Alg alg, unsigned size, const std::vector<size_t> &ps) {
+  if (!ms_selected(alg_names[alg])) return;
+  const unsigned words = alg == FW ? size * size : alg == MONT ? 6 * (size / 32) + 3 : size;
+  for (size_t p : ps) {
+    std::vector<u32> in, arranged(p * words), out(p * words);
+    make_inputs(alg, size, p, words, o.seed, in);
+    const size_t bytes = p * words * sizeof(u32);
+    u32 *d_in, *d_mem;
+    MS_CUDA(cudaMalloc(&d_in, bytes));
+    MS_CUDA(cudaMalloc(&d_mem, bytes));
+    const unsigned tpb = p < (size_t)TPB ? (unsigned)p : (unsigned)TPB;
+    const unsigned grid = (unsigned)((p + tpb - 1) / tpb);
+    for (int col = 1; col >= 0; col--) {
+      const Layout L{p, words, col != 0};
+      for (size_t j = 0; j < p; j++)
+        for (unsigned x = 0; x < words; x++) arranged[L.at(j, x)] = in[j * words + x];
+      MS_CUDA(cudaMemcpy(d_in, arranged.data(), bytes, cudaMemcpyHostToDevice));
+      MsRecord r;
+      r.workload = "bulk";
+      r.algorithm = alg_names[alg];
+      r.p(alg == MONT ? "bits" : "n", (long long)size);
+      r.p("p", (long long)p);
+      r.p("arrangement", col ? "column" : "row");
+      r.p("threads_per_block", (long long)tpb);
+      r.p("seed", (long long)o.seed);
+      r.x("words", (long long)words);
+      auto launch = [&] {
+        MS_CUDA(cudaMemcpyAsync(d_mem, d_in, bytes, cudaMemcpyDeviceToDevice));
+        const unsigned lg = log2u(size), s = size / 32;
+        switch (alg * 2 + col) {
+        case PREFIX * 2 + 1: bulk_prefix_sums<true><<<grid, tpb>>>(d_mem, p, size); break;
+        case PREFIX * 2: bulk_prefix_sums<false><<<grid, tpb>>>(d_mem, p, size); break;
+        case BITONIC * 2 + 1: bulk_bitonic<true><<<grid, tpb>>>(d_mem, p, size, lg); break;
+        case BITONIC * 2: bulk_bitonic<false><<<grid, tpb>>>(d_mem, p, size, lg); break;
+        case FW * 2 + 1: bulk_floyd_warshall<true><<<grid, tpb>>>(d_mem, p, size); break;
+        case FW * 2: bulk_floyd_warshall<false><<<grid, tpb>>>(d_mem, p, size); break;
+        case MONT * 2 + 1: bulk_montgomery<true><<<grid, tpb>>>(d_mem, p, s); break;
+        default: bulk_montgomery<false><<<grid, tpb>>>(d_mem, p, s); break;
+        }
+      };
+      auto verify = [&]() -> std::string {
+        MS_CUDA(cudaMemcpy(out.data(), d_mem, bytes, cudaMemcpyDeviceToHost));
+        for (size_t j = 0; j < p; j++) {
+          std::string e = check_instance(alg, size, words, in.data() + j * words, out, L, j);
+          if (!e.empty()) return e;
+        }
+        return "";
+      };
+      ms_measure(r, [&] { MS_CUDA(cudaMemset(d_mem, 0xff, bytes)); }, launch, verify);
+    }
+    MS_CUDA(cudaFree(d_in));
+    MS_CUDA(cudaFree(d_mem));
+  }
+}
+
+std::vector<size_t> pows(std::initializer_list<int> e) {
+  std::vector<size_t> v;
+  for (int x : e) v.push_back((size_t)1 << x);
+  return v;
+}
+
+} // namespace
+
+void ms_run_bulk(const MsOptions &o) {
+  const bool small = o.quick || o.counters;
+  std::printf("bulk: prefix-sums, bitonic, floyd-warshall, montgomery; column- and row-wise%s\n",
+              small ? " (quick sizes)" : "");
+  if (small) {
+    run_alg(o, PREFIX, 1024, pows({8, 12}));
+    run_alg(o, BITONIC, 32, pows({10, 12}));
+    run_alg(o, BITONIC, 1024, pows({10}));
+    run_alg(o, FW, 16, pows({10}));
+    run_alg(o, MONT, 256, pows({10}));
+    return;
+  }
+  run_alg(o, PREFIX, 1024, pows({8, 10, 12, 14, 16, 18, 20}));
+  run_alg(o, BITONIC, 32, pows({10, 14, 18}));
+  run_alg(o, BITONIC, 1024, pows({10, 14}));
+  run_alg(o, FW, 32, pows({10, 14}));
+  run_alg(o, MONT, 256, pows({10, 14, 16}));
+}
