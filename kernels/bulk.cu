@@ -179,6 +179,16 @@ struct Layout {
   unsigned words;
   bool col;
   size_t at(size_t j, unsigned x) const { return col ? (size_t)x * p + j : j * words + x; }
+  /* instance-major (word x of instance j at j * words + x) to the arrangement, or back; in tiles of 64
+   * instances so that neither side is walked with a stride alone */
+  void convert(const u32 *src, u32 *dst, bool back) const {
+    for (size_t j0 = 0; j0 < p; j0 += 64)
+      for (unsigned x = 0; x < words; x++)
+        for (size_t j = j0; j < std::min(p, j0 + 64); j++) {
+          if (back) dst[j * words + x] = src[at(j, x)];
+          else dst[at(j, x)] = src[j * words + x];
+        }
+  }
 };
 
 /* The inputs of every instance (instance-major in `in`: in[j * words + x]). */
@@ -248,8 +258,7 @@ std::vector<u32> mont_reference(const u32 *x, const u32 *y, const u32 *m, unsign
 }
 
 /* The expected result of instance j (instance-major `in`); "" or why `got` is wrong. */
-std::string check_instance(Alg alg, unsigned size, unsigned words, const u32 *in, const std::vector<u32> &out,
-                           const Layout &L, size_t j) {
+std::string check_instance(Alg alg, unsigned size, unsigned words, const u32 *in, const u32 *got, size_t j) {
   std::vector<u32> want(in, in + words);
   unsigned from = 0, to = words;
   if (alg == PREFIX) {
@@ -283,9 +292,8 @@ std::string check_instance(Alg alg, unsigned size, unsigned words, const u32 *in
     std::copy(z.begin(), z.end(), want.begin() + from);
   }
   for (unsigned x = from; x < to; x++) {
-    const u32 got = out[L.at(j, x)];
-    if (got != want[x])
-      return ms_fmt("%s: instance %zu word %u: got %u want %u", alg_names[alg], j, x, got, want[x]);
+    if (got[x] != want[x])
+      return ms_fmt("%s: instance %zu word %u: got %u want %u", alg_names[alg], j, x, got[x], want[x]);
   }
   return "";
 }
@@ -295,7 +303,7 @@ void run_alg(const MsOptions &o, Alg alg, unsigned size, const std::vector<size_
   if (!ms_selected(alg_names[alg])) return;
   const unsigned words = alg == FW ? size * size : alg == MONT ? 6 * (size / 32) + 3 : size;
   for (size_t p : ps) {
-    std::vector<u32> in, arranged(p * words), out(p * words);
+    std::vector<u32> in, arranged(p * words), out(p * words), got(p * words);
     make_inputs(alg, size, p, words, o.seed, in);
     const size_t bytes = p * words * sizeof(u32);
     u32 *d_in, *d_mem;
@@ -305,8 +313,7 @@ void run_alg(const MsOptions &o, Alg alg, unsigned size, const std::vector<size_
     const unsigned grid = (unsigned)((p + tpb - 1) / tpb);
     for (int col = 1; col >= 0; col--) {
       const Layout L{p, words, col != 0};
-      for (size_t j = 0; j < p; j++)
-        for (unsigned x = 0; x < words; x++) arranged[L.at(j, x)] = in[j * words + x];
+      L.convert(in.data(), arranged.data(), false);
       MS_CUDA(cudaMemcpy(d_in, arranged.data(), bytes, cudaMemcpyHostToDevice));
       MsRecord r;
       r.workload = "bulk";
@@ -333,8 +340,9 @@ void run_alg(const MsOptions &o, Alg alg, unsigned size, const std::vector<size_
       };
       auto verify = [&]() -> std::string {
         MS_CUDA(cudaMemcpy(out.data(), d_mem, bytes, cudaMemcpyDeviceToHost));
+        L.convert(out.data(), got.data(), true);
         for (size_t j = 0; j < p; j++) {
-          std::string e = check_instance(alg, size, words, in.data() + j * words, out, L, j);
+          std::string e = check_instance(alg, size, words, in.data() + j * words, got.data() + j * words, j);
           if (!e.empty()) return e;
         }
         return "";
