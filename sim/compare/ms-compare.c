@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const families[] = {"permutation", "sat", "gcd", "bpbc", "simple", NULL};
+static const char *const families[] = {"permutation", "sat", "gcd", "bpbc", "simple", "bulk", NULL};
 
 /* --reduced: above these caps a record's work parameter is reduced and the prediction scaled
  * (docs/validation.md, "Reduced simulations"); by default every record runs at full size. */
@@ -401,6 +401,12 @@ static double estimate_work(const MsCmpRecord *r, GHashTable *p) {
     return g_str_has_prefix(a, "transpose") ? n * n * 2
            : strcmp(a, "shared-stride") == 0 ? (double)param_or(p, "blocks", 1) * 256 * (double)param_or(p, "repeats", 1)
                                              : n * 3;
+  if (strcmp(f, "bulk") == 0) { /* p instances x t memory steps (docs/workloads/bulk.md) */
+    double lg = log2(n), s = (double)param_or(p, "bits", 1024) / 32;
+    double t = strcmp(a, "prefix-sums") == 0 ? 2 * n : strcmp(a, "bitonic") == 0 ? n * lg * (lg + 1)
+             : strcmp(a, "floyd-warshall") == 0 ? 4 * n * n * n : 6 * s * s + 16 * s;
+    return (double)param_or(p, "p", 1024) * t;
+  }
   if (strcmp(f, "gcd") == 0) {
     double words = (double)param_or(p, "bits", 1024) / 32, inst = (double)param_or(p, "instances", 1024);
     double iters = strcmp(a, "binary") == 0 ? 64 * words : strcmp(a, "fast-binary") == 0 ? 32 * words : 4 * words;
@@ -418,7 +424,7 @@ static double estimate_work(const MsCmpRecord *r, GHashTable *p) {
 gboolean ms_cmp_map(const MsCompare *cmp, MsCmpRecord *r, GHashTable **sim_params, GError **error) {
   const char *fam = r->workload, *alg = r->algorithm;
   if (!g_strv_contains(families, fam)) {
-    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: record %u (%s %s %s): no workload matches: unknown family \"%s\" (permutation, sat, gcd, bpbc, simple)",
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: record %u (%s %s %s): no workload matches: unknown family \"%s\" (permutation, sat, gcd, bpbc, simple, bulk)",
                 r->file, r->index, fam, alg, r->params_text, fam);
     return FALSE;
   }
@@ -448,6 +454,11 @@ gboolean ms_cmp_map(const MsCompare *cmp, MsCmpRecord *r, GHashTable **sim_param
     }
   } else if (strcmp(fam, "bpbc") == 0) {
     map_bpbc(cmp, r, p, &alg);
+  } else if (strcmp(fam, "bulk") == 0) {
+    /* kernels/bulk.cu: one thread per instance, the generator's program step for step;
+     * the record's params are `memsim gen bulk`'s (algorithm, n or bits, p, arrangement,
+     * threads_per_block, seed), and the generator takes the block size itself */
+    set_shape(r, g_strdup_printf("block_threads=%" G_GUINT64_FORMAT, param_or(p, "threads_per_block", 256)));
   }
   for (gsize i = 0; i < G_N_ELEMENTS(kernel_blocks); i++)
     if (strcmp(kernel_blocks[i].family, fam) == 0 && (!kernel_blocks[i].algorithm || strcmp(kernel_blocks[i].algorithm, alg) == 0)) {

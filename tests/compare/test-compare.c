@@ -259,7 +259,7 @@ static const SimCase sim_cases[] = {
      "record 0 (permutation nope n=1024): no workload matches: permutation: unknown algorithm \"nope\""},
     {"unknown_family", HMM,
      "{\"workload\": \"fft\", \"algorithm\": \"radix2\", \"params\": {\"n\": 8}, \"median_ns\": 5, \"kernels_per_call\": 1, \"verified\": true}",
-     "record 0 (fft radix2 n=8): no workload matches: unknown family \"fft\" (permutation, sat, gcd, bpbc, simple)"},
+     "record 0 (fft radix2 n=8): no workload matches: unknown family \"fft\" (permutation, sat, gcd, bpbc, simple, bulk)"},
     {"unknown_param", HMM,
      "{\"workload\": \"bpbc\", \"algorithm\": \"pairwise-sum\", \"params\": {\"k\": 2, \"colour\": \"red\"}, \"median_ns\": 5, \"kernels_per_call\": 1, \"verified\": true}",
      "record 0 (bpbc pairwise-sum k=2 colour=red): no workload matches: "},
@@ -700,4 +700,63 @@ Test(compare, every_family_gives_the_same_result_on_several_threads) {
       ms_result_free(a);
       ms_result_free(b);
     }
+}
+
+/* A bulk record (kernels/bulk.cu) maps to `memsim gen bulk`'s trace with the record's own
+ * params: the same source as ms_workload_source("bulk", ...), the same time on a UMM, and
+ * the report names the family. */
+Test(compare, bulk_records_map_to_the_generators_trace) {
+  static const struct {
+    const char *algorithm, *params;
+    guint64 words, block;
+  } want[] = {
+      {"prefix-sums", "n=64 p=1024 arrangement=column threads_per_block=256 seed=1", 64 * 1024, 256},
+      {"prefix-sums", "n=64 p=1024 arrangement=row threads_per_block=256 seed=1", 64 * 1024, 256},
+      {"bitonic", "n=32 p=256 arrangement=column threads_per_block=128 seed=1", 32 * 256, 128},
+      {"montgomery", "bits=64 p=64 arrangement=row threads_per_block=64 seed=1", (6 * 2 + 3) * 64, 64},
+  };
+  MsCompare *c = cmp_new("models/h100.json"); /* calibrated: --train none predicts */
+  char *f = src_path("tests/compare/fixture-bulk.json");
+  GError *e = NULL;
+  cr_assert(ms_cmp_read_measurements(c, f, &e), "%s", e ? e->message : "");
+  cr_assert_eq(c->records->len, G_N_ELEMENTS(want));
+  g_autoptr(MsModel) umm = ms_model_new(MS_MODEL_UMM, 32, 40, 1, 1, 40);
+  guint64 col_units = 0, row_units = 0;
+  for (guint i = 0; i < c->records->len; i++) {
+    MsCmpRecord *r = rec(c, i);
+    MsSource *s = ms_cmp_record_source(c, r, &e);
+    cr_assert_not_null(s, "record %u: %s", i, e ? e->message : "");
+    cr_expect_str_eq(r->sim_family, "bulk");
+    cr_expect_str_eq(r->sim_algorithm, want[i].algorithm);
+    cr_expect_eq(r->scale, 1.0, "record %u: scale %g", i, r->scale);
+    cr_expect_eq(ms_source_global_words(s), want[i].words, "record %u: %" G_GUINT64_FORMAT " words", i,
+                 ms_source_global_words(s));
+    cr_expect_eq(ms_source_block_threads(s), want[i].block, "record %u: blocks of %" G_GUINT64_FORMAT, i,
+                 ms_source_block_threads(s));
+    MsSource *g = family_source("bulk", want[i].algorithm, want[i].params);
+    MsResult *a = ms_simulate(umm, s, NULL, &e);
+    cr_assert_not_null(a, "%s", e ? e->message : "");
+    MsResult *b = ms_simulate(umm, g, NULL, &e);
+    cr_assert_not_null(b, "%s", e ? e->message : "");
+    cr_expect_eq(a->time_units, b->time_units, "record %u: %" G_GUINT64_FORMAT " against the generator's %" G_GUINT64_FORMAT,
+                 i, a->time_units, b->time_units);
+    cr_expect_eq(a->requests, b->requests);
+    if (i == 0) col_units = a->time_units;
+    if (i == 1) row_units = a->time_units;
+    ms_result_free(a);
+    ms_result_free(b);
+    ms_source_free(s);
+    ms_source_free(g);
+  }
+  /* row-wise: every thread of a warp in its own address group */
+  cr_expect_gt(row_units, col_units, "row %" G_GUINT64_FORMAT ", column %" G_GUINT64_FORMAT, row_units, col_units);
+  cr_assert(ms_cmp_simulate(c, &e), "%s", e ? e->message : "");
+  cr_assert(ms_cmp_select_train(c, "none", &e), "%s", e ? e->message : "");
+  cr_assert(ms_cmp_fit(c, &e), "%s", e ? e->message : "");
+  char *md = ms_cmp_format(c, MS_CMP_MARKDOWN);
+  cr_expect_not_null(strstr(md, "| bulk | 4 |"), "%s", md);
+  cr_expect_not_null(strstr(md, "| bulk | montgomery | bits=64 p=64 arrangement=row threads_per_block=64 seed=1 |"), "%s", md);
+  g_free(md);
+  g_free(f);
+  ms_cmp_free(c);
 }
