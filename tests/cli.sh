@@ -276,8 +276,8 @@ expect measured_fifo 2 "fifo.json: is a FIFO, not a regular file" -- compare -m 
 # a terminal or with -q (script(1) gives the run a terminal)
 if command -v script >/dev/null 2>&1 && [ "${MEMSIM_SANITIZED:-0}" != 1 ]; then
   n=$((n + 1))
-  script -qec "'$memsim' gen sat -a 1r1w --n 2048 --run '$src/models/async-hmm.json'" /dev/null >tty.out 2>&1
-  "$memsim" gen sat -a 1r1w --n 2048 --run "$src/models/async-hmm.json" >notty.out 2>notty.err
+  script -qec "'$memsim' gen sat -a 1r1w --n 4096 --run '$src/models/async-hmm.json'" /dev/null >tty.out 2>&1
+  "$memsim" gen sat -a 1r1w --n 4096 --run "$src/models/async-hmm.json" >notty.out 2>notty.err
   if tr '\r' '\n' <tty.out | grep -aq "memsim gen sat: [0-9]* steps, [0-9]* s" && [ ! -s notty.err ] && grep -q "time units" notty.out
   then echo "ok - progress_on_a_terminal_only"; else fail "progress_on_a_terminal_only: $(tr '\r' '\n' <tty.out | tail -3) / $(cat notty.err)"; fi
 else

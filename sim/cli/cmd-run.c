@@ -4,7 +4,8 @@
 #include <string.h>
 
 int ms_cmd_run(int argc, char **argv) {
-  gboolean json = FALSE, per_step = FALSE, show_progress = FALSE, quiet = FALSE, timeline = FALSE, timing = FALSE;
+  gboolean json = FALSE, per_step = FALSE, show_progress = FALSE, quiet = FALSE, timeline = FALSE, timing = FALSE,
+           every_block = FALSE;
   gint threads = 0;
   char *view = NULL;
   GOptionEntry entries[] = {
@@ -16,6 +17,8 @@ int ms_cmd_run(int argc, char **argv) {
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on stderr", NULL},
       {"threads", 0, 0, G_OPTION_ARG_INT, &threads,
        "Threads that fill and count large steps (compact traces; default: the processors, at most 64); 1: one thread. Same result for any N", "N"},
+      {"fill-every-block", 0, 0, G_OPTION_ARG_NONE, &every_block,
+       "Fill and count every block, even where a step's blocks repeat one pattern (slower; same result)", NULL},
       {"timing", 0, 0, G_OPTION_ARG_NONE, &timing, "Report open and simulation times and requests/s on stderr", NULL},
       {"view", 0, 0, G_OPTION_ARG_FILENAME, &view,
        "Also write the classroom view: FILE.html (a page with a time slider) or FILE.svg (a picture)", "FILE"},
@@ -67,6 +70,7 @@ int ms_cmd_run(int argc, char **argv) {
   }
   opt.threads = (guint)threads;
   opt.per_step = per_step;
+  opt.fill_every_block = every_block;
   MsCliProgress prog;
   ms_cli_progress_begin(&prog, "run", show_progress, quiet, &opt);
   if (view) { /* the view opens the trace itself: it may need to read it twice */
@@ -80,8 +84,8 @@ int ms_cmd_run(int argc, char **argv) {
   ms_cli_progress_end(&prog);
   if (timing && r) {
     double o = (double)(t0 - topen) / 1e6, sim = (double)(g_get_monotonic_time() - t0) / 1e6;
-    fprintf(stderr, "memsim run: open %.3f s, simulate %.3f s, %.1f M requests/s\n", o, sim,
-            sim > 0 ? (double)r->requests / sim / 1e6 : 0.0);
+    fprintf(stderr, "memsim run: open %.3f s, simulate %.3f s, %.1f M requests/s, %" G_GUINT64_FORMAT
+            " repeated blocks\n", o, sim, sim > 0 ? (double)r->requests / sim / 1e6 : 0.0, r->repeated_blocks);
   }
   if (!r) {
     code = ms_cli_fail("run", err);

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #define PIPE_DONE (-1)
+#define REP_CLASSES 64 /* shift classes of a step kept by count_blocks */
 #define PIPE_BARRIER (-2)
 #define NEVER G_MAXINT64
 
@@ -117,6 +118,16 @@ typedef struct Engine {
   guint nctr;
   Pool *pool;         /* NULL: one thread counts */
   guint64 par_min;    /* steps of this many warps or more go to the pool */
+
+  /* repeated blocks (count_blocks) */
+  gboolean reuse;       /* the source has block_shift and blocks are whole warps */
+  gint64 *refaddr;      /* the reference block's addresses */
+  guint16 *ent_k;       /* per cached shift class: its warps' stage counts (REP_CLASSES x wpb) */
+  gint64 ent_key[REP_CLASSES];
+  guint64 ent_stages[REP_CLASSES], ent_disp[REP_CLASSES], ent_req[REP_CLASSES];
+  guint nent;
+  guint8 *bkind;        /* block_shift's answers for a batch of blocks */
+  gint64 *bat;
 
   GArray *work; /* warps to advance */
   gint64 last_complete;
@@ -407,6 +418,127 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
   }
 }
 
+/* Stage counts of the w-lane warps in a[0 .. n) (n a multiple of w) into k[], with c's sums. */
+static void count_warps(const Engine *e, Counter *c, const gint64 *a, guint64 n, guint16 *k, gboolean dmm_rule,
+                        guint pw, guint64 *stages, guint64 *disp, guint64 *req) {
+  for (guint64 off = 0; off < n; off += e->w) {
+    guint act;
+    guint kk = dmm_rule ? dmm_stages(e, c, a + off, e->w, &act)
+               : pw     ? umm_write_stages(e, c, a + off, e->w, &act, pw)
+                        : umm_stages(e, c, a + off, e->w, &act);
+    k[off / e->w] = (guint16)kk;
+    if (kk) {
+      *stages += kk;
+      (*disp)++;
+      *req += act;
+    }
+  }
+}
+
+/* Repeated blocks (docs/performance.md).  A warp's stage count does not change when all its
+ * addresses move by the same amount s, as long as the bank of each moves alike (DMM: banks
+ * are addresses mod w, a shift permutes them) or the group boundaries do (UMM: s a multiple
+ * of group_words, also for partial writes, whose groups move whole).  So when the source
+ * says a step's blocks are one block's addresses shifted (block_shift), the first block with
+ * an active lane is filled and counted, and every other costs a lookup by its shift class:
+ * s mod group_words (UMM) or none (DMM), computed once per class from the reference's
+ * addresses.  Blocks the source does not vouch for are filled as usual, in order, so the
+ * first error is still the lowest thread's.  Runs on the engine's thread, into ctr[0]. */
+static void count_blocks(Engine *e, StepRec *r, gboolean dmm_rule, gboolean shared_hmm, guint pw, guint64 wlo,
+                         guint64 whi) {
+  Counter *c = &e->ctr[0];
+  guint64 stages = 0, disp = 0, req = 0;
+  if (shared_hmm) memset(c->dmm_stages, 0, sizeof(guint64) * e->model->dmms);
+  const guint64 wpb = e->wpb, bt = wpb * e->w, g = e->model->group_words;
+  gboolean have_ref = FALSE;
+  guint64 lane = 0;
+  gint64 ref_at = 0, rmin = 0, rmax = 0;
+  e->nent = 0;
+  guint64 bb0 = 0, bbn = 0; /* the batch of blocks whose kinds are in e->bkind */
+  const guint64 bend = (whi + wpb - 1) / wpb;
+  gint64 lo = 0, hi = 0;
+  for (guint64 b = wlo / wpb; b < bend; b++) {
+    const guint64 wa = MAX(b * wpb, wlo), wb = MIN((b + 1) * wpb, whi);
+    const gboolean full = wa == b * wpb && wb == (b + 1) * wpb && (b + 1) * bt <= e->p;
+    MsBlockKind kind = MS_BLOCK_FILL;
+    gint64 at = 0, s = 0;
+    if (full && have_ref) {
+      if (b >= bb0 + bbn) {
+        bb0 = b;
+        bbn = MIN((guint64)MS_BLOCK_BATCH, bend - b);
+        ms_source_block_shift(e->src, bb0, bbn, lane, e->bkind, e->bat, &lo, &hi);
+      }
+      kind = (MsBlockKind)e->bkind[b - bb0];
+      at = e->bat[b - bb0];
+      if (kind == MS_BLOCK_IDLE) continue;
+      /* the shifted block must pass the source's bounds, else fill() reports its error */
+      gint64 mn, mx;
+      if (kind == MS_BLOCK_SHIFTED &&
+          (__builtin_sub_overflow(at, ref_at, &s) || __builtin_add_overflow(rmin, s, &mn) ||
+           __builtin_add_overflow(rmax, s, &mx) || mn < lo || mx > hi))
+        kind = MS_BLOCK_FILL;
+    }
+    guint64 bst = 0, bdisp = 0, breq = 0;
+    const guint16 *kk = NULL;
+    if (kind == MS_BLOCK_SHIFTED) {
+      const gint64 key = dmm_rule ? 0 : (gint64)(((s % (gint64)g) + (gint64)g) % (gint64)g);
+      guint x = 0;
+      while (x < e->nent && e->ent_key[x] != key) x++;
+      if (x == e->nent) { /* a new class: count the reference's addresses moved by s */
+        if (x == REP_CLASSES) x = REP_CLASSES - 1; /* full: the last slot is recomputed */
+        else e->nent++;
+        for (guint64 i = 0; i < bt; i++) c->addr[i] = e->refaddr[i] < 0 ? MS_ADDR_NONE : e->refaddr[i] + s;
+        e->ent_key[x] = key;
+        e->ent_stages[x] = e->ent_disp[x] = e->ent_req[x] = 0;
+        count_warps(e, c, c->addr, bt, e->ent_k + x * wpb, dmm_rule, pw, &e->ent_stages[x], &e->ent_disp[x],
+                    &e->ent_req[x]);
+      }
+      e->result->repeated_blocks++;
+      kk = e->ent_k + x * wpb;
+      bst = e->ent_stages[x];
+      bdisp = e->ent_disp[x];
+      breq = e->ent_req[x];
+      memcpy(r->k + (wa - r->klo), kk, wpb * sizeof(guint16));
+    } else if (full && !have_ref) {
+      /* a candidate reference: filled whole, and kept if it has an active lane the source
+       * vouches for */
+      if (!ms_source_fill(e->src, b * bt, bt, e->refaddr, &c->error)) return;
+      count_warps(e, c, e->refaddr, bt, r->k + (wa - r->klo), dmm_rule, pw, &bst, &bdisp, &breq);
+      guint64 l = 0;
+      while (l < bt && e->refaddr[l] < 0) l++;
+      guint8 k1 = MS_BLOCK_FILL;
+      if (l < bt) ms_source_block_shift(e->src, b, 1, l, &k1, &at, &lo, &hi);
+      if (k1 == MS_BLOCK_SHIFTED && at == e->refaddr[l]) {
+        have_ref = TRUE;
+        lane = l;
+        ref_at = at;
+        rmin = G_MAXINT64;
+        rmax = G_MININT64;
+        for (guint64 i = 0; i < bt; i++)
+          if (e->refaddr[i] >= 0) {
+            rmin = MIN(rmin, e->refaddr[i]);
+            rmax = MAX(rmax, e->refaddr[i]);
+          }
+      }
+    } else {
+      c->wfrom = wa;
+      c->wto = wb;
+      count_range(e, c, r, dmm_rule, FALSE, pw, FALSE);
+      if (c->error) return;
+      bst = c->stages;
+      bdisp = c->disp;
+      breq = c->req;
+    }
+    stages += bst;
+    disp += bdisp;
+    req += breq;
+    if (shared_hmm) c->dmm_stages[static_dmm(e, wa)] += bst;
+  }
+  c->stages = stages;
+  c->disp = disp;
+  c->req = req;
+}
+
 typedef struct WorkerArg {
   Pool *pl;
   guint i;
@@ -530,7 +662,9 @@ static gboolean load_step(Engine *e) {
     /* many warps and several workers: each counts a contiguous share (sums are the same in
      * any split; the first error is the lowest failing share's, as in thread order) */
     guint used = 1;
-    if (e->pool && whi - wlo >= e->par_min) {
+    if (e->reuse && whi - wlo >= 2 * e->wpb && ms_source_block_repeats(e->src)) {
+      count_blocks(e, r, dmm_rule, shared_hmm, pw, wlo, whi);
+    } else if (e->pool && whi - wlo >= e->par_min) {
       used = e->pool->n;
       guint64 per = (whi - wlo + used - 1) / used;
       for (guint i = 0; i < used; i++) {
@@ -1190,6 +1324,10 @@ static void engine_free(Engine *e) {
   g_free(e->ring);
   if (e->kpool) g_ptr_array_free(e->kpool, TRUE);
   pool_free(e->pool);
+  g_free(e->refaddr);
+  g_free(e->ent_k);
+  g_free(e->bkind);
+  g_free(e->bat);
   for (guint i = 0; i < e->nctr; i++) {
     Counter *c = &e->ctr[i];
     g_free(c->addr);
@@ -1343,6 +1481,18 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   } else if (e.opt->threads != 1 && e.p >= 65536) {
     pf = ms_source_prefetch(src, e.chunk, e.w);
     e.src = pf;
+  }
+  /* repeated blocks: whole warps per block, several blocks, a block fits a counter's buffer */
+  {
+    const guint64 bt = e.wpb * e.w;
+    e.reuse = !e.opt->fill_every_block && e.src->funcs.block_shift && e.src->funcs.block_repeats &&
+              e.blocks >= 2 && bt <= e.chunk && bt == ms_source_block_threads(e.src);
+    if (e.reuse) {
+      e.refaddr = g_new(gint64, bt);
+      e.ent_k = g_new(guint16, (gsize)REP_CLASSES * e.wpb);
+      e.bkind = g_new(guint8, MS_BLOCK_BATCH);
+      e.bat = g_new(gint64, MS_BLOCK_BATCH);
+    }
   }
   gboolean ok = run(&e);
   if (ok) {

@@ -1,5 +1,6 @@
 /* ms-source.c: the step-stream interface every trace form and generator implements. */
 #include "ms-private.h"
+#include <string.h>
 
 MsSource *ms_source_new(const char *name, guint64 threads, guint64 block_threads,
                         const MsSourceFuncs *funcs, gpointer self) {
@@ -50,4 +51,14 @@ gboolean ms_source_fill_worker(MsSource *s, guint worker, guint64 first, guint64
                                GError **error) {
   return s->funcs.fill_worker ? s->funcs.fill_worker(s->self, worker, first, count, addr, error)
                               : s->funcs.fill(s->self, first, count, addr, error);
+}
+
+gboolean ms_source_block_repeats(MsSource *s) {
+  return s->funcs.block_repeats && s->funcs.block_shift && s->funcs.block_repeats(s->self);
+}
+
+void ms_source_block_shift(MsSource *s, guint64 first_block, guint64 n, guint64 lane, guint8 *kind, gint64 *at,
+                           gint64 *lo, gint64 *hi) {
+  if (s->funcs.block_shift) s->funcs.block_shift(s->self, first_block, n, lane, kind, at, lo, hi);
+  else memset(kind, MS_BLOCK_FILL, n);
 }

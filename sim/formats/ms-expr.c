@@ -17,6 +17,18 @@ static const char *const err_text[] = {"", "division by zero", "64-bit overflow"
                                        "shift count outside 0..63", "index outside the array",
                                        "negative index"};
 
+typedef struct {
+  gboolean safe;
+  gint64 lo, hi;
+} Bnd;
+
+/* What a step's bounds start from: tid < threads, ltid < block_threads, bid < blocks, the
+ * scalars' values. */
+typedef struct {
+  gint64 threads, block_threads, blocks;
+  const gint64 *scalars;
+} Leaf;
+
 typedef struct Node Node;
 struct Node {
   NodeKind kind;
@@ -34,8 +46,11 @@ struct Node {
                   * evaluated over few threads stays small */
   gboolean anyerr; /* some lane of the last evaluation has an error */
   guint id;
-  gboolean safe;   /* no lane can fail, whatever the thread (ranges below) */
-  gint64 lo, hi;   /* bounds on the value when safe */
+  Bnd st;          /* static: safe = no lane can fail, whatever the thread; lo, hi bound
+                    * the value when safe */
+  Bnd dy;          /* the same for one step (ms_expr_block_*): the scalars' values known */
+  gboolean lonly;  /* depends on ltid and uniform values only: the same in every block */
+  gboolean sep;    /* F(bid) + G(ltid) (set_sep) */
 };
 
 typedef struct {
@@ -49,6 +64,7 @@ struct _MsExpr {
   RangeConj *rc; /* ms_expr_thread_range: the leading conjuncts that bound tid */
   guint nrc;
   gboolean affine; /* value = c0 + c1 * tid: evaluated from endpoints */
+  gboolean pat_when; /* as a `when`: each conjunct is a range in rc, block-uniform or of ltid alone */
   gboolean has_buni; /* some non-uniform node is block-uniform: evaluate block by block */
   int sb;            /* the mode the nodes' `u` flags are set for: 1 = one block, 0, -1 unset */
   GPtrArray *nodes;
@@ -302,10 +318,37 @@ static void set_uniform(Node *n) {
   set_uniform(n->c);
   if (n->kind == N_CONST || n->kind == N_SYM) {
     n->buni = n->uniform || (n->kind == N_SYM && n->sym.kind == MS_SYM_BID);
+    n->lonly = n->uniform || (n->kind == N_SYM && n->sym.kind == MS_SYM_LTID);
     return;
   }
   n->uniform = (!n->a || n->a->uniform) && (!n->b || n->b->uniform) && (!n->c || n->c->uniform);
   n->buni = (!n->a || n->a->buni) && (!n->b || n->b->buni) && (!n->c || n->c->buni);
+  n->lonly = (!n->a || n->a->lonly) && (!n->b || n->b->lonly) && (!n->c || n->c->lonly);
+}
+
+/* Separable: the value is F(bid) + G(ltid) with F, G built from uniform values, so that a
+ * block's values are another block's shifted by a constant (where no lane can overflow:
+ * then the arithmetic is exact and distributes).  tid is bid * block_threads + ltid; sums,
+ * differences, negation, products with a uniform factor, left shifts by a uniform count and
+ * address-array indexing (base + index * elem_words) keep the form. */
+static void set_sep(Node *n) {
+  if (!n) return;
+  set_sep(n->a);
+  set_sep(n->b);
+  set_sep(n->c);
+  n->sep = n->buni || n->lonly;
+  if (n->sep) return;
+  switch (n->kind) {
+  case N_SYM: n->sep = n->sym.kind == MS_SYM_TID; break;
+  case N_NEG: n->sep = n->a->sep; break;
+  case N_INDEX: n->sep = n->sym.kind == MS_SYM_ADDR && n->a->sep; break;
+  case N_BIN:
+    if (n->op == B_ADD || n->op == B_SUB) n->sep = n->a->sep && n->b->sep;
+    else if (n->op == B_MUL) n->sep = (n->a->sep && n->b->uniform) || (n->a->uniform && n->b->sep);
+    else if (n->op == B_SHL) n->sep = n->a->sep && n->b->uniform;
+    break;
+  default: break;
+  }
 }
 
 /* Static bounds, so that a conjunction can skip a part that cannot fail (set_safe).  tid,
@@ -313,138 +356,150 @@ static void set_uniform(Node *n) {
  * may be anything.  A node is safe when no lane can raise an error: no indexing, no
  * division by a possibly zero value, no shift or arithmetic that the bounds do not keep
  * inside 64 bits. */
-static void set_full(Node *n) {
+static void set_full(Bnd *n) {
   n->lo = G_MININT64;
   n->hi = G_MAXINT64;
 }
 
-static void set_safe(Node *n) {
+/* The bounds of n's value: static (lf NULL: tid, ltid and bid in [0, 2^32], scalars
+ * anything) into n->st, or for one step (lf: the trace's threads and the scalars' current
+ * values) into n->dy. */
+static void set_safe_in(Node *n, const Leaf *lf) {
   if (!n) return;
-  set_safe(n->a);
-  set_safe(n->b);
-  set_safe(n->c);
-  Node *a = n->a, *b = n->b;
-  n->safe = FALSE;
-  set_full(n);
+  set_safe_in(n->a, lf);
+  set_safe_in(n->b, lf);
+  set_safe_in(n->c, lf);
+  Bnd *N = lf ? &n->dy : &n->st;
+  const Bnd *A = n->a ? (lf ? &n->a->dy : &n->a->st) : NULL, *B = n->b ? (lf ? &n->b->dy : &n->b->st) : NULL,
+            *C = n->c ? (lf ? &n->c->dy : &n->c->st) : NULL;
+  N->safe = FALSE;
+  set_full(N);
   switch (n->kind) {
   case N_CONST:
-    n->safe = TRUE;
-    n->lo = n->hi = n->value;
+    N->safe = TRUE;
+    N->lo = N->hi = n->value;
     return;
   case N_SYM:
-    n->safe = TRUE;
+    N->safe = TRUE;
     if (n->sym.kind == MS_SYM_TID || n->sym.kind == MS_SYM_LTID || n->sym.kind == MS_SYM_BID) {
-      n->lo = 0;
-      n->hi = (gint64)MS_MAX_THREADS;
+      N->lo = 0;
+      N->hi = !lf ? (gint64)MS_MAX_THREADS
+              : n->sym.kind == MS_SYM_TID ? lf->threads - 1
+              : n->sym.kind == MS_SYM_LTID ? lf->block_threads - 1
+                                            : lf->blocks - 1;
+    } else if (lf && n->sym.kind == MS_SYM_SCALAR) {
+      N->lo = N->hi = lf->scalars[n->sym.slot];
     }
     return;
   case N_INDEX: return;
   case N_NOT:
-    n->safe = a->safe;
-    n->lo = 0;
-    n->hi = 1;
+    N->safe = A->safe;
+    N->lo = 0;
+    N->hi = 1;
     return;
   case N_BNOT:
-    n->safe = a->safe;
-    if (n->safe) {
-      n->lo = ~a->hi;
-      n->hi = ~a->lo;
+    N->safe = A->safe;
+    if (N->safe) {
+      N->lo = ~A->hi;
+      N->hi = ~A->lo;
     }
     return;
   case N_NEG:
   case N_ABS:
-    n->safe = a->safe && a->lo > G_MININT64;
-    if (!n->safe) return;
+    N->safe = A->safe && A->lo > G_MININT64;
+    if (!N->safe) return;
     if (n->kind == N_NEG) {
-      n->lo = -a->hi;
-      n->hi = -a->lo;
+      N->lo = -A->hi;
+      N->hi = -A->lo;
     } else {
-      n->lo = a->lo >= 0 ? a->lo : a->hi <= 0 ? -a->hi : 0;
-      n->hi = MAX(a->hi, -a->lo);
+      N->lo = A->lo >= 0 ? A->lo : A->hi <= 0 ? -A->hi : 0;
+      N->hi = MAX(A->hi, -A->lo);
     }
     return;
   case N_MIN:
   case N_MAX:
-    n->safe = a->safe && b->safe;
-    if (n->safe) {
-      n->lo = n->kind == N_MIN ? MIN(a->lo, b->lo) : MAX(a->lo, b->lo);
-      n->hi = n->kind == N_MIN ? MIN(a->hi, b->hi) : MAX(a->hi, b->hi);
+    N->safe = A->safe && B->safe;
+    if (N->safe) {
+      N->lo = n->kind == N_MIN ? MIN(A->lo, B->lo) : MAX(A->lo, B->lo);
+      N->hi = n->kind == N_MIN ? MIN(A->hi, B->hi) : MAX(A->hi, B->hi);
     }
     return;
   case N_COND:
-    n->safe = a->safe && b->safe && n->c->safe;
-    if (n->safe) {
-      n->lo = MIN(b->lo, n->c->lo);
-      n->hi = MAX(b->hi, n->c->hi);
+    N->safe = A->safe && B->safe && C->safe;
+    if (N->safe) {
+      N->lo = MIN(B->lo, C->lo);
+      N->hi = MAX(B->hi, C->hi);
     }
     return;
   case N_BIN:
     break;
   }
-  if (!a->safe || !b->safe) return;
+  if (!A->safe || !B->safe) return;
   gint64 r[4];
   gboolean ovf = FALSE;
   switch (n->op) {
   case B_ADD:
-    ovf = __builtin_add_overflow(a->lo, b->lo, &n->lo) || __builtin_add_overflow(a->hi, b->hi, &n->hi);
+    ovf = __builtin_add_overflow(A->lo, B->lo, &N->lo) || __builtin_add_overflow(A->hi, B->hi, &N->hi);
     break;
   case B_SUB:
-    ovf = __builtin_sub_overflow(a->lo, b->hi, &n->lo) || __builtin_sub_overflow(a->hi, b->lo, &n->hi);
+    ovf = __builtin_sub_overflow(A->lo, B->hi, &N->lo) || __builtin_sub_overflow(A->hi, B->lo, &N->hi);
     break;
   case B_MUL:
-    ovf = __builtin_mul_overflow(a->lo, b->lo, &r[0]) || __builtin_mul_overflow(a->lo, b->hi, &r[1]) ||
-          __builtin_mul_overflow(a->hi, b->lo, &r[2]) || __builtin_mul_overflow(a->hi, b->hi, &r[3]);
+    ovf = __builtin_mul_overflow(A->lo, B->lo, &r[0]) || __builtin_mul_overflow(A->lo, B->hi, &r[1]) ||
+          __builtin_mul_overflow(A->hi, B->lo, &r[2]) || __builtin_mul_overflow(A->hi, B->hi, &r[3]);
     if (!ovf) {
-      n->lo = MIN(MIN(r[0], r[1]), MIN(r[2], r[3]));
-      n->hi = MAX(MAX(r[0], r[1]), MAX(r[2], r[3]));
+      N->lo = MIN(MIN(r[0], r[1]), MIN(r[2], r[3]));
+      N->hi = MAX(MAX(r[0], r[1]), MAX(r[2], r[3]));
     }
     break;
   case B_DIV:
   case B_MOD: { /* by a constant only */
-    if (b->lo != b->hi || b->lo == 0 || (b->lo == -1 && a->lo == G_MININT64)) return;
-    gint64 y = b->lo;
+    if (B->lo != B->hi || B->lo == 0 || (B->lo == -1 && A->lo == G_MININT64)) return;
+    gint64 y = B->lo;
     if (n->op == B_DIV) {
-      n->lo = y > 0 ? a->lo / y : a->hi / y;
-      n->hi = y > 0 ? a->hi / y : a->lo / y;
+      N->lo = y > 0 ? A->lo / y : A->hi / y;
+      N->hi = y > 0 ? A->hi / y : A->lo / y;
     } else {
       gint64 m = y > 0 ? y - 1 : -(y + 1); /* |y| - 1 */
-      n->lo = a->lo >= 0 ? 0 : -m;
-      n->hi = a->hi <= 0 ? 0 : MIN(a->hi, m);
+      N->lo = A->lo >= 0 ? 0 : -m;
+      N->hi = A->hi <= 0 ? 0 : MIN(A->hi, m);
     }
     break;
   }
   case B_SHL:
-    if (b->lo != b->hi || b->lo < 0 || b->lo > 63 || a->lo < 0 || (b->lo > 0 && (a->hi >> (63 - b->lo)) != 0)) return;
-    n->lo = a->lo << b->lo;
-    n->hi = a->hi << b->lo;
+    if (B->lo != B->hi || B->lo < 0 || B->lo > 63 || A->lo < 0 || (B->lo > 0 && (A->hi >> (63 - B->lo)) != 0)) return;
+    N->lo = A->lo << B->lo;
+    N->hi = A->hi << B->lo;
     break;
   case B_SHR:
-    if (b->lo < 0 || b->hi > 63) return;
-    if (a->lo >= 0) {
-      n->lo = a->lo >> b->hi;
-      n->hi = a->hi >> b->lo;
+    if (B->lo < 0 || B->hi > 63) return;
+    if (A->lo >= 0) {
+      N->lo = A->lo >> B->hi;
+      N->hi = A->hi >> B->lo;
     }
     break;
   case B_AND:
-    if (a->lo >= 0 && b->lo >= 0) {
-      n->lo = 0;
-      n->hi = MIN(a->hi, b->hi);
+    if (A->lo >= 0 && B->lo >= 0) {
+      N->lo = 0;
+      N->hi = MIN(A->hi, B->hi);
     }
     break;
   case B_OR:
   case B_XOR:
     break;
   default: /* comparisons and logic */
-    n->lo = 0;
-    n->hi = 1;
+    N->lo = 0;
+    N->hi = 1;
     break;
   }
   if (ovf) {
-    set_full(n);
+    set_full(N);
     return;
   }
-  n->safe = TRUE;
+  N->safe = TRUE;
 }
+
+static void set_safe(Node *n) { set_safe_in(n, NULL); }
 
 /* The conjuncts c1 && c2 && ... of the root, in evaluation order. */
 static void conj_collect(Node *n, GPtrArray *out) {
@@ -464,6 +519,7 @@ static void set_range_conj(MsExpr *ex) {
   conj_collect(ex->root, cj);
   ex->rc = g_new(RangeConj, cj->len);
   ex->nrc = 0;
+  ex->pat_when = TRUE;
   for (guint i = 0; i < cj->len; i++) {
     Node *n = g_ptr_array_index(cj, i);
     if (n->kind == N_BIN && (n->op == B_LT || n->op == B_LE || n->op == B_GT || n->op == B_GE || n->op == B_EQ)) {
@@ -477,7 +533,18 @@ static void set_range_conj(MsExpr *ex) {
       if (var->kind == N_SYM && (var->sym.kind == MS_SYM_TID || var->sym.kind == MS_SYM_BID) && bound->uniform)
         ex->rc[ex->nrc++] = (RangeConj){var->sym.kind, op, bound};
     }
-    if (!n->safe) break; /* later conjuncts are not reached without a possible error */
+    if (!n->st.safe) break; /* later conjuncts are not reached without a possible error */
+  }
+  /* repeated blocks: every conjunct is the same for all lanes of a block, the same in every
+   * block, or a range in rc (one past that point would not be covered by the thread range) */
+  for (guint i = 0; i < cj->len && ex->pat_when; i++) {
+    Node *n = g_ptr_array_index(cj, i);
+    if (!n->buni && !n->lonly) {
+      gboolean in_rc = FALSE;
+      for (guint k = 0; k < ex->nrc; k++)
+        in_rc |= ex->rc[k].bound == n->a || ex->rc[k].bound == n->b;
+      ex->pat_when = in_rc;
+    }
   }
   g_ptr_array_free(cj, TRUE);
 }
@@ -537,6 +604,7 @@ MsExpr *ms_expr_parse(const char *text, MsExprResolve resolve, gpointer rdata,
   }
   set_uniform(ex->root);
   set_safe(ex->root);
+  set_sep(ex->root);
   set_range_conj(ex);
   ex->affine = is_affine(ex->root) && !ex->root->uniform;
   ex->sb = -1;
@@ -630,7 +698,7 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
      * decides the result and a cannot fail, a is not evaluated (most blocks of a diagonal
      * kernel are idle).  When a is evaluated and decides every lane, b is not. */
     const gint64 decide = n->op == B_LOR; /* the value that decides: 1 for ||, 0 for && */
-    if (n->b->u && n->a->safe) {
+    if (n->b->u && n->a->st.safe) {
       eval(n->b, env, first, count);
       if (!n->b->err[0] && (n->b->val[0] != 0) == decide) {
         for (guint64 i = 0; i < cnt; i++) v[i] = decide;
@@ -651,7 +719,7 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
       }
       return;
     }
-    if (!n->b->u || !n->a->safe) eval(n->b, env, first, count);
+    if (!n->b->u || !n->a->st.safe) eval(n->b, env, first, count);
     const gint64 *bv = n->b->val;
     const guint32 *be = n->b->err;
     guint64 bs = !n->b->u;
@@ -683,10 +751,23 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
       er[0] = 0;
       return;
     case MS_SYM_TID:
+      if (env->stride > 1) {
+        for (guint64 i = 0; i < cnt; i++) v[i] = (gint64)(first + i * env->stride);
+        break;
+      }
       for (guint64 i = 0; i < cnt; i++) v[i] = (gint64)(first + i);
       break;
     case MS_SYM_LTID:
-    case MS_SYM_BID: { /* incremental: no division per lane */
+    case MS_SYM_BID:
+      if (env->stride > 1) { /* lanes in different blocks (ms_expr_eval_strided) */
+        const guint64 bt = env->block_threads;
+        for (guint64 i = 0; i < cnt; i++) {
+          const guint64 t = first + i * env->stride;
+          v[i] = (gint64)(n->sym.kind == MS_SYM_LTID ? t % bt : t / bt);
+        }
+        break;
+      }
+      { /* incremental: no division per lane */
       guint64 bt = env->block_threads, l = first % bt, b = first / bt;
       gboolean want_l = n->sym.kind == MS_SYM_LTID;
       for (guint64 i = 0; i < cnt; i++) {
@@ -948,4 +1029,54 @@ gboolean ms_expr_thread_range(MsExpr *ex, const MsExprEnv *env, guint64 threads,
   *first = (guint64)lo;
   *end = (guint64)hi;
   return ex->nrc > 0;
+}
+
+static Leaf leaf_of(const MsExprEnv *env, guint64 threads) {
+  const guint64 bt = env->block_threads ? MIN(env->block_threads, threads) : threads;
+  return (Leaf){(gint64)threads, (gint64)bt, (gint64)((threads + bt - 1) / bt), env->scalars};
+}
+
+gboolean ms_expr_block_separable(MsExpr *ex, const MsExprEnv *env, guint64 threads, gint64 *lo, gint64 *hi) {
+  Node *r = ex->root;
+  if (!r->sep || threads == 0) return FALSE;
+  const Leaf lf = leaf_of(env, threads);
+  set_safe_in(r, &lf);
+  if (r->dy.safe) {
+    *lo = 0; /* an address must not be negative */
+    *hi = G_MAXINT64;
+    return TRUE;
+  }
+  if (r->kind != N_INDEX || r->sym.kind != MS_SYM_ADDR || !r->a->dy.safe) return FALSE;
+  /* the only lanes that can fail are those whose index is out of the array: the same test
+   * as eval_node's, as an interval of addresses (index * elem_words steps) */
+  const MsExprArray *arr = &env->arrays[r->sym.slot];
+  gint64 off;
+  if (__builtin_add_overflow(arr->base, env->word, &off) || off < 0) return FALSE;
+  const guint64 lim = (guint64)(G_MAXINT64 - off) / arr->elem_words + 1;
+  const guint64 bound = arr->bounded ? MIN(arr->length, lim) : lim;
+  if (bound == 0) return FALSE;
+  *lo = MAX(off, 0);
+  *hi = off + (gint64)((bound - 1) * arr->elem_words);
+  return TRUE;
+}
+
+gboolean ms_expr_block_predicate(MsExpr *ex, const MsExprEnv *env, guint64 threads) {
+  if (!ex->pat_when || threads == 0) return FALSE;
+  const Leaf lf = leaf_of(env, threads);
+  set_safe_in(ex->root, &lf);
+  return ex->root->dy.safe;
+}
+
+void ms_expr_eval_strided(MsExpr *ex, const MsExprEnv *env, guint64 first, guint64 stride, guint64 count,
+                          gint64 *out, gboolean *bad) {
+  MsExprEnv e2 = *env;
+  e2.stride = stride;
+  set_mode(ex, 0); /* the lanes are in different blocks */
+  Node *r = ex->root;
+  eval(r, &e2, first, count);
+  const guint64 s = !r->u;
+  for (guint64 i = 0; i < count; i++) {
+    out[i] = r->val[i * s];
+    bad[i] = r->err[i * s] != 0;
+  }
 }

@@ -35,6 +35,7 @@ typedef struct {
   const MsExprArray *arrays;
   guint64 block_threads;
   gint64 word; /* word offset within a multi-word element, added to ADDR accesses */
+  guint64 stride; /* lane i is thread first + i * stride (0 or 1: consecutive threads) */
 } MsExprEnv;
 
 /* Parse `text`.  `where` names the expression in messages ("steps[2].addr").  Also returns in
@@ -59,6 +60,19 @@ gboolean ms_expr_eval(MsExpr *e, const MsExprEnv *env, guint64 first, guint64 co
  * conjuncts that compare tid or bid with a uniform value).  FALSE (and [0, threads)) if it
  * has none. */
 gboolean ms_expr_thread_range(MsExpr *e, const MsExprEnv *env, guint64 threads, guint64 *first, guint64 *end);
+/* Repeated blocks (the engine's block_shift, docs/performance.md), for the scalars' current
+ * values and `threads` threads in blocks of env->block_threads.  An address expression:
+ * TRUE if its value is F(bid) + G(ltid) for every thread and no thread's evaluation can fail,
+ * except by the bounds of an address array indexed at the top: [*lo, *hi] holds the
+ * addresses that pass (and are not negative).  A `when`: TRUE if no thread's evaluation can
+ * fail and each conjunct is a thread range (ms_expr_thread_range), the same for all lanes of
+ * a block, or a function of ltid and uniform values. */
+gboolean ms_expr_block_separable(MsExpr *e, const MsExprEnv *env, guint64 threads, gint64 *lo, gint64 *hi);
+gboolean ms_expr_block_predicate(MsExpr *e, const MsExprEnv *env, guint64 threads);
+/* Evaluate at threads first + i * stride for i < count (<= MS_EXPR_CHUNK): out[i] the value,
+ * bad[i] TRUE where that thread's evaluation fails (no message). */
+void ms_expr_eval_strided(MsExpr *e, const MsExprEnv *env, guint64 first, guint64 stride, guint64 count,
+                          gint64 *out, gboolean *bad);
 /* Evaluate a uniform expression. */
 gboolean ms_expr_eval_scalar(MsExpr *e, const MsExprEnv *env, gint64 *out, GError **error);
 

@@ -62,6 +62,12 @@ typedef struct {
   gint64 *active;
   MsExprEnv env;
   Worker *workers[MS_MAX_WORKERS]; /* fill_worker's state, per worker */
+  /* repeated blocks, decided on the step's first block_repeats(): -1 not yet, 0 no, 1 yes */
+  int rep;
+  gint64 rep_lo, rep_hi;   /* addresses that pass the bounds */
+  guint64 rng_lo, rng_hi;  /* the step's thread range */
+  gint64 *rep_when;        /* block_shift's scratch: MS_BLOCK_BATCH values, 2 x as many flags */
+  gboolean *rep_bad;
 } Compact;
 
 static void item_free(gpointer p) {
@@ -83,6 +89,8 @@ static void compact_free(gpointer self) {
   g_ptr_array_free(c->data, TRUE);
   if (c->root) g_ptr_array_free(c->root, TRUE);
   g_free(c->active);
+  g_free(c->rep_when);
+  g_free(c->rep_bad);
   for (guint w = 0; w < MS_MAX_WORKERS; w++)
     if (c->workers[w]) {
       g_hash_table_destroy(c->workers[w]->exprs);
@@ -537,6 +545,7 @@ static MsNext compact_next(gpointer self, MsStep *step, GError **error) {
     goto emit;
   }
 emit:
+  c->rep = -1;
   if (++c->emitted > MAX_STEPS) {
     g_set_error(error, MS_ERROR, MS_ERROR_LIMIT, "%s: the trace expands to more than 2^40 steps", c->fn);
     return MS_NEXT_ERROR;
@@ -639,8 +648,53 @@ static void compact_active_range(gpointer self, guint64 *first, guint64 *end) {
   if (c->cur && c->cur->when) ms_expr_thread_range(c->cur->when, &c->env, c->threads, first, end);
 }
 
+/* Repeated blocks: the address is F(bid) + G(ltid) and the predicate's conjuncts are ranges,
+ * block-uniform or of ltid alone, none of them able to fail (ms_expr_block_*).  Then a full
+ * block inside the range has the lanes and the shifted addresses of any other whose
+ * block-uniform conjuncts hold, which lane `lane`'s predicate tells. */
+static gboolean compact_block_repeats(gpointer self) {
+  Compact *c = self;
+  if (c->rep < 0) {
+    const Item *it = c->cur;
+    c->rep = it && it->addr && c->block_threads < c->threads &&
+             ms_expr_block_separable(it->addr, &c->env, c->threads, &c->rep_lo, &c->rep_hi) &&
+             (!it->when || ms_expr_block_predicate(it->when, &c->env, c->threads));
+    c->rng_lo = 0;
+    c->rng_hi = c->threads;
+    if (c->rep && it->when) ms_expr_thread_range(it->when, &c->env, c->threads, &c->rng_lo, &c->rng_hi);
+  }
+  return c->rep == 1;
+}
+
+static void compact_block_shift(gpointer self, guint64 b0, guint64 n, guint64 lane, guint8 *kind, gint64 *at,
+                                gint64 *lo, gint64 *hi) {
+  Compact *c = self;
+  if (!compact_block_repeats(self) || lane >= c->block_threads) {
+    memset(kind, MS_BLOCK_FILL, n);
+    return;
+  }
+  if (!c->rep_when) {
+    c->rep_when = g_new(gint64, MS_BLOCK_BATCH);
+    c->rep_bad = g_new(gboolean, 2 * MS_BLOCK_BATCH);
+  }
+  const guint64 bt = c->block_threads;
+  gboolean *wbad = c->rep_bad, *abad = c->rep_bad + MS_BLOCK_BATCH;
+  /* lane `lane` of each block: the predicate is its block-uniform conjuncts there */
+  if (c->cur->when) ms_expr_eval_strided(c->cur->when, &c->env, b0 * bt + lane, bt, n, c->rep_when, wbad);
+  ms_expr_eval_strided(c->cur->addr, &c->env, b0 * bt + lane, bt, n, at, abad);
+  for (guint64 i = 0; i < n; i++) {
+    const guint64 t0 = (b0 + i) * bt;
+    if (t0 < c->rng_lo || t0 + bt > c->rng_hi) kind[i] = MS_BLOCK_FILL;
+    else if (c->cur->when && wbad[i]) kind[i] = MS_BLOCK_FILL; /* cannot happen: no conjunct can fail */
+    else if (c->cur->when && !c->rep_when[i]) kind[i] = MS_BLOCK_IDLE;
+    else kind[i] = abad[i] ? MS_BLOCK_FILL : MS_BLOCK_SHIFTED; /* bad: out of the array */
+  }
+  *lo = c->rep_lo;
+  *hi = c->rep_hi;
+}
+
 static const MsSourceFuncs compact_funcs = {compact_next, compact_fill, compact_free, compact_active_range,
-                                            compact_fill_worker};
+                                            compact_fill_worker, compact_block_repeats, compact_block_shift};
 
 MsSource *ms_trace_compact_from_json(const cJSON *root, const char *fn, GError **error) {
   static const char *const keys[] = {"memsim_trace", "form", "name", "threads", "block_threads",

@@ -122,6 +122,10 @@ const char *ms_scope_name(MsScope scope);
 
 typedef enum { MS_NEXT_STEP = 1, MS_NEXT_END = 0, MS_NEXT_ERROR = -1 } MsNext;
 
+/* What a source's block_shift says of one block of a step (repeated blocks). */
+typedef enum { MS_BLOCK_FILL = 0, MS_BLOCK_IDLE, MS_BLOCK_SHIFTED } MsBlockKind;
+#define MS_BLOCK_BATCH 4096u
+
 /* What a trace reader or a workload generator implements.  The engine calls next() to
  * advance to the following step, then (for memory steps) fill() on consecutive, disjoint
  * ranges of threads covering [0, threads) in increasing order; fill() writes one address
@@ -141,6 +145,20 @@ typedef struct {
    * never at the same time as next().  Same addresses as fill(). */
   gboolean (*fill_worker)(gpointer self, guint worker, guint64 first, guint64 count, gint64 *addr,
                           GError **error);
+  /* Optional (NULL: every block is filled).  Repeated blocks (docs/performance.md): after
+   * next() returned a memory step, block_repeats() says whether asking block_shift() may
+   * pay, and block_shift(self, b0, n, lane, kind, at, lo, hi) says of each full block b0 + i
+   * (i < n <= MS_BLOCK_BATCH; block_threads threads inside the active range), given a lane
+   * that is active in some block it called MS_BLOCK_SHIFTED in this step, in kind[i]:
+   *   MS_BLOCK_IDLE: no thread of the block is active;
+   *   MS_BLOCK_SHIFTED: its active lanes are those of every block called so in this step,
+   *     and each one's address is that block's plus the difference of their at[i] (`lane`'s
+   *     address); a block whose addresses would leave [*lo, *hi] must be filled (fill()
+   *     reports the error), any other raises none;
+   *   MS_BLOCK_FILL: the engine must fill it. */
+  gboolean (*block_repeats)(gpointer self);
+  void (*block_shift)(gpointer self, guint64 first_block, guint64 n, guint64 lane, guint8 *kind, gint64 *at,
+                      gint64 *lo, gint64 *hi);
 } MsSourceFuncs;
 
 /* Most engine threads that fill and count one step (MsSimOptions.threads). */
@@ -177,6 +195,10 @@ gboolean ms_source_fill_worker(MsSource *source, guint worker, guint64 first, gu
                                GError **error);
 gboolean ms_source_fill(MsSource *source, guint64 first, guint64 count, gint64 *addr,
                         GError **error);
+/* Repeated blocks (MsSourceFuncs.block_repeats, block_shift): FALSE, MS_BLOCK_FILL without them. */
+gboolean ms_source_block_repeats(MsSource *source);
+void ms_source_block_shift(MsSource *source, guint64 first_block, guint64 n, guint64 lane, guint8 *kind, gint64 *at,
+                           gint64 *lo, gint64 *hi);
 /* The current memory step's active range (all threads if the source does not say). */
 void ms_source_active_range(MsSource *source, guint64 *first, guint64 *end);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(MsSource, ms_source_free)
@@ -237,6 +259,8 @@ typedef struct {
   guint64 global_busy;    /* time units the global entry needs: ceil(global stages / g) */
   guint64 shared_busy;    /* stages of the busiest DMM (dmm: all shared stages) */
   gboolean l2_resident;   /* the trace's global_words fit the model's l2_words */
+  guint64 repeated_blocks; /* blocks of memory steps counted as a shifted copy of another
+                            * (repeated blocks, docs/performance.md): not a model figure */
   GArray *per_step;       /* of MsStepResult, only when asked for */
   GArray *events;         /* of MsEvent, only when asked for */
 } MsResult;
@@ -256,6 +280,7 @@ typedef struct {
                             * result is the same for any number. */
   guint par_min_warps;     /* steps of at least this many warps go to the workers (0: 2048;
                             * tests set 1 to run small traces through them) */
+  gboolean fill_every_block; /* TRUE: no repeated-block reuse (block_shift); the same result */
 } MsSimOptions;
 
 /* Run `source` on `model`.  Returns a new result or NULL with error set (a reader error, a

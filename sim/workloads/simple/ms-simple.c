@@ -915,7 +915,26 @@ static void wrap_range(gpointer self, guint64 *first, guint64 *end) {
   *end = w->cur ? w->cur->hi : G_MAXUINT64; /* clamped to the threads by the caller */
 }
 
-static const MsSourceFuncs wrap_funcs = {wrap_next, wrap_fill, wrap_free, wrap_range, wrap_fill_worker};
+/* Repeated blocks: the inner trace's, for the blocks below the step's range (above: idle). */
+static gboolean wrap_repeats(gpointer self) {
+  Wrap *w = self;
+  return ms_source_block_repeats(w->inner);
+}
+
+static void wrap_shift(gpointer self, guint64 b0, guint64 n, guint64 lane, guint8 *kind, gint64 *at, gint64 *lo,
+                       gint64 *hi) {
+  Wrap *w = self;
+  const guint64 bt = ms_source_block_threads(w->inner), end = w->cur ? w->cur->hi : G_MAXUINT64;
+  ms_source_block_shift(w->inner, b0, n, lane, kind, at, lo, hi);
+  for (guint64 i = 0; i < n; i++) {
+    const guint64 t0 = (b0 + i) * bt;
+    if (t0 >= end) kind[i] = MS_BLOCK_IDLE;
+    else if (t0 + bt > end) kind[i] = MS_BLOCK_FILL;
+  }
+}
+
+static const MsSourceFuncs wrap_funcs = {wrap_next, wrap_fill,    wrap_free, wrap_range,
+                                         wrap_fill_worker, wrap_repeats, wrap_shift};
 
 MsSource *ms_simple_source(const char *algorithm, GHashTable *params, GError **error) {
   Prog *p = prog_build(algorithm, params, error);
