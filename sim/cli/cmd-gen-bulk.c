@@ -6,17 +6,21 @@
 
 int ms_cmd_gen_bulk(int argc, char **argv) {
   /* option values in the order of `keys` (the family's parameter names) */
-  static const char *const keys[] = {"p", "arrangement", "threads_per_block", "n", "bits", "seed", "program"};
+  static const char *const keys[] = {"p", "arrangement", "threads_per_block", "n", "bits", "seed", "program",
+                                     "nonterminals", "rules"};
   char *v[G_N_ELEMENTS(keys)] = {NULL};
   char *alg = NULL, *output = NULL, *format = NULL, *run = NULL;
   gboolean json = FALSE, print_program = FALSE, info_flag = FALSE;
   GOptionEntry entries[] = {
       {"algorithm", 'a', 0, G_OPTION_ARG_STRING, &alg,
-       "prefix-sums, bitonic, floyd-warshall, montgomery (or program, implied by --program)", "ALG"},
+       "prefix-sums, bitonic, floyd-warshall, montgomery, cky (or program, implied by --program)", "ALG"},
       {"p", 'p', 0, G_OPTION_ARG_STRING, &v[0], "Instances = threads (default 1024)", "P"},
       {"arrangement", 0, 0, G_OPTION_ARG_STRING, &v[1], "column (word x of instance j at x*p + j; default) or row (j*words + x)", "ARR"},
       {"threads-per-block", 'b', 0, G_OPTION_ARG_STRING, &v[2], "Threads per block (default 256 when it divides p, else p)", "T"},
-      {"n", 'n', 0, G_OPTION_ARG_STRING, &v[3], "prefix-sums, bitonic: words (default 1024); floyd-warshall: nodes (default 32)", "N"},
+      {"n", 'n', 0, G_OPTION_ARG_STRING, &v[3],
+       "prefix-sums, bitonic: words (default 1024); floyd-warshall: nodes (default 32); cky: string length (default 32)", "N"},
+      {"nonterminals", 0, 0, G_OPTION_ARG_STRING, &v[7], "cky: non-terminals of the grammar, 1 .. 512 (default 32)", "B"},
+      {"rules", 0, 0, G_OPTION_ARG_STRING, &v[8], "cky: binary rules A -> BC, at most B^3 and 131072 (default min(8192, B^3))", "R"},
       {"bits", 0, 0, G_OPTION_ARG_STRING, &v[4], "montgomery: bits, a multiple of 32 (default 1024)", "BITS"},
       {"seed", 0, 0, G_OPTION_ARG_STRING, &v[5], "The verification data (default 1)", "SEED"},
       {"program", 'P', 0, G_OPTION_ARG_FILENAME, &v[6], "A bulk program file (docs/workloads/bulk.md)", "FILE"},

@@ -54,7 +54,7 @@ static MsResult *simulate(const char *alg, GHashTable *p, guint32 w, guint64 l, 
 Test(bulk, every_builtin_verifies_at_small_sizes) {
   static const struct {
     const char *alg;
-    const char *kv[5];
+    const char *kv[6];
     guint64 t;
   } cases[] = {
       {"prefix-sums", {"n=1", "p=1"}, 2},
@@ -70,6 +70,11 @@ Test(bulk, every_builtin_verifies_at_small_sizes) {
       {"montgomery", {"bits=64", "p=64", "arrangement=row"}, 0},
       {"montgomery", {"bits=256", "p=7", "seed=5"}, 0},
       {"montgomery", {"bits=1024", "p=32"}, 0},
+      /* cky: (n^3 - n) / 6 (i, j, k) triples of 2b reads, n (n - 1) / 2 cells of b writes */
+      {"cky", {"n=8", "nonterminals=4", "rules=20", "p=64"}, 84 * 8 + 28 * 4},
+      {"cky", {"n=12", "nonterminals=6", "rules=216", "p=33", "arrangement=row"}, 286 * 12 + 66 * 6},
+      {"cky", {"n=16", "nonterminals=32", "rules=2048", "p=32"}, 680 * 64 + 120 * 32},
+      {"cky", {"n=2", "nonterminals=1", "rules=1", "p=1"}, 3},
   };
   for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
     MsBulkInfo info;
@@ -110,6 +115,27 @@ Test(bulk, wrong_traces_fail_verification) {
   g_string_assign(s, t);
   cr_assert(ms_bulk_verify_text("bitonic", p, s->str, NULL, &err), "%s", err ? err->message : "");
   g_string_free(s, TRUE);
+  g_free(t);
+  g_hash_table_destroy(p);
+}
+
+/* CKY: a trace that reads or writes another word of the instance than the program does. */
+Test(bulk, wrong_cky_traces_fail_verification) {
+  GHashTable *p = PARAMS("n=10", "nonterminals=8", "rules=120", "p=64");
+  char *t = compact_ok("cky", p, NULL);
+  static const char *const edits[][2] = {
+      {"((jj - ii + kk) * (jj - ii + kk + 1) / 2 + jj - ii) * b + a)", "((jj - ii + kk) * (jj - ii + kk + 1) / 2 + jj - ii) * b + (a ^ 1))"},
+      {"((jj + 1) * (jj + 2) / 2 + jj - ii) * b + a)", "((jj + 1) * (jj + 2) / 2 + jj - ii) * b + (7 - a))"},
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(edits); i++) {
+    GString *s = g_string_new(t);
+    cr_assert_eq(g_string_replace(s, edits[i][0], edits[i][1], 0), 1, "edit %zu not found in\n%s", i, t);
+    GError *err = NULL;
+    cr_assert_not(ms_bulk_verify_text("cky", p, s->str, NULL, &err), "edit %zu", i);
+    cr_assert_eq(err->code, MS_ERROR_VERIFY, "%s", err->message);
+    g_clear_error(&err);
+    g_string_free(s, TRUE);
+  }
   g_free(t);
   g_hash_table_destroy(p);
 }
@@ -185,6 +211,10 @@ Test(bulk, bad_parameters_name_the_parameter) {
   expect_error("prefix-sums", PARAMS("p=100", "threads_per_block=64"), MS_ERROR_INVALID, "--threads-per-block");
   expect_error("program", PARAMS("p=4"), MS_ERROR_INVALID, "--program FILE is required");
   expect_error("quicksort", PARAMS("p=4"), MS_ERROR_INVALID, "unknown algorithm");
+  expect_error("cky", PARAMS("nonterminals=4", "rules=65"), MS_ERROR_INVALID,
+               "--rules: 65 is more than the 64 distinct rules A -> BC of 4 non-terminals");
+  expect_error("cky", PARAMS("nonterminals=513"), MS_ERROR_INVALID, "--nonterminals: 513 is out of range");
+  expect_error("bitonic", PARAMS("rules=4"), MS_ERROR_INVALID, "unknown parameter \"rules\"");
 }
 
 /* Theorem 1, exact: column-wise, every warp needs one stage a step, so with W = p / w warps
@@ -200,7 +230,7 @@ Test(bulk, theorem1_column_wise_is_exact) {
       {"prefix-sums", {"n=64", "p=1024"}, 32, 5},   {"prefix-sums", {"n=64", "p=64"}, 32, 100},
       {"bitonic", {"n=32", "p=256"}, 32, 8},        {"bitonic", {"n=32", "p=4096"}, 32, 400},
       {"floyd-warshall", {"n=6", "p=512"}, 32, 16}, {"montgomery", {"bits=64", "p=128"}, 32, 4},
-      {"bitonic", {"n=32", "p=64"}, 4, 5},
+      {"bitonic", {"n=32", "p=64"}, 4, 5},          {"cky", {"n=8", "p=256"}, 32, 30},
   };
   for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
     MsBulkInfo info;

@@ -374,6 +374,143 @@ static char *mg_check(const MsBulkCfg *cfg, const guint64 *before, const guint64
   return why;
 }
 
+/* ---- BPBC CKY parsing (seed 000 ch. 7): 32 strings per word ------------------------------ */
+/* Instance memory: the CKY table of 32 strings of n symbols at once (bit s of a word is
+ * string s), cell (i, j) (0 <= i <= j < n, the substring i..j) at (j (j + 1) / 2 + i) * b,
+ * one word per non-terminal.  The diagonal is the input (the non-terminals A -> x_i of each
+ * string's symbol); every other cell is written, bottom row first and right to left in a
+ * row, as the union over k of T[i, k] (x) T[k + 1, j]: b reads of each, then b writes.  The
+ * grammar (b non-terminals, `rules` distinct binary rules A -> BC, two terminals each
+ * derived by about a quarter of the non-terminals) comes from the seed alone, so it is the
+ * same for every instance; the strings are the instance's data. */
+
+#define CKY_CELL(i, j) ((j) * ((j) + 1) / 2 + (i))
+
+static void cky_setup(MsBulkCfg *cfg) { cfg->words = cfg->nonterminals * (cfg->n * (cfg->n + 1) / 2); }
+
+static char *cky_text(const MsBulkCfg *cfg) {
+  return g_strdup_printf(
+      "{\"memsim_bulk\": 1, \"name\": \"BPBC CKY parsing of 32 strings of %" G_GUINT64_FORMAT " symbols, %" G_GUINT64_FORMAT
+      " non-terminals (seed 000 ch. 7)\",\n"
+      " \"words\": %" G_GUINT64_FORMAT ", \"constants\": {\"n\": %" G_GUINT64_FORMAT ", \"b\": %" G_GUINT64_FORMAT "},\n"
+      " \"steps\": [\n"
+      "  {\"repeat\": \"n - 1\", \"var\": \"jj\", \"steps\": [\n"
+      "    {\"repeat\": \"jj + 1\", \"var\": \"ii\", \"steps\": [\n"
+      "      {\"repeat\": \"ii + 1\", \"var\": \"kk\", \"steps\": [\n"
+      "        {\"repeat\": \"b\", \"var\": \"a\", \"steps\": [{\"op\": \"read\", \"addr\": "
+      "\"((jj - ii + kk) * (jj - ii + kk + 1) / 2 + jj - ii) * b + a\"}]},\n"
+      "        {\"repeat\": \"b\", \"var\": \"a\", \"steps\": [{\"op\": \"read\", \"addr\": "
+      "\"((jj + 1) * (jj + 2) / 2 + jj - ii + kk + 1) * b + a\"}]}]},\n"
+      "      {\"repeat\": \"b\", \"var\": \"a\", \"steps\": [{\"op\": \"write\", \"addr\": "
+      "\"((jj + 1) * (jj + 2) / 2 + jj - ii) * b + a\"}]}]}]}]}\n",
+      cfg->n, cfg->nonterminals, cfg->words, cfg->n, cfg->nonterminals);
+}
+
+/* The grammar: rule r is A[r] -> B[r] C[r] (distinct), term[t * b + A] = 1 if A -> t. */
+typedef struct {
+  guint32 *A, *B, *C;
+  guint8 *term;
+} CkyGrammar;
+
+static CkyGrammar cky_grammar(const MsBulkCfg *cfg) {
+  const guint64 b = cfg->nonterminals, n3 = b * b * b;
+  guint64 st = cfg->seed * 0x2545f4914f6cdd1du + 0x9e3779b97f4a7c15u;
+  CkyGrammar g = {g_new(guint32, cfg->rules), g_new(guint32, cfg->rules), g_new(guint32, cfg->rules),
+                  g_new0(guint8, 2 * b)};
+  GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+  for (guint64 r = 0; r < cfg->rules;) {
+    const guint64 x = ms_rand_next(&st) % n3;
+    if (g_hash_table_contains(seen, GSIZE_TO_POINTER(x + 1))) continue;
+    g_hash_table_add(seen, GSIZE_TO_POINTER(x + 1));
+    g.A[r] = (guint32)(x / (b * b));
+    g.B[r] = (guint32)(x / b % b);
+    g.C[r] = (guint32)(x % b);
+    r++;
+  }
+  g_hash_table_destroy(seen);
+  for (guint64 i = 0; i < 2 * b; i++) g.term[i] = ms_rand_next(&st) % 4 == 0;
+  return g;
+}
+
+static void cky_grammar_free(CkyGrammar *g) {
+  g_free(g->A);
+  g_free(g->B);
+  g_free(g->C);
+  g_free(g->term);
+}
+
+static void cky_init(const MsBulkCfg *cfg, guint64 *state, guint64 *mem) {
+  const guint64 b = cfg->nonterminals;
+  CkyGrammar g = cky_grammar(cfg);
+  random_words(state, mem, cfg->words); /* cells above the diagonal: written before read */
+  for (guint64 i = 0; i < cfg->n; i++) {
+    guint64 *cell = mem + CKY_CELL(i, i) * b;
+    for (guint64 a = 0; a < b; a++) cell[a] = 0;
+    for (guint s = 0; s < 32; s++) {
+      const guint64 t = ms_rand_next(state) & 1; /* string s's symbol i */
+      for (guint64 a = 0; a < b; a++) cell[a] |= (guint64)g.term[t * b + a] << s;
+    }
+  }
+  cky_grammar_free(&g);
+}
+
+static gboolean cky_run(const MsBulkCfg *cfg, MsBulkCursor *c, GError **error) {
+  const guint64 b = cfg->nonterminals;
+  CkyGrammar g = cky_grammar(cfg);
+  typedef guint64 Lanes[MS_BULK_LANES];
+  Lanes *U = g_new(Lanes, b), *V = g_new(Lanes, b), *acc = g_new(Lanes, b);
+  gboolean ok = TRUE;
+  for (guint64 j = 1; j < cfg->n && ok; j++)
+    for (guint64 i = j; i-- > 0 && ok;) {
+      memset(acc, 0, b * sizeof *acc);
+      for (guint64 k = i; k < j && ok; k++) {
+        for (guint64 a = 0; a < b && ok; a++) ok = ms_bulk_load(c, U[a], error);
+        for (guint64 a = 0; a < b && ok; a++) ok = ms_bulk_load(c, V[a], error);
+        for (guint64 r = 0; r < cfg->rules && ok; r++) LANES(k2) acc[g.A[r]][k2] |= U[g.B[r]][k2] & V[g.C[r]][k2];
+      }
+      for (guint64 a = 0; a < b && ok; a++) ok = ms_bulk_store(c, acc[a], error);
+    }
+  g_free(U);
+  g_free(V);
+  g_free(acc);
+  cky_grammar_free(&g);
+  return ok;
+}
+
+/* A straightforward CKY parser (seed 000 section 7.1, sets as byte arrays), for strings 0,
+ * 1, 16 and 31 of the instance, every cell compared. */
+static char *cky_check(const MsBulkCfg *cfg, const guint64 *before, const guint64 *after) {
+  const guint64 b = cfg->nonterminals, n = cfg->n;
+  CkyGrammar g = cky_grammar(cfg);
+  guint8 *T = g_new(guint8, n * n * b);
+  char *why = NULL;
+  static const guint strings[] = {0, 1, 16, 31};
+  for (guint si = 0; si < G_N_ELEMENTS(strings) && !why; si++) {
+    const guint s = strings[si];
+#define TS(i, j) (T + ((i) * n + (j)) * b)
+    memset(T, 0, n * n * b);
+    for (guint64 i = 0; i < n; i++)
+      for (guint64 a = 0; a < b; a++) TS(i, i)[a] = (before[CKY_CELL(i, i) * b + a] >> s) & 1;
+    for (guint64 j = 1; j < n; j++)
+      for (guint64 i = j; i-- > 0;)
+        for (guint64 k = i; k < j; k++)
+          for (guint64 r = 0; r < cfg->rules; r++)
+            if (TS(i, k)[g.B[r]] && TS(k + 1, j)[g.C[r]]) TS(i, j)[g.A[r]] = 1;
+    for (guint64 j = 0; j < n && !why; j++)
+      for (guint64 i = 0; i <= j && !why; i++)
+        for (guint64 a = 0; a < b && !why; a++) {
+          const guint got = (after[CKY_CELL(i, j) * b + a] >> s) & 1;
+          if (got != TS(i, j)[a])
+            why = g_strdup_printf("string %u: non-terminal %" G_GUINT64_FORMAT " %s in T[%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+                                  "], the CKY parser says it %s", s, a, got ? "is" : "is not", i, j, got ? "is not" : "is");
+        }
+#undef TS
+  }
+  g_free(T);
+  cky_grammar_free(&g);
+  return why;
+}
+
 /* ---- the table -------------------------------------------------------------------------- */
 
 static const MsBulkAlgo algos[] = {
@@ -381,6 +518,7 @@ static const MsBulkAlgo algos[] = {
     {"bitonic", "n", 1024, 2, 1u << 16, pow2, "a power of two", bit_setup, bit_text, bit_init, bit_run, bit_check},
     {"floyd-warshall", "n", 32, 1, 256, NULL, NULL, fw_setup, fw_text, fw_init, fw_run, fw_check},
     {"montgomery", "bits", 1024, 32, 8192, mult32, "a multiple of 32", mg_setup, mg_text, mg_init, mg_run, mg_check},
+    {"cky", "n", 32, 1, 64, NULL, NULL, cky_setup, cky_text, cky_init, cky_run, cky_check, TRUE},
 };
 
 const MsBulkAlgo *ms_bulk_algo(const char *name) {

@@ -32,6 +32,7 @@ gboolean ms_bulk_store(MsBulkCursor *c, const guint64 *v, GError **error);
  * order, addresses from the trace) and the independent reference check. */
 typedef struct {
   guint64 n, bits, s, words, seed;
+  guint64 nonterminals, rules; /* cky: the grammar's size */
 } MsBulkCfg;
 
 typedef struct {
@@ -46,6 +47,7 @@ typedef struct {
   gboolean (*run)(const MsBulkCfg *cfg, MsBulkCursor *c, GError **error);
   /* NULL if `after` is right for `before`, else what is wrong (g_free) */
   char *(*check)(const MsBulkCfg *cfg, const guint64 *before, const guint64 *after);
+  gboolean grammar; /* takes nonterminals and rules (cky) */
 } MsBulkAlgo;
 
 /* The built-in named `name`, or NULL. */

@@ -13,7 +13,8 @@
 #include "ms-private.h"
 #include <string.h>
 
-const char *const ms_bulk_algorithms[] = {"program", "prefix-sums", "bitonic", "floyd-warshall", "montgomery", NULL};
+const char *const ms_bulk_algorithms[] = {"program", "prefix-sums", "bitonic", "floyd-warshall", "montgomery", "cky",
+                                          NULL};
 
 #define MAX_PROGRAM_BYTES (64u << 20)
 #define MAX_DEPTH 32
@@ -307,8 +308,9 @@ static gboolean param_fail(GError **error, const Params *q, const char *fmt, ...
 
 /* Parameters with dashes spelled as underscores, checked against what `q->alg` takes. */
 static GHashTable *params_norm(const Params *q, GHashTable *params, GError **error) {
+  const gboolean g = q->algo && q->algo->grammar;
   const char *known[] = {"p", "arrangement", "threads_per_block", "seed",
-                         q->algo ? q->algo->size_key : "program", NULL};
+                         q->algo ? q->algo->size_key : "program", g ? "nonterminals" : NULL, g ? "rules" : NULL, NULL};
   GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   GHashTableIter it;
   gpointer k, v;
@@ -354,6 +356,14 @@ static gboolean params_read(Params *q, const char *algorithm, GHashTable *params
     ok = GET(q->algo->size_key, q->algo->def, q->algo->min, q->algo->max, size);
     if (ok && q->algo->size_ok && !q->algo->size_ok(*size))
       ok = param_fail(error, q, "--%s: %" G_GUINT64_FORMAT " is not %s", q->algo->size_key, *size, q->algo->size_rule);
+    if (q->algo->grammar) { /* at most b^3 distinct binary rules A -> BC */
+      ok = GET("nonterminals", 32, 1, 512, &q->cfg.nonterminals);
+      const guint64 b = q->cfg.nonterminals;
+      ok = GET("rules", MIN(8192, b * b * b), 1, 131072, &q->cfg.rules);
+      if (ok && q->cfg.rules > b * b * b)
+        ok = param_fail(error, q, "--rules: %" G_GUINT64_FORMAT " is more than the %" G_GUINT64_FORMAT
+                        " distinct rules A -> BC of %" G_GUINT64_FORMAT " non-terminals", q->cfg.rules, b * b * b, b);
+    }
     if (ok) q->algo->setup(&q->cfg);
   }
 #undef GET

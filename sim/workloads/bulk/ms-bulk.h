@@ -9,7 +9,9 @@
  * its own instance.
  *
  * Built-in programs: prefix-sums, bitonic (sort n words), floyd-warshall (all-pairs
- * shortest paths of n nodes), montgomery (X * Y * 2^-R mod M for R = bits).  Each is
+ * shortest paths of n nodes), montgomery (X * Y * 2^-R mod M for R = bits), cky (the BPBC
+ * CKY parsing of 32 strings per word, seed 000 ch. 7: n symbols, a grammar of
+ * "nonterminals" and "rules" binary rules; checked against a straightforward parser).  Each is
  * executed on real data through the trace's own addresses before the trace is handed out
  * (sorted; equal to Dijkstra from every node; equal to GMP).  A user's program
  * ("program", parameter "program" = its file) is checked against its arrangement only:
@@ -46,7 +48,7 @@ char *ms_bulk_arrange(const char *program, gsize length, const char *filename, g
 
 /* The verified trace of `algorithm` with `params` (string -> string, may be NULL): keys
  * p, arrangement (column | row), threads_per_block, seed, and n (prefix-sums, bitonic,
- * floyd-warshall), bits (montgomery), program (a file, for "program").  `info` (may be
+ * floyd-warshall, cky), bits (montgomery), nonterminals and rules (cky), program (a file, for "program").  `info` (may be
  * NULL) receives what the trace is.  Unknown or inconsistent parameters are
  * MS_ERROR_INVALID; a trace that does not compute the result is MS_ERROR_VERIFY. */
 char *ms_bulk_compact(const char *algorithm, GHashTable *params, MsBulkInfo *info, GError **error);
