@@ -21,11 +21,16 @@
  *                   d[r][c] = min(d[r][c], d[r][k] + d[k][c]) (INF = no arc)
  *   montgomery      CIOS X * Y * 2^-bits mod M, s = bits / 32; layout X, Y, M, MP, T
  *                   (s + 2), D (s), Z (s): 6s + 3 words; the final subtraction oblivious
+ *   cky             BPBC CKY parsing (seed 000 ch. 7) of 32 strings per thread: per cell
+ *                   and split k, b reads of T[i, k], b of T[k + 1, j], the rules' circuit
+ *                   in local memory, then b writes of T[i, j]
  *
  * A call is a device-to-device copy of the inputs into the working memory (not a kernel,
  * not timed under CUPTI) and the kernel.  Each result is checked for every instance on
  * the host against an independent reference: sorted (std::sort of the input), a plain
- * running sum, Dijkstra from every node, and a bit-serial (radix-2) Montgomery product.
+ * running sum, Dijkstra from every node, and a bit-serial (radix-2) Montgomery product;
+ * cky: instances 0, 1, p/2 and p-1, strings 0, 1, 16 and 31 of each, every cell against a
+ * straightforward CKY parser (a parse costs n^3 R / 6 rule tests on the host).
  */
 #include "measure.h"
 
@@ -162,10 +167,92 @@ template <bool COL> __global__ void bulk_montgomery(u32 *mem, size_t p, unsigned
   }
 }
 
+/* BPBC CKY parsing (seed 000 ch. 7; the generator's cky program): 32 strings per word,
+ * cell (i, j) at (j (j + 1) / 2 + i) * b, one word per non-terminal; per cell, bottom row
+ * first and right to left, per k: b reads of T[i, k], b reads of T[k + 1, j], then the
+ * circuit (W_A |= U_B & V_C per binary rule, rules packed A | B << 10 | C << 20), and after
+ * the last k the b writes of T[i, j].  U, V, W live in the thread's local memory (b <= 64). */
+constexpr unsigned CKY_MAXB = 64;
+
+template <bool COL>
+__global__ void bulk_cky(u32 *mem, size_t p, unsigned n, unsigned b, const u32 *__restrict__ rules, unsigned nr) {
+  const size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= p) return;
+  const Inst<COL> a(mem, p, j, b * (n * (n + 1) / 2));
+  u32 U[CKY_MAXB], V[CKY_MAXB], W[CKY_MAXB];
+  for (unsigned jj = 0; jj + 1 < n; jj++)
+    for (unsigned ii = 0; ii <= jj; ii++) {
+      const unsigned i = jj - ii, jc = jj + 1;
+      for (unsigned x = 0; x < b; x++) W[x] = 0;
+      for (unsigned kk = 0; kk <= ii; kk++) {
+        const unsigned k = i + kk, cu = (k * (k + 1) / 2 + i) * b, cv = (jc * (jc + 1) / 2 + k + 1) * b;
+        for (unsigned x = 0; x < b; x++) U[x] = ld(a(cu + x));
+        for (unsigned x = 0; x < b; x++) V[x] = ld(a(cv + x));
+        for (unsigned r = 0; r < nr; r++) {
+          const u32 q = __ldg(rules + r);
+          W[q & 1023u] |= U[(q >> 10) & 1023u] & V[q >> 20];
+        }
+      }
+      const unsigned cw = (jc * (jc + 1) / 2 + i) * b;
+      for (unsigned x = 0; x < b; x++) st(a(cw + x), W[x]);
+    }
+}
+
 /* ---- host ----------------------------------------------------------------------------- */
 
-enum Alg { PREFIX, BITONIC, FW, MONT };
-const char *const alg_names[] = {"prefix-sums", "bitonic", "floyd-warshall", "montgomery"};
+enum Alg { PREFIX, BITONIC, FW, MONT, CKY };
+const char *const alg_names[] = {"prefix-sums", "bitonic", "floyd-warshall", "montgomery", "cky"};
+
+/* The CKY grammar of a run (the same for every instance): `nr` distinct rules A -> BC of
+ * b^3, packed as in bulk_cky, and term[t * b + A] = 1 if A -> t (two terminals, each
+ * derived by about a quarter of the non-terminals). */
+struct CkyGrammar {
+  unsigned b = 0;
+  std::vector<u32> rules;
+  std::vector<char> term;
+};
+
+CkyGrammar cky_grammar(unsigned b, unsigned nr, uint64_t seed) {
+  CkyGrammar g;
+  g.b = b;
+  MsRng rng(seed * 7919 + 3);
+  const u64 n3 = (u64)b * b * b;
+  std::vector<char> used(n3, 0);
+  while (g.rules.size() < nr) {
+    const u64 x = rng.below(n3);
+    if (used[x]) continue;
+    used[x] = 1;
+    const u32 A = (u32)(x / ((u64)b * b)), B = (u32)(x / b % b), C = (u32)(x % b);
+    g.rules.push_back(A | B << 10 | C << 20);
+  }
+  g.term.resize(2 * b);
+  for (unsigned i = 0; i < 2 * b; i++) g.term[i] = rng.below(4) == 0;
+  return g;
+}
+
+inline unsigned cky_cell(unsigned i, unsigned j) { return j * (j + 1) / 2 + i; }
+
+/* A straightforward CKY parser (byte sets) for string s of an instance's input (its
+ * diagonal), compared cell by cell with the kernel's table. */
+std::string cky_check(const CkyGrammar &g, unsigned n, const u32 *in, const u32 *got, size_t inst, unsigned s) {
+  const unsigned b = g.b;
+  std::vector<char> T((size_t)n * n * b, 0);
+  auto at = [&](unsigned i, unsigned j) { return T.data() + ((size_t)i * n + j) * b; };
+  for (unsigned i = 0; i < n; i++)
+    for (unsigned A = 0; A < b; A++) at(i, i)[A] = in[cky_cell(i, i) * b + A] >> s & 1;
+  for (unsigned j = 1; j < n; j++)
+    for (unsigned i = j; i-- > 0;)
+      for (unsigned k = i; k < j; k++)
+        for (u32 q : g.rules)
+          if (at(i, k)[(q >> 10) & 1023u] && at(k + 1, j)[q >> 20]) at(i, j)[q & 1023u] = 1;
+  for (unsigned j = 0; j < n; j++)
+    for (unsigned i = 0; i <= j; i++)
+      for (unsigned A = 0; A < b; A++)
+        if ((got[cky_cell(i, j) * b + A] >> s & 1) != (u32)at(i, j)[A])
+          return ms_fmt("cky: instance %zu string %u: non-terminal %u in T[%u, %u] is %u, the CKY parser says %d", inst, s, A,
+                        i, j, got[cky_cell(i, j) * b + A] >> s & 1, at(i, j)[A]);
+  return "";
+}
 
 unsigned log2u(unsigned v) {
   unsigned r = 0;
@@ -192,12 +279,24 @@ struct Layout {
 };
 
 /* The inputs of every instance (instance-major in `in`: in[j * words + x]). */
-void make_inputs(Alg alg, unsigned size, size_t p, unsigned words, uint64_t seed, std::vector<u32> &in) {
+void make_inputs(Alg alg, unsigned size, size_t p, unsigned words, uint64_t seed, std::vector<u32> &in,
+                 const CkyGrammar *g = nullptr) {
   in.assign(p * words, 0);
   MsRng rng(seed * 104729 + 17 + alg);
   for (size_t j = 0; j < p; j++) {
     u32 *w = in.data() + j * words;
-    if (alg == FW) {
+    if (alg == CKY) { /* garbage above the diagonal (written before read); 32 random strings */
+      const unsigned b = g->b;
+      for (unsigned x = 0; x < words; x++) w[x] = rng.u32();
+      for (unsigned i = 0; i < size; i++) {
+        u32 *cell = w + cky_cell(i, i) * b;
+        for (unsigned A = 0; A < b; A++) cell[A] = 0;
+        for (unsigned st = 0; st < 32; st++) {
+          const unsigned t = (unsigned)rng.below(2);
+          for (unsigned A = 0; A < b; A++) cell[A] |= (u32)g->term[t * b + A] << st;
+        }
+      }
+    } else if (alg == FW) {
       for (unsigned r = 0; r < size; r++)
         for (unsigned c = 0; c < size; c++)
           w[r * size + c] = r == c ? 0 : rng.below(4) == 0 ? 1 + (u32)rng.below(1000) : FW_INF;
@@ -298,13 +397,22 @@ std::string check_instance(Alg alg, unsigned size, unsigned words, const u32 *in
   return "";
 }
 
-/* One algorithm at one size: every p, both arrangements. */
-void run_alg(const MsOptions &o, Alg alg, unsigned size, const std::vector<size_t> &ps) {
+/* One algorithm at one size: every p, both arrangements.  cky: b non-terminals, nr rules. */
+void run_alg(const MsOptions &o, Alg alg, unsigned size, const std::vector<size_t> &ps, unsigned b = 32,
+             unsigned nr = 8192) {
   if (!ms_selected(alg_names[alg])) return;
-  const unsigned words = alg == FW ? size * size : alg == MONT ? 6 * (size / 32) + 3 : size;
+  const unsigned words = alg == FW ? size * size : alg == MONT ? 6 * (size / 32) + 3
+                         : alg == CKY ? b * (size * (size + 1) / 2) : size;
+  CkyGrammar g;
+  u32 *d_rules = nullptr;
+  if (alg == CKY) {
+    g = cky_grammar(b, nr, o.seed);
+    MS_CUDA(cudaMalloc(&d_rules, nr * sizeof(u32)));
+    MS_CUDA(cudaMemcpy(d_rules, g.rules.data(), nr * sizeof(u32), cudaMemcpyHostToDevice));
+  }
   for (size_t p : ps) {
     std::vector<u32> in, arranged(p * words), out(p * words), got(p * words);
-    make_inputs(alg, size, p, words, o.seed, in);
+    make_inputs(alg, size, p, words, o.seed, in, &g);
     const size_t bytes = p * words * sizeof(u32);
     u32 *d_in, *d_mem;
     MS_CUDA(cudaMalloc(&d_in, bytes));
@@ -319,6 +427,10 @@ void run_alg(const MsOptions &o, Alg alg, unsigned size, const std::vector<size_
       r.workload = "bulk";
       r.algorithm = alg_names[alg];
       r.p(alg == MONT ? "bits" : "n", (long long)size);
+      if (alg == CKY) {
+        r.p("nonterminals", (long long)b);
+        r.p("rules", (long long)nr);
+      }
       r.p("p", (long long)p);
       r.p("arrangement", col ? "column" : "row");
       r.p("threads_per_block", (long long)tpb);
@@ -335,12 +447,23 @@ void run_alg(const MsOptions &o, Alg alg, unsigned size, const std::vector<size_
         case FW * 2 + 1: bulk_floyd_warshall<true><<<grid, tpb>>>(d_mem, p, size); break;
         case FW * 2: bulk_floyd_warshall<false><<<grid, tpb>>>(d_mem, p, size); break;
         case MONT * 2 + 1: bulk_montgomery<true><<<grid, tpb>>>(d_mem, p, s); break;
-        default: bulk_montgomery<false><<<grid, tpb>>>(d_mem, p, s); break;
+        case MONT * 2: bulk_montgomery<false><<<grid, tpb>>>(d_mem, p, s); break;
+        case CKY * 2 + 1: bulk_cky<true><<<grid, tpb>>>(d_mem, p, size, b, d_rules, nr); break;
+        default: bulk_cky<false><<<grid, tpb>>>(d_mem, p, size, b, d_rules, nr); break;
         }
       };
       auto verify = [&]() -> std::string {
         MS_CUDA(cudaMemcpy(out.data(), d_mem, bytes, cudaMemcpyDeviceToHost));
         L.convert(out.data(), got.data(), true);
+        if (alg == CKY) { /* instances 0, 1, p/2, p-1; strings 0, 1, 16, 31 of each (a parse is n^3 R / 6) */
+          for (size_t j : {(size_t)0, (size_t)1, p / 2, p - 1})
+            for (unsigned st : {0u, 1u, 16u, 31u})
+              if (j < p) {
+                std::string e = cky_check(g, size, in.data() + j * words, got.data() + j * words, j, st);
+                if (!e.empty()) return e;
+              }
+          return "";
+        }
         for (size_t j = 0; j < p; j++) {
           std::string e = check_instance(alg, size, words, in.data() + j * words, got.data() + j * words, j);
           if (!e.empty()) return e;
@@ -352,6 +475,7 @@ void run_alg(const MsOptions &o, Alg alg, unsigned size, const std::vector<size_
     MS_CUDA(cudaFree(d_in));
     MS_CUDA(cudaFree(d_mem));
   }
+  if (d_rules) MS_CUDA(cudaFree(d_rules));
 }
 
 std::vector<size_t> pows(std::initializer_list<int> e) {
@@ -364,7 +488,7 @@ std::vector<size_t> pows(std::initializer_list<int> e) {
 
 void ms_run_bulk(const MsOptions &o) {
   const bool small = o.quick || o.counters;
-  std::printf("bulk: prefix-sums, bitonic, floyd-warshall, montgomery; column- and row-wise%s\n",
+  std::printf("bulk: prefix-sums, bitonic, floyd-warshall, montgomery, cky; column- and row-wise%s\n",
               small ? " (quick sizes)" : "");
   if (small) {
     run_alg(o, PREFIX, 1024, pows({8, 12}));
@@ -372,8 +496,11 @@ void ms_run_bulk(const MsOptions &o) {
     run_alg(o, BITONIC, 1024, pows({10}));
     run_alg(o, FW, 16, pows({10}));
     run_alg(o, MONT, 256, pows({10}));
+    run_alg(o, CKY, 16, pows({10}), 16, 512);
     return;
   }
+  /* CKY: Table 7.1's strings of 32 symbols, 32 non-terminals, 8192 rules, M = 32 p strings */
+  run_alg(o, CKY, 32, pows({5, 8, 11, 14}), 32, 8192);
   run_alg(o, PREFIX, 1024, pows({8, 10, 12, 14, 16, 18, 20}));
   run_alg(o, BITONIC, 32, pows({10, 14, 18}));
   run_alg(o, BITONIC, 1024, pows({10, 14}));

@@ -403,8 +403,10 @@ static double estimate_work(const MsCmpRecord *r, GHashTable *p) {
                                              : n * 3;
   if (strcmp(f, "bulk") == 0) { /* p instances x t memory steps (docs/workloads/bulk.md) */
     double lg = log2(n), s = (double)param_or(p, "bits", 1024) / 32;
+    double b = (double)param_or(p, "nonterminals", 32);
     double t = strcmp(a, "prefix-sums") == 0 ? 2 * n : strcmp(a, "bitonic") == 0 ? n * lg * (lg + 1)
-             : strcmp(a, "floyd-warshall") == 0 ? 4 * n * n * n : 6 * s * s + 16 * s;
+             : strcmp(a, "floyd-warshall") == 0 ? 4 * n * n * n
+             : strcmp(a, "cky") == 0 ? 2 * b * (n * n * n - n) / 6 + b * n * (n - 1) / 2 : 6 * s * s + 16 * s;
     return (double)param_or(p, "p", 1024) * t;
   }
   if (strcmp(f, "gcd") == 0) {
