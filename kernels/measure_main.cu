@@ -415,7 +415,7 @@ static void list_algorithms() {
               "             life-double life-multistep life-multistep-shuffle\n"
               "simple:      copy strided-read gather transpose-naive transpose-tiled\n"
               "             transpose-padded shared-stride reduce (only with --workload simple)\n"
-              "bulk:        prefix-sums bitonic floyd-warshall montgomery (p instances,\n"
+              "bulk:        prefix-sums bitonic floyd-warshall montgomery cky (p instances,\n"
               "             column|row arrangement; only with --workload bulk)\n"
               "calibrate:   clock-spin launch-empty launch-burst dram-read dram-write dram-copy\n"
               "             strided-read l2-read dram-chase l2-chase l1-chase shared-chase\n"
@@ -523,7 +523,7 @@ int main(int argc, char **argv) {
       family_selected({"copy", "strided-read", "gather", "transpose-naive", "transpose-tiled",
                        "transpose-padded", "shared-stride", "reduce"}))
     ms_run_simple(g_opt);
-  if (workload == "bulk" && family_selected({"prefix-sums", "bitonic", "floyd-warshall", "montgomery"}))
+  if (workload == "bulk" && family_selected({"prefix-sums", "bitonic", "floyd-warshall", "montgomery", "cky"}))
     ms_run_bulk(g_opt);
   if (workload == "calibrate") ms_run_calibrate(g_opt);
   MS_CUDA(cudaDeviceSynchronize());
