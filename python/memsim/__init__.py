@@ -28,7 +28,7 @@ class _GError(ctypes.Structure):
 class _SimOptions(ctypes.Structure):  # MsSimOptions (sim/include/memsim.h)
     _fields_ = [("per_step", ctypes.c_int), ("max_events", ctypes.c_uint64), ("progress", ctypes.c_void_p),
                 ("progress_every", ctypes.c_uint64), ("progress_data", ctypes.c_void_p),
-                ("threads", ctypes.c_uint), ("par_min_warps", ctypes.c_uint)]
+                ("threads", ctypes.c_uint), ("par_min_warps", ctypes.c_uint), ("fill_every_block", ctypes.c_int)]
 
 
 def library_path():
