@@ -148,3 +148,47 @@ Test(repeat, reuse_should_give_the_result_of_filling_every_block) {
   cr_expect_gt(failed, 50, "only %u failing traces", failed);
   g_rand_free(g);
 }
+
+/* More blocks than one block_shift batch (MS_BLOCK_BATCH): the batches' seams, a step whose
+ * range starts mid-grid, idle blocks by a block-uniform test, and a late block out of the
+ * array (its error must be the one of filling every block). */
+Test(repeat, batches_of_blocks_give_the_same_result) {
+  static const char *const steps[] = {
+      "{\"op\":\"read\",\"addr\":\"a[bid * 40 + (ltid * 3) % 32]\"}",
+      "{\"op\":\"write\",\"space\":\"shared\",\"addr\":\"(ltid % 8) * 32 + ltid / 8 + bid % 5\"}",
+      "{\"op\":\"read\",\"addr\":\"a[tid * 2]\",\"when\":\"tid >= 70000 && bid % 7 != 3 && ltid < 20\"}",
+      "{\"op\":\"write\",\"addr\":\"a[(bid / 3) * 96 + ltid]\",\"when\":\"bid % 3 == 1\"}",
+  };
+  const guint32 widths[] = {32, 8};
+  for (gsize s = 0; s < G_N_ELEMENTS(steps); s++)
+    for (gsize wi = 0; wi < G_N_ELEMENTS(widths); wi++)
+      for (int bad = 0; bad < 2; bad++) {
+        g_autofree char *text = g_strdup_printf(
+            "{\"memsim_trace\":1,\"form\":\"compact\",\"threads\":%u,\"block_threads\":32,"
+            "\"arrays\":{\"a\":{\"base\":0,\"length\":%u}},\"steps\":[%s]}",
+            32u * 9000u, bad ? 300000u : 1u << 22, steps[s]);
+        for (int kind = 0; kind < 4; kind++) {
+          MsModel *m = kind >= 2 ? ms_model_new((MsModelKind)kind, widths[wi], 0, 3, 4, 9)
+                                 : ms_model_new((MsModelKind)kind, widths[wi], 7, 1, 0, 0);
+          GError *e1 = NULL, *e2 = NULL;
+          MsResult *a = run(m, text, TRUE, 1, &e1), *b = run(m, text, FALSE, 1, &e2);
+          cr_assert_eq(a == NULL, b == NULL, "step %zu kind %d: %s", s, kind, e1 ? e1->message : e2 ? e2->message : "");
+          if (a) {
+            cr_assert_eq(a->time_units, b->time_units, "step %zu kind %d w %u", s, kind, widths[wi]);
+            cr_assert_eq(a->stages, b->stages);
+            cr_assert_eq(a->requests, b->requests);
+            cr_assert_eq(a->round_sum, b->round_sum);
+            cr_assert_eq(a->per_step->len, b->per_step->len);
+            cr_assert(memcmp(a->per_step->data, b->per_step->data, a->per_step->len * sizeof(MsStepResult)) == 0);
+            cr_assert_gt(b->repeated_blocks, 2000u, "step %zu: %lu blocks copied", s, (unsigned long)b->repeated_blocks);
+          } else {
+            cr_assert_str_eq(e1->message, e2->message);
+          }
+          g_clear_error(&e1);
+          g_clear_error(&e2);
+          ms_result_free(a);
+          ms_result_free(b);
+          ms_model_free(m);
+        }
+      }
+}
