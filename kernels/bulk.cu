@@ -35,6 +35,8 @@
 #include "measure.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 namespace {
 
@@ -497,6 +499,21 @@ void ms_run_bulk(const MsOptions &o) {
     run_alg(o, FW, 16, pows({10}));
     run_alg(o, MONT, 256, pows({10}));
     run_alg(o, CKY, 16, pows({10}), 16, 512);
+    return;
+  }
+  /* MEMSIM_BULK_SWEEP=figure8: seed 003's Figure 8, time against p for each program;
+   * table7.2: seed 000's Table 7.2, CKY time against non-terminals and rules (32 strings
+   * per thread, one warp).  Each replaces the default sweep. */
+  const char *sweep = std::getenv("MEMSIM_BULK_SWEEP");
+  if (sweep && std::string(sweep) == "figure8") {
+    run_alg(o, BITONIC, 32, pows({6, 8, 10, 12, 14, 16, 18, 20}));
+    run_alg(o, FW, 32, pows({6, 8, 10, 12, 14, 16}));
+    run_alg(o, MONT, 256, pows({6, 8, 10, 12, 14, 16, 18}));
+    return;
+  }
+  if (sweep && std::string(sweep) == "table7.2") {
+    for (unsigned nr : {32u, 256u, 2048u, 16384u}) run_alg(o, CKY, 32, pows({5}), 32, nr);
+    for (unsigned nr : {64u, 512u, 4096u}) run_alg(o, CKY, 32, pows({5}), 64, nr);
     return;
   }
   /* CKY: Table 7.1's strings of 32 symbols, 32 non-terminals, 8192 rules, M = 32 p strings */
