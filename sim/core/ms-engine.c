@@ -29,8 +29,24 @@
 #define PIPE_BARRIER (-2)
 #define NEVER G_MAXINT64
 
+/* A run: up to RUN_MAX consecutive memory steps between syncs.  A warp at its first step
+ * that has no request in any of them (outside the union of their active warps) jumps to
+ * its end at once instead of passing each step: a kernel over a few tiles of a large grid
+ * costs the other warps one jump per run, not one pass per step.  Its steps count the
+ * jumpers in `jumped` (remaining - jumped warps have still to pass each). */
+typedef struct {
+  guint64 start, len;  /* its steps: start .. start + len - 1 */
+  guint64 ulo, uhi;    /* union of the steps' [klo, khi) */
+  guint64 jumped;
+  guint refs;          /* steps in the window that point to it */
+  gboolean closed;     /* no step will be added */
+} Run;
+
+#define RUN_MAX 64
+
 typedef struct {
   MsStep step;
+  Run *run;          /* memory steps: their run */
   guint16 *k;        /* stages of warps klo..khi-1 (others: 0, no request); NULL for sync steps */
   guint64 klo, khi;  /* the warps that overlap the step's active range */
   guint64 remaining; /* warps that have not passed this step */
@@ -128,6 +144,8 @@ typedef struct Engine {
   guint nent;
   guint8 *bkind;        /* block_shift's answers for a batch of blocks */
   gint64 *bat;
+
+  Run *cur_run;  /* the run the next memory step joins, NULL after a sync */
 
   GArray *work; /* warps to advance */
   gint64 last_complete;
@@ -350,7 +368,18 @@ static guint16 *k_take(Engine *e, guint64 n) {
   return (guint16 *)(buf + 1);
 }
 
+static inline guint64 rem_of(const StepRec *r) { return r->remaining - (r->run ? r->run->jumped : 0); }
+
+static void run_close(Engine *e) {
+  Run *u = e->cur_run;
+  if (!u) return;
+  u->closed = TRUE;
+  e->cur_run = NULL;
+  if (u->refs == 0) g_free(u);
+}
+
 static void rec_free(Engine *e, StepRec *r) {
+  if (r->run && --r->run->refs == 0 && r->run != e->cur_run) g_free(r->run);
   if (r->k) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->k - 1);
   g_free(r->block_arrived);
   g_free(r->block_release);
@@ -360,7 +389,7 @@ static void rec_free(Engine *e, StepRec *r) {
 static void win_pop_done(Engine *e) {
   while (e->count > 0) {
     StepRec *r = win_get(e, e->head);
-    if (r->remaining > 0) break;
+    if (rem_of(r) > 0) break;
     if (e->opt->per_step) g_array_append_val(e->result->per_step, r->res);
     rec_free(e, r);
     e->ring[e->head & (e->cap - 1)] = NULL;
@@ -623,6 +652,7 @@ static gboolean load_step(Engine *e) {
   if (nx == MS_NEXT_ERROR) return FALSE;
   if (nx == MS_NEXT_END) {
     e->eof = TRUE;
+    run_close(e);
     return TRUE;
   }
   MsResult *R = e->result;
@@ -716,6 +746,23 @@ static gboolean load_step(Engine *e) {
       }
     }
   }
+  if (st.op == MS_OP_SYNC) {
+    run_close(e);
+  } else {
+    if (!e->cur_run) {
+      e->cur_run = g_new0(Run, 1);
+      e->cur_run->start = r->res.index;
+      e->cur_run->ulo = G_MAXUINT64;
+    }
+    Run *u = r->run = e->cur_run;
+    u->refs++;
+    u->len++;
+    if (r->khi > r->klo) {
+      u->ulo = MIN(u->ulo, r->klo);
+      u->uhi = MAX(u->uhi, r->khi);
+    }
+    if (u->len == RUN_MAX) run_close(e);
+  }
   win_push(e, r);
   if (e->opt->progress && e->opt->progress_every && R->steps % e->opt->progress_every == 0)
     e->opt->progress(R->steps, e->opt->progress_data);
@@ -732,7 +779,7 @@ static StepRec *step_at(Engine *e, guint64 s) {
 }
 
 static inline void pass(Engine *e, StepRec *r) {
-  if (--r->remaining == 0) win_pop_done(e);
+  if (--r->remaining == (r->run ? r->run->jumped : 0)) win_pop_done(e);
 }
 
 /* ---- warp progress ------------------------------------------------------------------------ */
@@ -1052,6 +1099,19 @@ static gboolean advance(Engine *e, guint64 j) {
       return TRUE;
     }
     if (kof(r, j) == 0) { /* no request in this step: skip it at no cost */
+      Run *u = r->run;
+      if (u && e->cursor[j] == u->start && (j < u->ulo || j >= u->uhi)) {
+        /* at the start of a run: if none of its steps has a request of j, jump over it */
+        while (!u->closed)
+          if (!step_at(e, u->start + u->len) && e->error) return FALSE;
+        if (j < u->ulo || j >= u->uhi) {
+          u->jumped++;
+          e->cursor[j] = u->start + u->len;
+          win_pop_done(e);
+          continue;
+        }
+        r = step_at(e, e->cursor[j]); /* loading may have grown the window's ring */
+      }
       e->cursor[j]++;
       pass(e, r);
       continue;
@@ -1320,6 +1380,7 @@ static void engine_free(Engine *e) {
   g_free(e->pkey);
   if (e->ring) {
     for (guint64 s = e->head; s < e->head + e->count; s++) rec_free(e, win_get(e, s));
+    g_free(e->cur_run); /* an open run: its steps are gone */
   }
   g_free(e->ring);
   if (e->kpool) g_ptr_array_free(e->kpool, TRUE);
