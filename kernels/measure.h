@@ -95,6 +95,9 @@ void ms_run_simple(const MsOptions &o);
 /* Bulk execution of oblivious sequential programs (`--workload bulk`, not part of "all"):
  * kernels/bulk.cu. */
 void ms_run_bulk(const MsOptions &o);
+/* GF(2) Gaussian elimination, seed 004's GEonGPU (`--workload gf2`, not part of "all"):
+ * kernels/gf2.cu. */
+void ms_run_gf2(const MsOptions &o);
 /* Calibration (`--workload calibrate`, not part of "all"): kernels/calibrate.cu. */
 void ms_run_calibrate(const MsOptions &o);
 

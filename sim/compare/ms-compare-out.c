@@ -6,7 +6,7 @@
 #include <string.h>
 
 static GPtrArray *family_names(const MsCompare *c) {
-  static const char *const order[] = {"permutation", "sat", "gcd", "bpbc", "simple", "bulk", NULL};
+  static const char *const order[] = {"permutation", "sat", "gcd", "bpbc", "simple", "bulk", "gf2", NULL};
   GPtrArray *a = g_ptr_array_new();
   for (int i = 0; order[i]; i++)
     if (g_hash_table_contains(c->families, order[i])) g_ptr_array_add(a, (gpointer)order[i]);

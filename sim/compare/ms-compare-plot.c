@@ -8,7 +8,7 @@
 #ifdef MS_HAVE_PLPLOT
 #include <plplot.h>
 
-static const char *const fam_order[] = {"permutation", "sat", "gcd", "bpbc", "simple", "bulk", NULL};
+static const char *const fam_order[] = {"permutation", "sat", "gcd", "bpbc", "simple", "bulk", "gf2", NULL};
 static const int fam_rgb[][3] = {{31, 119, 180}, {214, 39, 40}, {44, 160, 44}, {148, 103, 189}, {255, 127, 14}};
 
 static void begin(const char *png, int w, int h) {

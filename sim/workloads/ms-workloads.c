@@ -2,6 +2,7 @@
 #include "ms-workloads.h"
 #include "simple/ms-simple.h"
 #include "bulk/ms-bulk.h"
+#include "gf2/ms-gf2.h"
 #include <errno.h>
 #include <string.h>
 
@@ -17,11 +18,12 @@ MsSource *ms_workload_source(const char *family, const char *algorithm, GHashTab
       {"bpbc", ms_bpbc_source},
       {"simple", ms_simple_source},
       {"bulk", ms_bulk_source},
+      {"gf2", ms_gf2_source},
   };
   for (gsize i = 0; i < G_N_ELEMENTS(families); i++)
     if (strcmp(families[i].name, family) == 0) return families[i].fn(algorithm, params, error);
   g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
-              "unknown workload family \"%s\" (permutation, sat, gcd, bpbc, simple, bulk)", family);
+              "unknown workload family \"%s\" (permutation, sat, gcd, bpbc, simple, bulk, gf2)", family);
   return NULL;
 }
 
