@@ -147,6 +147,17 @@ expect sat_stats_no_run 2 "--stats prints counts to stdout" -- gen sat -a 2r1w -
 expect sat_tile_threads_alg 2 "--tile-threads applies to 2r1w, 1r1w and 1+r only" -- gen sat -a 2r2w --n 64 --tile-threads 64
 expect sat_tile_threads_pow 2 "--tile-threads 96 is not --block 32 times a power of two" -- gen sat -a 1+r --n 64 --tile-threads 96
 
+# gen gf2: the compact text written and run gives the in-process source's figures
+n=$((n + 1))
+if "$memsim" gen gf2 -n 40 -L 70 --arrangement column -o gf2.json 2>/dev/null &&
+   a=$("$memsim" run "$src/models/h100.json" gf2.json --json 2>/dev/null) &&
+   b=$("$memsim" gen gf2 -n 40 -L 70 --arrangement column --run "$src/models/h100.json" --json 2>/dev/null) &&
+   [ "$(grep -o '"time_units":[0-9]*' <<<"$a")" = "$(grep -o '"time_units":[0-9]*' <<<"$b")" ] &&
+   grep -q '"time_units":[1-9]' <<<"$a"; then echo "ok - gf2_text_equals_source"
+else fail "gf2_text_equals_source: $a / $b"; fi
+expect gf2_bad_arrangement 2 "memsim gen gf2: gf2: --arrangement must be row or column, got \"diagonal\"" -- gen gf2 --arrangement diagonal
+expect gf2_extra_argument 2 "memsim gen gf2: unexpected argument" -- gen gf2 extra
+
 # run: what bounds the time and, on a calibrated model, the predicted ns (MODELS.md)
 n=$((n + 1))
 h200=$src/models/h200.json
