@@ -696,7 +696,10 @@ static gboolean simulate_one(MsCompare *cmp, MsCmpRecord *r, GError **error) {
   MsSource *s = ms_cmp_record_source(cmp, r, error);
   if (!s) return FALSE;
   MsSimOptions opt = {0};
-  opt.threads = cmp->jobs > 1 ? 1 : 0; /* records in parallel: one thread per simulation */
+  /* records in parallel: one thread per simulation, except the few whose work is a share of
+   * the whole beyond one job's: they would finish long after the rest on one thread, so
+   * their steps go to as many engine threads as there are jobs (the same result) */
+  opt.threads = cmp->jobs <= 1 ? 0 : cmp->big_work > 0 && r->work >= cmp->big_work ? cmp->jobs : 1;
   GError *e = NULL;
   MsResult *res = ms_simulate(cmp->model, s, &opt, &e);
   ms_source_free(s);
@@ -765,6 +768,10 @@ gboolean ms_cmp_simulate(MsCompare *cmp, GError **error) {
   }
   j.total = order->len;
   g_array_sort_with_data(order, cmp_work, cmp->records);
+  double total_work = 0;
+  for (guint k = 0; k < order->len; k++)
+    total_work += ((MsCmpRecord *)g_ptr_array_index(cmp->records, g_array_index(order, guint, k)))->work;
+  cmp->big_work = cmp->jobs > 1 ? total_work / cmp->jobs : 0;
   if (cmp->jobs <= 1) {
     for (guint k = 0; k < order->len; k++) job_run(GUINT_TO_POINTER(g_array_index(order, guint, k) + 1), &j);
   } else {

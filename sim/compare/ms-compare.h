@@ -101,6 +101,8 @@ typedef struct {
   gboolean skip_unmatched;
   gboolean cached_only; /* report the cached records only; skip the others with a note */
   guint jobs;           /* records simulated at once (worker threads) */
+  double big_work;      /* set by ms_cmp_simulate: records of at least this estimated work also
+                         * spread their own steps over `jobs` engine threads */
   GHashTable *cache;    /* simulation cache key -> counts, or NULL */
   GMutex cache_lock;
   char *cache_path;
