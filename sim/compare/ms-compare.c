@@ -305,7 +305,8 @@ static const KernelBlock kernel_blocks[] = {
     {"permutation", "hmm-transpose", 1024, TRUE},    /* 32 x 8 threads x 4 rows = one 32 x 32 tile */
     /* hmm_row_wise<<<nbar, min(nbar, 1024)>>> and hmm_transpose's 32 x 32 tiles: a row of
      * nbar > 1024 elements is one kernel block iterating nbar / 1024 times, here nbar / 1024
-     * blocks of one iteration each (same residency: 32 warps, two blocks per SM) */
+     * blocks of one iteration each (same residency: 32 warps, two blocks per SM), whose
+     * row-wise barriers join one iteration's threads rather than the row's */
     {"permutation", "hmm-scheduled", 1024, TRUE},
     {"gcd", NULL, 128, FALSE},                       /* gcd_kernel<<<grid, 128>>> (or threads_per_block) */
     {"bpbc", "pairwise-sum", 256, FALSE},
