@@ -502,6 +502,8 @@ void ms_run_bulk(const MsOptions &o) {
     return;
   }
   /* MEMSIM_BULK_SWEEP=figure8: seed 003's Figure 8, time against p for each program;
+   * sizes: the seed's larger instances (bitonic 32K, floyd-warshall 64 and 128, Montgomery
+   * 1024 and 4096 bits) and bitonic 32 further in p (2^22, 2^24);
    * table7.2: seed 000's Table 7.2, CKY time against non-terminals and rules (32 strings
    * per thread, one warp).  Each replaces the default sweep. */
   const char *sweep = std::getenv("MEMSIM_BULK_SWEEP");
@@ -509,6 +511,15 @@ void ms_run_bulk(const MsOptions &o) {
     run_alg(o, BITONIC, 32, pows({6, 8, 10, 12, 14, 16, 18, 20}));
     run_alg(o, FW, 32, pows({6, 8, 10, 12, 14, 16}));
     run_alg(o, MONT, 256, pows({6, 8, 10, 12, 14, 16, 18}));
+    return;
+  }
+  if (sweep && std::string(sweep) == "sizes") {
+    run_alg(o, BITONIC, 32768, pows({6, 10}));
+    run_alg(o, FW, 64, pows({6, 10}));
+    run_alg(o, FW, 128, pows({8}));
+    run_alg(o, MONT, 1024, pows({8, 12, 16}));
+    run_alg(o, MONT, 4096, pows({8, 12}));
+    run_alg(o, BITONIC, 32, pows({22, 24}));
     return;
   }
   if (sweep && std::string(sweep) == "table7.2") {
