@@ -95,6 +95,44 @@ Test(bulk, bitonic_sizes_of_the_brief) {
   cr_assert_eq(info.t, 32768ull * 15 * 16);
 }
 
+/* Seed 002's Table 3.1 (the first rows of Table 3.2), exactly: reads and writes of School
+ * (2w^2, w^2 + w) and Comba (2w^2 - 2, 2w) for w-word operands, each run on data and
+ * checked against GMP's product. */
+Test(bulk, multiplication_counts_are_table_3_1) {
+  static const guint64 ws[] = {2, 3, 8, 32, 64};
+  for (int comba = 0; comba < 2; comba++)
+    for (gsize i = 0; i < G_N_ELEMENTS(ws); i++) {
+      const guint64 w = ws[i];
+      char bits[32];
+      g_snprintf(bits, sizeof bits, "bits=%" G_GUINT64_FORMAT, 32 * w);
+      GHashTable *p = PARAMS(bits, "p=32", comba ? "arrangement=row" : "arrangement=column");
+      MsBulkInfo info;
+      const char *alg = comba ? "comba" : "school";
+      char *t = compact_ok(alg, p, &info);
+      cr_assert(info.data);
+      GError *err = NULL;
+      MsSource *src = ms_trace_open_memory(t, strlen(t), alg, &err);
+      cr_assert(src, "%s", err ? err->message : "");
+      guint64 rd = 0, wr = 0;
+      MsStep st;
+      MsNext nx;
+      while ((nx = ms_source_next(src, &st, &err)) == MS_NEXT_STEP) {
+        if (st.op == MS_OP_READ) rd++;
+        else if (st.op == MS_OP_WRITE) wr++;
+      }
+      cr_assert_eq(nx, MS_NEXT_END, "%s", err ? err->message : "");
+      const guint64 want_rd = comba ? 2 * w * w - 2 : 2 * w * w, want_wr = comba ? 2 * w : w * w + w;
+      cr_assert_eq(rd, want_rd, "%s w = %lu: %lu reads, Table 3.1 says %lu", alg, (unsigned long)w, (unsigned long)rd,
+                   (unsigned long)want_rd);
+      cr_assert_eq(wr, want_wr, "%s w = %lu: %lu writes, Table 3.1 says %lu", alg, (unsigned long)w, (unsigned long)wr,
+                   (unsigned long)want_wr);
+      cr_assert_eq(info.t, rd + wr);
+      ms_source_free(src);
+      g_free(t);
+      g_hash_table_destroy(p);
+    }
+}
+
 /* An edited trace: the wrong thread's word, or a read where the program writes. */
 Test(bulk, wrong_traces_fail_verification) {
   GHashTable *p = PARAMS("n=32", "p=64");

@@ -374,6 +374,154 @@ static char *mg_check(const MsBulkCfg *cfg, const guint64 *before, const guint64
   return why;
 }
 
+/* ---- multiple-length multiplication C = A * B, w = bits / 32 words (seed 002 ch. 3) -------- */
+/* Layout: A (w words), B (w), C (2 w), least significant word first.  The reads and writes
+ * are Table 3.1's: an operand register is loaded again only when its index differs from the
+ * one it holds.  School (Algorithm 1): b_j once per row, a_i every product, c_{i+j} read
+ * from row 1 on (row 0 writes C <- 0's words without reading them): 2 w^2 reads, w^2 + w
+ * writes.  Comba (Algorithm 2, column order): a_j and b_{i-j} every product, except a_0
+ * from column 0 into column 1 and a_{w-1} from column 2w-3 into column 2w-2, which the
+ * register still holds: 2 w^2 - 2 reads (w >= 2), 2 w writes. */
+
+static void mul_setup(MsBulkCfg *cfg) {
+  cfg->s = cfg->bits / 32;
+  cfg->words = 4 * cfg->s;
+}
+
+static void mul_init(const MsBulkCfg *cfg, guint64 *state, guint64 *mem) { random_words(state, mem, cfg->words); }
+
+#define R(a) "{\"op\": \"read\", \"addr\": \"" a "\"}"
+#define W(a) "{\"op\": \"write\", \"addr\": \"" a "\"}"
+static GString *mul_head(const MsBulkCfg *cfg, const char *method) {
+  GString *t = g_string_new(NULL);
+  g_string_append_printf(t, "{\"memsim_bulk\": 1, \"name\": \"%s multiplication of %" G_GUINT64_FORMAT " bits\",\n"
+                         " \"words\": %" G_GUINT64_FORMAT ",\n \"constants\": {\"s\": %" G_GUINT64_FORMAT
+                         ", \"A\": 0, \"B\": %" G_GUINT64_FORMAT ", \"C\": %" G_GUINT64_FORMAT "},\n \"steps\": [\n",
+                         method, cfg->bits, cfg->words, cfg->s, cfg->s, 2 * cfg->s);
+  return t;
+}
+
+static char *school_text(const MsBulkCfg *cfg) {
+  GString *t = mul_head(cfg, "School");
+  g_string_append(t, "  " R("B") ",\n"
+                     "  {\"repeat\": \"s\", \"var\": \"x\", \"steps\": [" R("A + x") ", " W("C + x") "]},\n"
+                     "  " W("C + s") ",\n"
+                     "  {\"repeat\": \"s - 1\", \"var\": \"q\", \"steps\": [\n"
+                     "    " R("B + q + 1") ",\n"
+                     "    {\"repeat\": \"s\", \"var\": \"x\", \"steps\": [" R("A + x") ", " R("C + x + q + 1") ", "
+                     W("C + x + q + 1") "]},\n"
+                     "    " W("C + s + q + 1") "]}]}\n");
+  return g_string_free(t, FALSE);
+}
+
+static char *comba_text(const MsBulkCfg *cfg) {
+  GString *t = mul_head(cfg, "Comba");
+  g_string_append(t, "  " R("A") ", " R("B") ", " W("C") ",\n");
+  if (cfg->s >= 2)
+    g_string_append(t, "  " R("B + 1") ", " R("A + 1") ", " R("B") ", " W("C + 1") ",\n"
+                       "  {\"repeat\": \"s - 2\", \"var\": \"q\", \"steps\": [\n"
+                       "    {\"repeat\": \"q + 3\", \"var\": \"j\", \"steps\": [" R("A + j") ", " R("B + q + 2 - j") "]},\n"
+                       "    " W("C + q + 2") "]},\n"
+                       "  {\"repeat\": \"s - 2\", \"var\": \"q\", \"steps\": [\n"
+                       "    {\"repeat\": \"s - 1 - q\", \"var\": \"r\", \"steps\": [" R("A + q + 1 + r") ", " R("B + s - 1 - r") "]},\n"
+                       "    " W("C + s + q") "]},\n"
+                       "  " R("B + s - 1") ", " W("C + 2 * s - 2") ",\n");
+  g_string_append(t, "  " W("C + 2 * s - 1") "]}\n");
+  return g_string_free(t, FALSE);
+}
+#undef R
+#undef W
+
+static gboolean school_run(const MsBulkCfg *cfg, MsBulkCursor *c, GError **error) {
+  const guint64 s = cfg->s;
+  guint64 a[MS_BULK_LANES], b[MS_BULK_LANES], x[MS_BULK_LANES], u[MS_BULK_LANES], v[MS_BULK_LANES];
+  for (guint64 j = 0; j < s; j++) {
+    LOAD(b);
+    LANES(k) u[k] = 0;
+    for (guint64 i = 0; i < s; i++) {
+      LOAD(a);
+      if (j) LOAD(x);
+      LANES(k) {
+        const guint64 z = a[k] * b[k] + (j ? x[k] : 0) + u[k]; /* < 2^64 */
+        v[k] = z & MASK32;
+        u[k] = z >> 32;
+      }
+      STORE(v);
+    }
+    STORE(u);
+  }
+  return TRUE;
+}
+
+/* {t, u, v} += a * b, 96 bits as hi:lo */
+static void acc_add(guint64 *lo, guint64 *hi, guint64 p) {
+  *lo += p;
+  *hi += *lo < p;
+}
+
+static gboolean comba_run(const MsBulkCfg *cfg, MsBulkCursor *c, GError **error) {
+  const guint64 s = cfg->s;
+  guint64 a[MS_BULK_LANES], b[MS_BULK_LANES], lo[MS_BULK_LANES] = {0}, hi[MS_BULK_LANES] = {0}, v[MS_BULK_LANES];
+#define OUT()                                                                                                           \
+  do {                                                                                                                  \
+    LANES(k) v[k] = lo[k] & MASK32;                                                                                     \
+    STORE(v);                                                                                                           \
+    LANES(k) {                                                                                                          \
+      lo[k] = (lo[k] >> 32) | (hi[k] << 32);                                                                            \
+      hi[k] = 0;                                                                                                        \
+    }                                                                                                                   \
+  } while (0)
+  LOAD(a);
+  LOAD(b);
+  LANES(k) acc_add(&lo[k], &hi[k], a[k] * b[k]);
+  OUT();
+  if (s >= 2) {
+    LOAD(b); /* b_1 with a_0 still held */
+    LANES(k) acc_add(&lo[k], &hi[k], a[k] * b[k]);
+    LOAD(a);
+    LOAD(b);
+    LANES(k) acc_add(&lo[k], &hi[k], a[k] * b[k]);
+    OUT();
+    for (guint64 i = 2; i + 1 <= 2 * s - 2; i++) { /* columns 2 .. 2s-3 */
+      const guint64 j0 = i >= s ? i - s + 1 : 0, j1 = MIN(i, s - 1);
+      for (guint64 j = j0; j <= j1; j++) {
+        LOAD(a);
+        LOAD(b);
+        LANES(k) acc_add(&lo[k], &hi[k], a[k] * b[k]);
+      }
+      OUT();
+    }
+    LOAD(b); /* b_{s-1} with a_{s-1} still held */
+    LANES(k) acc_add(&lo[k], &hi[k], a[k] * b[k]);
+    OUT();
+  }
+  LANES(k) v[k] = lo[k] & MASK32;
+  STORE(v);
+#undef OUT
+  return TRUE;
+}
+
+static char *mul_check(const MsBulkCfg *cfg, const guint64 *before, const guint64 *after) {
+  const guint64 s = cfg->s;
+  mpz_t a, b, ref, got;
+  mpz_inits(a, b, ref, got, NULL);
+  mg_import(a, before, s);
+  mg_import(b, before + s, s);
+  mg_import(got, after + 2 * s, 2 * s);
+  mpz_mul(ref, a, b);
+  char *why = NULL;
+  if (mpz_cmp(ref, got) != 0) {
+    char *x = mpz_get_str(NULL, 16, got), *y = mpz_get_str(NULL, 16, ref);
+    why = g_strdup_printf("C = 0x%.40s%s, GMP's A * B = 0x%.40s%s", x, strlen(x) > 40 ? "..." : "", y, strlen(y) > 40 ? "..." : "");
+    void (*freefn)(void *, size_t);
+    mp_get_memory_functions(NULL, NULL, &freefn);
+    freefn(x, strlen(x) + 1);
+    freefn(y, strlen(y) + 1);
+  }
+  mpz_clears(a, b, ref, got, NULL);
+  return why;
+}
+
 /* ---- BPBC CKY parsing (seed 000 ch. 7): 32 strings per word ------------------------------ */
 /* Instance memory: the CKY table of 32 strings of n symbols at once (bit s of a word is
  * string s), cell (i, j) (0 <= i <= j < n, the substring i..j) at (j (j + 1) / 2 + i) * b,
@@ -519,6 +667,8 @@ static const MsBulkAlgo algos[] = {
     {"floyd-warshall", "n", 32, 1, 256, NULL, NULL, fw_setup, fw_text, fw_init, fw_run, fw_check},
     {"montgomery", "bits", 1024, 32, 8192, mult32, "a multiple of 32", mg_setup, mg_text, mg_init, mg_run, mg_check},
     {"cky", "n", 32, 1, 64, NULL, NULL, cky_setup, cky_text, cky_init, cky_run, cky_check, TRUE},
+    {"school", "bits", 1024, 32, 8192, mult32, "a multiple of 32", mul_setup, school_text, mul_init, school_run, mul_check},
+    {"comba", "bits", 1024, 32, 8192, mult32, "a multiple of 32", mul_setup, comba_text, mul_init, comba_run, mul_check},
 };
 
 const MsBulkAlgo *ms_bulk_algo(const char *name) {

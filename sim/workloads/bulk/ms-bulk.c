@@ -14,7 +14,7 @@
 #include <string.h>
 
 const char *const ms_bulk_algorithms[] = {"program", "prefix-sums", "bitonic", "floyd-warshall", "montgomery", "cky",
-                                          NULL};
+                                          "school", "comba", NULL};
 
 #define MAX_PROGRAM_BYTES (64u << 20)
 #define MAX_DEPTH 32
