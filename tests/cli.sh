@@ -157,6 +157,12 @@ if "$memsim" gen gf2 -n 40 -L 70 --arrangement column -o gf2.json 2>/dev/null &&
 else fail "gf2_text_equals_source: $a / $b"; fi
 expect gf2_bad_arrangement 2 "memsim gen gf2: gf2: --arrangement must be row or column, got \"diagonal\"" -- gen gf2 --arrangement diagonal
 expect gf2_extra_argument 2 "memsim gen gf2: unexpected argument" -- gen gf2 extra
+expect mul_unknown_algorithm 2 "memsim gen mul: unknown algorithm \"karatsuba\" (school, comba)" -- gen mul -a karatsuba
+expect mul_bits_rule 2 "bits" -- gen mul -a school --bits 100
+n=$((n + 1))
+if out=$("$memsim" gen mul -a comba --bits 256 -p 64 --run "$src/models/umm-w32.json" --json 2>/dev/null) &&
+   grep -q '"requests":9088' <<<"$out"; then echo "ok - mul_comba_requests"   # 64 x (2 * 8^2 - 2 + 2 * 8)
+else fail "mul_comba_requests: $out"; fi
 
 # run: what bounds the time and, on a calibrated model, the predicted ns (MODELS.md)
 n=$((n + 1))

@@ -12,6 +12,7 @@ static const MsVerb families[] = {
     {"simple", ms_cmd_gen_simple, "held-out kernels a user writes: copy, strides, gather, transposes, reduce"},
     {"bulk", ms_cmd_gen_bulk, "bulk execution of an oblivious sequential program on the UMM (seed 003)"},
     {"gf2", ms_cmd_gen_gf2, "GF(2) Gaussian elimination: fountain-code decoding (seed 004)"},
+    {"mul", ms_cmd_gen_mul, "multiple-length multiplication, School and Comba, a thread per product (seed 002 ch. 3)"},
 };
 
 int ms_cmd_gen(int argc, char **argv) {
@@ -25,7 +26,7 @@ int ms_cmd_gen(int argc, char **argv) {
   }
   for (gsize i = 0; i < G_N_ELEMENTS(families); i++)
     if (strcmp(families[i].name, argv[1]) == 0) return families[i].fn(argc - 1, argv + 1);
-  fprintf(stderr, "memsim gen: unknown family '%s' (permutation, sat, gcd, bpbc, simple, bulk, gf2)\nTry 'memsim gen --help'\n", argv[1]);
+  fprintf(stderr, "memsim gen: unknown family '%s' (permutation, sat, gcd, bpbc, simple, bulk, gf2, mul)\nTry 'memsim gen --help'\n", argv[1]);
   return MS_EXIT_INPUT;
 }
 

@@ -51,6 +51,7 @@ int ms_cmd_gen_bpbc(int argc, char **argv);
 int ms_cmd_gen_simple(int argc, char **argv);
 int ms_cmd_gen_bulk(int argc, char **argv);
 int ms_cmd_gen_gf2(int argc, char **argv);
+int ms_cmd_gen_mul(int argc, char **argv);
 int ms_cmd_perm_info(int argc, char **argv);
 int ms_cmd_sat_best(int argc, char **argv);
 int ms_cmd_measure(int argc, char **argv);
