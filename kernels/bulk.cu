@@ -24,11 +24,15 @@
  *   cky             BPBC CKY parsing (seed 000 ch. 7) of 32 strings per thread: per cell
  *                   and split k, b reads of T[i, k], b of T[k + 1, j], the rules' circuit
  *                   in local memory, then b writes of T[i, j]
+ *   school, comba   C = A * B, w = bits / 32 words each (seed 002 ch. 3, Algorithms 1 and 2,
+ *                   Table 3.1's reads and writes); layout A (w), B (w), C (2w): 4w words,
+ *                   least significant word first
  *
  * A call is a device-to-device copy of the inputs into the working memory (not a kernel,
  * not timed under CUPTI) and the kernel.  Each result is checked for every instance on
  * the host against an independent reference: sorted (std::sort of the input), a plain
- * running sum, Dijkstra from every node, and a bit-serial (radix-2) Montgomery product;
+ * running sum, Dijkstra from every node, a bit-serial (radix-2) Montgomery product, and a
+ * schoolbook product (school, comba; all 4w words: A and B unchanged, C = A * B);
  * cky: instances 0, 1, p/2 and p-1, strings 0, 1, 16 and 31 of each, every cell against a
  * straightforward CKY parser (a parse costs n^3 R / 6 rule tests on the host).
  */
@@ -169,6 +173,84 @@ template <bool COL> __global__ void bulk_montgomery(u32 *mem, size_t p, unsigned
   }
 }
 
+/* Multiple-length multiplication C = A * B (seed 002 ch. 3; the generator's school and comba
+ * programs), w = bits / 32 words, A at 0, B at w, C at 2w (2w words), least significant word
+ * first.  An operand register is loaded again only when its index differs from the one it
+ * holds (Table 3.1).
+ * School (Algorithm 1): b_j once per row, a_i every product, c_{i+j} read from row 1 on (row 0
+ * writes c_0 .. c_{w-1} without reading them: C <- 0 for free), c_{w+j} = u at the row's end;
+ * 2 w^2 reads, w^2 + w writes. */
+template <bool COL> __global__ void bulk_school(u32 *mem, size_t p, unsigned w) {
+  const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= p) return;
+  const Inst<COL> a(mem, p, t, 4 * w);
+  const unsigned A = 0, B = w, C = 2 * w;
+  for (unsigned j = 0; j < w; j++) {
+    const u64 bj = ld(a(B + j));
+    u64 u = 0;
+    for (unsigned i = 0; i < w; i++) {
+      const u64 ai = ld(a(A + i));
+      const u64 c = j ? ld(a(C + i + j)) : 0;
+      const u64 z = ai * bj + c + u; /* <= 2^64 - 1 */
+      st(a(C + i + j), (u32)z);
+      u = z >> 32;
+    }
+    st(a(C + w + j), (u32)u);
+  }
+}
+
+/* Comba's {t, u, v}: 96 bits as hi:lo (hi < 2^32). */
+struct Acc96 {
+  u64 lo = 0, hi = 0;
+  __device__ void mac(u64 x, u64 y) {
+    const u64 q = x * y;
+    lo += q;
+    hi += lo < q;
+  }
+  /* the low word; then the accumulator shifted right 32 bits */
+  __device__ u32 shift() {
+    const u32 v = (u32)lo;
+    lo = (lo >> 32) | (hi << 32);
+    hi = 0;
+    return v;
+  }
+};
+
+/* Comba (Algorithm 2, column order): a_j and b_{i-j} every product of column i, except a_0
+ * (still held from column 0 into column 1) and a_{w-1} (from column 2w-3 into column 2w-2);
+ * c_i once per column.  2 w^2 - 2 reads (w >= 2), 2 w writes. */
+template <bool COL> __global__ void bulk_comba(u32 *mem, size_t p, unsigned w) {
+  const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= p) return;
+  const Inst<COL> m(mem, p, t, 4 * w);
+  const unsigned A = 0, B = w, C = 2 * w;
+  Acc96 acc;
+  u64 x = ld(m(A)), y = ld(m(B)); /* column 0 */
+  acc.mac(x, y);
+  st(m(C), acc.shift());
+  if (w >= 2) {
+    y = ld(m(B + 1)); /* column 1: b_1 with a_0 still held */
+    acc.mac(x, y);
+    x = ld(m(A + 1));
+    y = ld(m(B));
+    acc.mac(x, y);
+    st(m(C + 1), acc.shift());
+    for (unsigned i = 2; i + 2 < 2 * w; i++) { /* columns 2 .. 2w-3 */
+      const unsigned j0 = i >= w ? i - w + 1 : 0, j1 = i < w ? i : w - 1;
+      for (unsigned j = j0; j <= j1; j++) {
+        x = ld(m(A + j));
+        y = ld(m(B + i - j));
+        acc.mac(x, y);
+      }
+      st(m(C + i), acc.shift());
+    }
+    y = ld(m(B + w - 1)); /* column 2w-2: b_{w-1} with a_{w-1} still held */
+    acc.mac(x, y);
+    st(m(C + 2 * w - 2), acc.shift());
+  }
+  st(m(C + 2 * w - 1), acc.shift());
+}
+
 /* BPBC CKY parsing (seed 000 ch. 7; the generator's cky program): 32 strings per word,
  * cell (i, j) at (j (j + 1) / 2 + i) * b, one word per non-terminal; per cell, bottom row
  * first and right to left, per k: b reads of T[i, k], b reads of T[k + 1, j], then the
@@ -202,8 +284,9 @@ __global__ void bulk_cky(u32 *mem, size_t p, unsigned n, unsigned b, const u32 *
 
 /* ---- host ----------------------------------------------------------------------------- */
 
-enum Alg { PREFIX, BITONIC, FW, MONT, CKY };
-const char *const alg_names[] = {"prefix-sums", "bitonic", "floyd-warshall", "montgomery", "cky"};
+/* New algorithms go at the end: make_inputs' random stream depends on the value. */
+enum Alg { PREFIX, BITONIC, FW, MONT, CKY, SCHOOL, COMBA };
+const char *const alg_names[] = {"prefix-sums", "bitonic", "floyd-warshall", "montgomery", "cky", "school", "comba"};
 
 /* The CKY grammar of a run (the same for every instance): `nr` distinct rules A -> BC of
  * b^3, packed as in bulk_cky, and term[t * b + A] = 1 if A -> t (two terminals, each
@@ -385,6 +468,19 @@ std::string check_instance(Alg alg, unsigned size, unsigned words, const u32 *in
       }
       for (unsigned v = 0; v < n; v++) want[src * n + v] = (u32)dist[v];
     }
+  } else if (alg == SCHOOL || alg == COMBA) { /* A and B unchanged, C = A * B (schoolbook, u64) */
+    const unsigned w = size / 32;
+    std::vector<u64> c(2 * w, 0);
+    for (unsigned i = 0; i < w; i++) {
+      u64 carry = 0;
+      for (unsigned k = 0; k < w; k++) {
+        const u64 z = (u64)in[i] * in[w + k] + c[i + k] + carry;
+        c[i + k] = z & 0xffffffffu;
+        carry = z >> 32;
+      }
+      c[i + w] = carry;
+    }
+    for (unsigned x = 0; x < 2 * w; x++) want[2 * w + x] = (u32)c[x];
   } else {
     const unsigned s = size / 32;
     std::vector<u32> z = mont_reference(in + mg_base(s, MG_X), in + mg_base(s, MG_Y), in + mg_base(s, MG_M), s);
@@ -403,7 +499,9 @@ std::string check_instance(Alg alg, unsigned size, unsigned words, const u32 *in
 void run_alg(const MsOptions &o, Alg alg, unsigned size, const std::vector<size_t> &ps, unsigned b = 32,
              unsigned nr = 8192) {
   if (!ms_selected(alg_names[alg])) return;
+  const bool bits = alg == MONT || alg == SCHOOL || alg == COMBA; /* size is bits */
   const unsigned words = alg == FW ? size * size : alg == MONT ? 6 * (size / 32) + 3
+                         : alg == SCHOOL || alg == COMBA ? 4 * (size / 32)
                          : alg == CKY ? b * (size * (size + 1) / 2) : size;
   CkyGrammar g;
   u32 *d_rules = nullptr;
@@ -428,7 +526,7 @@ void run_alg(const MsOptions &o, Alg alg, unsigned size, const std::vector<size_
       MsRecord r;
       r.workload = "bulk";
       r.algorithm = alg_names[alg];
-      r.p(alg == MONT ? "bits" : "n", (long long)size);
+      r.p(bits ? "bits" : "n", (long long)size);
       if (alg == CKY) {
         r.p("nonterminals", (long long)b);
         r.p("rules", (long long)nr);
@@ -451,7 +549,11 @@ void run_alg(const MsOptions &o, Alg alg, unsigned size, const std::vector<size_
         case MONT * 2 + 1: bulk_montgomery<true><<<grid, tpb>>>(d_mem, p, s); break;
         case MONT * 2: bulk_montgomery<false><<<grid, tpb>>>(d_mem, p, s); break;
         case CKY * 2 + 1: bulk_cky<true><<<grid, tpb>>>(d_mem, p, size, b, d_rules, nr); break;
-        default: bulk_cky<false><<<grid, tpb>>>(d_mem, p, size, b, d_rules, nr); break;
+        case CKY * 2: bulk_cky<false><<<grid, tpb>>>(d_mem, p, size, b, d_rules, nr); break;
+        case SCHOOL * 2 + 1: bulk_school<true><<<grid, tpb>>>(d_mem, p, s); break;
+        case SCHOOL * 2: bulk_school<false><<<grid, tpb>>>(d_mem, p, s); break;
+        case COMBA * 2 + 1: bulk_comba<true><<<grid, tpb>>>(d_mem, p, s); break;
+        default: bulk_comba<false><<<grid, tpb>>>(d_mem, p, s); break;
         }
       };
       auto verify = [&]() -> std::string {
@@ -490,7 +592,7 @@ std::vector<size_t> pows(std::initializer_list<int> e) {
 
 void ms_run_bulk(const MsOptions &o) {
   const bool small = o.quick || o.counters;
-  std::printf("bulk: prefix-sums, bitonic, floyd-warshall, montgomery, cky; column- and row-wise%s\n",
+  std::printf("bulk: prefix-sums, bitonic, floyd-warshall, montgomery, cky, school, comba; column- and row-wise%s\n",
               small ? " (quick sizes)" : "");
   if (small) {
     run_alg(o, PREFIX, 1024, pows({8, 12}));
@@ -505,7 +607,10 @@ void ms_run_bulk(const MsOptions &o) {
    * sizes: the seed's larger instances (bitonic 32K, floyd-warshall 64 and 128, Montgomery
    * 1024 and 4096 bits) and bitonic 32 further in p (2^22, 2^24);
    * table7.2: seed 000's Table 7.2, CKY time against non-terminals and rules (32 strings
-   * per thread, one warp).  Each replaces the default sweep. */
+   * per thread, one warp);
+   * mul: seed 002's School and Comba (Table 3.1), one thread per product: 256 and 1024 bits
+   * at p = 2^10, 2^14 and 102400 (400 blocks of 256), 2048 bits at p = 2^10 and 2^14.
+   * Each replaces the default sweep. */
   const char *sweep = std::getenv("MEMSIM_BULK_SWEEP");
   if (sweep && std::string(sweep) == "figure8") {
     run_alg(o, BITONIC, 32, pows({6, 8, 10, 12, 14, 16, 18, 20}));
@@ -525,6 +630,15 @@ void ms_run_bulk(const MsOptions &o) {
   if (sweep && std::string(sweep) == "table7.2") {
     for (unsigned nr : {32u, 256u, 2048u, 16384u}) run_alg(o, CKY, 32, pows({5}), 32, nr);
     for (unsigned nr : {64u, 512u, 4096u}) run_alg(o, CKY, 32, pows({5}), 64, nr);
+    return;
+  }
+  if (sweep && std::string(sweep) == "mul") {
+    const std::vector<size_t> ps = {(size_t)1 << 10, (size_t)1 << 14, 102400};
+    for (Alg alg : {SCHOOL, COMBA}) {
+      run_alg(o, alg, 256, ps);
+      run_alg(o, alg, 1024, ps);
+      run_alg(o, alg, 2048, pows({10, 14}));
+    }
     return;
   }
   /* CKY: Table 7.1's strings of 32 symbols, 32 non-terminals, 8192 rules, M = 32 p strings */

@@ -417,8 +417,8 @@ static void list_algorithms() {
               "             life-double life-multistep life-multistep-shuffle\n"
               "simple:      copy strided-read gather transpose-naive transpose-tiled\n"
               "             transpose-padded shared-stride reduce (only with --workload simple)\n"
-              "bulk:        prefix-sums bitonic floyd-warshall montgomery cky (p instances,\n"
-              "             column|row arrangement; only with --workload bulk)\n"
+              "bulk:        prefix-sums bitonic floyd-warshall montgomery cky school comba\n"
+              "             (p instances, column|row arrangement; only with --workload bulk)\n"
               "gf2:         eliminate (symbols x length, row|column arrangement; only with\n"
               "             --workload gf2)\n"
               "calibrate:   clock-spin launch-empty launch-burst dram-read dram-write dram-copy\n"
@@ -528,7 +528,7 @@ int main(int argc, char **argv) {
       family_selected({"copy", "strided-read", "gather", "transpose-naive", "transpose-tiled",
                        "transpose-padded", "shared-stride", "reduce"}))
     ms_run_simple(g_opt);
-  if (workload == "bulk" && family_selected({"prefix-sums", "bitonic", "floyd-warshall", "montgomery", "cky"}))
+  if (workload == "bulk" && family_selected({"prefix-sums", "bitonic", "floyd-warshall", "montgomery", "cky", "school", "comba"}))
     ms_run_bulk(g_opt);
   if (workload == "gf2" && family_selected({"eliminate"})) ms_run_gf2(g_opt);
   if (workload == "calibrate") ms_run_calibrate(g_opt);
