@@ -43,7 +43,7 @@ typedef struct {
 
 typedef struct {
   guint nslots;
-  SlotDef def[MAX_SLOTS];
+  const SlotDef *def; /* the phase's slots: one of the static DEF_ tables */
   SlotUse *use[MAX_SLOTS]; /* per planned thread */
   guint32 slot_len[MAX_SLOTS];
   guint32 len;
@@ -103,7 +103,19 @@ static guint32 rshift(mpz_t x) {
 }
 
 /* ---- phases ------------------------------------------------------------------------------- */
-static Phase *phase_get(Gcd *G, guint idx, const SlotDef *defs, guint n) {
+static void phase_open(Gcd *G, guint idx);
+
+/* Called once per planned thread and phase: the common case (the phase exists) is a lookup
+ * and two stores, the slot definitions being static tables referred to, not copied. */
+static inline Phase *phase_get(Gcd *G, guint idx, const SlotDef *defs, guint n) {
+  if (G_UNLIKELY(G->nphases <= idx)) phase_open(G, idx);
+  Phase *p = g_ptr_array_index(G->pool, idx);
+  p->nslots = n;
+  p->def = defs;
+  return p;
+}
+
+static void phase_open(Gcd *G, guint idx) {
   while (G->nphases <= idx) {
     Phase *p;
     if (G->nphases < G->pool->len) {
@@ -121,10 +133,6 @@ static Phase *phase_get(Gcd *G, guint idx, const SlotDef *defs, guint n) {
     p->nslots = 0;
     G->nphases++;
   }
-  Phase *p = g_ptr_array_index(G->pool, idx);
-  p->nslots = n;
-  memcpy(p->def, defs, n * sizeof(SlotDef));
-  return p;
 }
 
 static void use(Phase *p, guint s, guint64 t, guint32 start, guint32 count, gint32 base) {
