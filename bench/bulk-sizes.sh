@@ -3,7 +3,8 @@
 # predictions, as docs/validation/bulk-extra/SET.md:
 #   sizes: seed 003's larger instances (bitonic 32K, floyd-warshall 64 and 128, Montgomery
 #          1024 and 4096 bits, bitonic 32 at p = 2^22 and 2^24; docs/workloads/bulk.md);
-#   mul:   seed 002's School and Comba multiplication (docs/workloads/mul.md).
+#   mul:   seed 002's School and Comba multiplication (docs/workloads/mul.md);
+#   cky-large: CKY with 128, 256 and 512 non-terminals (docs/workloads/bulk.md).
 #   bench/bulk-sizes.sh [BUILD_DIR] [SET]    (defaults build-compare, sizes; the simulations
 #   are cached in docs/validation/bulk-extra/<gpu>-cache.tsv: without it about 3 minutes on
 #   16 cores for sizes, seconds for mul)
@@ -32,7 +33,8 @@ mape = {}
 for a, b in zip(cmp["h100"], cmp["h200"]):
     assert a["params"] == b["params"]
     p = dict(x.split("=", 1) for x in a["params"].split())
-    size = f"n = {p['n']}" if "n" in p else f"{p['bits']} bits"
+    size = (f"b = {p['nonterminals']}, {p['rules']} rules" if "nonterminals" in p
+            else f"n = {p['n']}" if "n" in p else f"{p['bits']} bits")
     for g, r in (("h100", a), ("h200", b)):
         mape.setdefault(g, []).append(abs(r["rel_error"]))
     print(f"| {a['algorithm']} | {size} | {p['p']} | {p['arrangement']} | {a['measured_ns'] / div:.3f} | {a['predicted_ns'] / div:.3f} "
