@@ -59,7 +59,7 @@ static gint64 *perm_read_file(const char *path, guint64 *n, GError **error) {
       char *end = NULL;
       errno = 0;
       guint64 x = g_ascii_strtoull(s, &end, 10);
-      if (errno || x >= MAX_N) {
+      if (errno == ERANGE || x >= MAX_N) { /* ERANGE only: see ms_param_uint */
         g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s:%u: value out of range", path, line);
         ok = FALSE;
         break;
