@@ -62,6 +62,8 @@ struct MsRecord {
 struct MsOptions {
   bool quick = false;
   bool counters = false; /* one small launch per kernel, for ncu */
+  int profile = 0;       /* full-size records, one launch each inside a profiler
+                            range (1 range replay, 2 kernel replay), for ncu */
   int warmups = 2;
   int reps = 10;
   unsigned long long seed = 1;

@@ -13,6 +13,7 @@
 
 #ifndef MEMSIM_NO_CUPTI
 #include <cupti.h>
+#include <cuda_profiler_api.h>
 #endif
 
 enum { MS_EXIT_OK = 0, MS_EXIT_USAGE = 2, MS_EXIT_NO_GPU = 3, MS_EXIT_UNVERIFIED = 5 };
@@ -176,6 +177,8 @@ void ms_counter_note(const MsRecord &r) {
   std::fprintf(g_counter_log, "%d,%s,%s,\"%s\"\n", g_counter_index++, r.workload.c_str(),
                r.algorithm.c_str(), params_text(r).c_str());
   std::fflush(g_counter_log);
+  /* Range replay: one ncu result per profiler range, in order; no marker. */
+  if (g_opt.profile == 1) return;
   ms_counter_marker<<<g_counter_index, 32>>>(g_counter_index);
   MS_CHECK_LAUNCH();
 }
@@ -244,7 +247,7 @@ void ms_measure(MsRecord rec, const std::function<void()> &poison,
   if (!ms_selected(rec.algorithm.c_str())) return;
   poison();
   MS_CUDA(cudaDeviceSynchronize());
-  if (g_opt.counters) {
+  if (g_opt.counters && !g_opt.profile) {
     ms_counter_note(rec);
     MS_CUDA(cudaDeviceSynchronize());
   }
@@ -266,6 +269,23 @@ void ms_measure(MsRecord rec, const std::function<void()> &poison,
       rec.note = verify();
       rec.verified = rec.note.empty();
       if (!rec.verified) rec.note = "after repetitions: " + rec.note;
+    }
+  }
+  if (g_opt.profile) {
+    /* Profile mode: one more call, the only work inside the profiler range
+     * (ncu profiles it; the repetitions above, timed by events, give the
+     * record's time, which ncu's range replay inflates). */
+    MS_CUDA(cudaDeviceSynchronize());
+    MS_CUDA(cudaProfilerStart());
+    ms_counter_note(rec);
+    launch();
+    MS_CHECK_LAUNCH();
+    MS_CUDA(cudaDeviceSynchronize());
+    MS_CUDA(cudaProfilerStop());
+    std::string again = verify();
+    if (rec.verified && !again.empty()) {
+      rec.verified = false;
+      rec.note = "profiled call: " + again;
     }
   }
   double med = median(rec.call_ns);
@@ -389,7 +409,11 @@ static void usage(FILE *f) {
       "  --quick            small sizes and few repetitions (smoke test)\n"
       "  --counters         one small launch per kernel (run under ncu; see\n"
       "                     kernels/ncu-counters.sh); writes launch log to --launch-log\n"
-      "  --launch-log FILE  counters mode: CSV index,workload,algorithm,params\n"
+      "  --profile MODE     full-size records, each launched once more inside a\n"
+      "                     profiler range (cudaProfilerStart/Stop), MODE range (one\n"
+      "                     ncu result per record) or kernel (one per kernel, split\n"
+      "                     by markers); see kernels/ncu-profile.sh\n"
+      "  --launch-log FILE  counters or profile mode: CSV index,workload,algorithm,params\n"
       "  -o FILE.json       write the JSON record file\n"
       "  --csv FILE         write one CSV line per record\n"
       "  --summary FILE     also write the nvprof-style summary to FILE\n"
@@ -411,6 +435,7 @@ static void list_algorithms() {
               "             hmm-scheduled\n"
               "             (HMM, global memory, nbar 256..4096)\n"
               "sat:         copy 2r2w 4r4w 4r1w 2r1w 1r1w 1+r (r sweep) 1r1w-lookback\n"
+              "             1r1w-ordered 1+r-ordered (r sweep)\n"
               "gcd:         binary fast-binary approximate approximate-ptx64\n"
               "             (bits, oblivious|semi-oblivious)\n"
               "bpbc:        pairwise-sum (k=1..32) pairwise-sum-naive life-word life-single\n"
@@ -444,6 +469,16 @@ int main(int argc, char **argv) {
     else if (a == "--list") { list_algorithms(); return MS_EXIT_OK; }
     else if (a == "--quick") g_opt.quick = true;
     else if (a == "--counters") g_opt.counters = true;
+    else if (a == "--profile") {
+      std::string m = need("range or kernel");
+      if (m == "range") g_opt.profile = 1;
+      else if (m == "kernel") g_opt.profile = 2;
+      else {
+        std::fprintf(stderr, "memsim-measure: --profile takes range or kernel, not '%s'\n"
+                     "Try 'memsim-measure --help'\n", m.c_str());
+        return MS_EXIT_USAGE;
+      }
+    }
     else if (a == "--workload") workload = need("a family");
     else if (a == "-o") json_out = need("a file");
     else if (a == "--csv") csv_out = need("a file");
@@ -468,7 +503,13 @@ int main(int argc, char **argv) {
   }
   if (g_opt.quick) g_opt.reps = 3;
   if (reps > 0) g_opt.reps = reps;
+  if (g_opt.counters && g_opt.profile) {
+    std::fprintf(stderr, "memsim-measure: --counters and --profile exclude each other\n"
+                 "Try 'memsim-measure --help'\n");
+    return MS_EXIT_USAGE;
+  }
   if (g_opt.counters) { g_opt.warmups = 0; g_opt.reps = 0; }
+  if (g_opt.profile) { g_opt.warmups = 1; g_opt.reps = reps > 0 ? reps : 3; }
   if (commit.empty()) commit = "unknown";
 
   int ndev = 0;
@@ -489,8 +530,10 @@ int main(int argc, char **argv) {
   sm_clock /= 1000;
   mem_clock /= 1000;
 
-  if (!g_opt.counters) g_use_cupti = cupti_start();
-  if (g_opt.counters && !launch_log.empty()) {
+  /* CUPTI's activity API and ncu exclude each other: events time the checked
+   * call in the profile mode. */
+  if (!g_opt.counters && !g_opt.profile) g_use_cupti = cupti_start();
+  if ((g_opt.counters || g_opt.profile) && !launch_log.empty()) {
     g_counter_log = std::fopen(launch_log.c_str(), "w");
     if (!g_counter_log) { std::perror(launch_log.c_str()); return MS_EXIT_USAGE; }
     std::fprintf(g_counter_log, "launch,workload,algorithm,params\n");
@@ -503,7 +546,8 @@ int main(int argc, char **argv) {
               "commit %s; %s\n",
               prop.name, prop.major, prop.minor, prop.multiProcessorCount, sm_clock, mem_clock,
               driver, runtime, g_use_cupti ? "CUPTI activity (CONCURRENT_KERNEL)" : "CUDA events",
-              workload.c_str(), g_opt.quick ? ", quick" : "", g_opt.counters ? ", counters" : "",
+              workload.c_str(), g_opt.quick ? ", quick" : "",
+              g_opt.counters ? ", counters" : (g_opt.profile ? ", profile" : ""),
               g_opt.warmups, g_opt.reps, commit.c_str(), date);
   std::fflush(stdout);
 
@@ -515,7 +559,8 @@ int main(int argc, char **argv) {
                        "thrust-scatter", "hmm-scheduled"}))
     ms_run_permutation(g_opt);
   if ((workload == "all" || workload == "sat") &&
-      family_selected({"copy", "2r2w", "4r4w", "4r1w", "2r1w", "1r1w", "1+r", "1r1w-lookback"}))
+      family_selected({"copy", "2r2w", "4r4w", "4r1w", "2r1w", "1r1w", "1+r", "1r1w-lookback",
+                       "1r1w-ordered", "1+r-ordered"}))
     ms_run_sat(g_opt);
   if ((workload == "all" || workload == "gcd") &&
       family_selected({"binary", "fast-binary", "approximate", "approximate-ptx64"}))

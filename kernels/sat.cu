@@ -14,7 +14,14 @@
  *                 kernels instead of the paper's recursion.
  *   1r1w          w x w blocks in 2n/w - 1 anti-diagonal stages, one kernel
  *                 call per stage; each block reads the SAT values bordering it
- *                 (2w + 1 of them) and its own input once (6.4)
+ *                 (2w + 1 of them) and its own input once (6.4); the block's
+ *                 local SAT in registers (warp shuffles), the border loads in
+ *                 flight with the tile's
+ *   1r1w-ordered  the same tiles and accesses in one kernel call: tiles taken
+ *                 in anti-diagonal order by ticket wait for their borders
+ *                 (published as (epoch, value) words) instead of a kernel
+ *                 boundary per stage
+ *   1+r-ordered   1+r with the 1r1w part done by 1r1w-ordered
  *   1+r           the top-left triangle of blocks holding a fraction r of the
  *                 elements by 2r1w, the rest by 1r1w stages (6.5; the paper
  *                 also does the bottom-right triangle by 2r1w, this harness
@@ -235,24 +242,156 @@ __global__ void sat_2r1w_final(const u32 *__restrict__ a, u32 *b, const u32 *col
   }
 }
 
-/* 1R1W stage: tiles on diagonal k; SAT = local SAT + border values. */
-__global__ void sat_1r1w_stage(const u32 *__restrict__ a, u32 *b, int n, int k) {
-  __shared__ u32 t[W][W + 1];
+/* The tile's local SAT in registers, by 128 threads: warp w holds rows
+ * 8w..8w+7, lane c column c (one coalesced 128-byte row per load). Row
+ * prefix by warp shuffles, column prefix down the warp's 8 rows, then the
+ * totals of the warps above through shared memory: no serial 32-step scan. */
+constexpr int TT = 128, TR = W * W / TT; /* threads per tile, rows per warp */
+
+__device__ __forceinline__ u32 warp_scan32(u32 x, int lane) {
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    u32 y = __shfl_up_sync(0xffffffffu, x, o);
+    if (lane >= o) x += y;
+  }
+  return x;
+}
+
+__device__ __forceinline__ void tile_load_regs(u32 (&v)[TR], const u32 *__restrict__ a, int n,
+                                               int I, int J) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const u32 *src = a + (size_t)(I * W + warp * TR) * n + J * W + lane;
+#pragma unroll
+  for (int i = 0; i < TR; i++) v[i] = __ldcs(src + (size_t)i * n);
+}
+
+/* After tile_load_regs; ends with a __syncthreads. */
+__device__ __forceinline__ void tile_local_sat(u32 (&v)[TR], u32 (*wsum)[W]) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+  for (int i = 0; i < TR; i++) v[i] = warp_scan32(v[i], lane);
+#pragma unroll
+  for (int i = 1; i < TR; i++) v[i] += v[i - 1];
+  wsum[warp][lane] = v[TR - 1];
+  __syncthreads();
+  u32 off = 0;
+  for (int w2 = 0; w2 < warp; w2++) off += wsum[w2][lane];
+#pragma unroll
+  for (int i = 0; i < TR; i++) v[i] += off;
+}
+
+/* 1R1W stage: tiles on diagonal k; SAT = local SAT + border values read
+ * from b (the top row, the left column and the corner: 2w + 1 reads), as
+ * in 6.4; the border loads are issued with the tile's own. */
+__global__ void __launch_bounds__(TT) sat_1r1w_stage(const u32 *__restrict__ a, u32 *b, int n,
+                                                     int k) {
+  __shared__ u32 wsum[TT / 32][W];
   __shared__ u32 top[W], left[W], corner;
   const int T = n / W;
   int I, J;
   if (!tile_of(T, k, k, blockIdx.x, I, J)) return;
-  tile_load(t, a, n, I, J);
-  const int tid = threadIdx.x;
-  if (tid < W) top[tid] = I > 0 ? b[(size_t)(I * W - 1) * n + J * W + tid] : 0u;
-  else if (tid < 2 * W) left[tid - W] = J > 0 ? b[(size_t)(I * W + tid - W) * n + J * W - 1] : 0u;
-  else if (tid == 2 * W) corner = (I > 0 && J > 0) ? b[(size_t)(I * W - 1) * n + J * W - 1] : 0u;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  u32 x = 0; /* the border value this thread reads, in flight with the tile */
+  if (warp == 0 && I > 0) x = b[(size_t)(I * W - 1) * n + J * W + lane];
+  else if (warp == 1 && J > 0) x = b[(size_t)(I * W + lane) * n + J * W - 1];
+  else if (tid == 64 && I > 0 && J > 0) x = b[(size_t)(I * W - 1) * n + J * W - 1];
+  u32 v[TR];
+  tile_load_regs(v, a, n, I, J);
+  if (warp == 0) top[lane] = x;
+  else if (warp == 1) left[lane] = x;
+  else if (tid == 64) corner = x;
+  tile_local_sat(v, wsum); /* its __syncthreads also covers the borders */
+  u32 *dst = b + (size_t)(I * W + warp * TR) * n + J * W + lane;
+#pragma unroll
+  for (int i = 0; i < TR; i++) __stcs(dst + (size_t)i * n, v[i] + top[lane] + left[warp * TR + i] - corner);
+}
+
+/* The q-th tile of the whole T x T grid in anti-diagonal order (any order
+ * within a diagonal): the top-left triangle by the closed form, the rest
+ * as the mirror image of a triangle. */
+__device__ void tile_of_diag(int T, int q, int &I, int &J) {
+  const bool mirror = q >= T * (T + 1) / 2;
+  if (mirror) q = T * T - 1 - q;
+  int k = (int)((sqrtf(8.0f * (float)q + 1.0f) - 1.0f) * 0.5f);
+  while ((k + 1) * (k + 2) / 2 <= q) k++;
+  while (k * (k + 1) / 2 > q) k--;
+  I = q - k * (k + 1) / 2;
+  J = k - I;
+  if (mirror) { I = T - 1 - I; J = T - 1 - J; }
+}
+
+__device__ __forceinline__ u32 poll_tag(const unsigned long long *p, u32 epoch) {
+  unsigned long long x;
+  do {
+    x = *(const volatile unsigned long long *)p;
+  } while ((u32)(x >> 32) != epoch);
+  return (u32)x;
+}
+
+/* 1R1W with ordered tiles: one kernel call instead of one per stage. Blocks
+ * take tiles in anti-diagonal order by ticket (so every tile a block waits
+ * for belongs to an earlier ticket: running or done), compute the local SAT
+ * at once, then wait for their borders. A tile publishes its bottom row and
+ * right column in rowb/colb as 64-bit (epoch, value) words: value and flag
+ * in one store, so a waiting lane needs no fence and one round trip. Reads
+ * per tile: its own w^2 elements and 2w + 1 border values, as in 6.4; writes:
+ * w^2 elements and 2w border words (the n + O(n/w) of Theorem 6.4.2). Tiles
+ * on diagonals below m were done before by 2R1W ((1+r)R1W): their borders
+ * come from b. */
+__global__ void __launch_bounds__(TT)
+sat_1r1w_ordered(const u32 *__restrict__ a, u32 *b, unsigned long long *rowb,
+                 unsigned long long *colb, u32 *ticket, int n, int m, u32 epoch) {
+  __shared__ u32 wsum[TT / 32][W];
+  __shared__ u32 top[W], left[W], corner;
+  __shared__ int s_q;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int T = n / W;
+  if (tid == 0) s_q = (int)atomicAdd(ticket, 1u);
   __syncthreads();
-  tile_sat(t);
-  for (int q = tid; q < W * W; q += blockDim.x) {
-    int r = q / W, c = q % W;
-    b[(size_t)(I * W + r) * n + J * W + c] = t[r][c] + top[c] + left[r] - corner;
+  int I, J;
+  tile_of_diag(T, s_q + m * (m + 1) / 2, I, J);
+  u32 v[TR];
+  tile_load_regs(v, a, n, I, J);
+  tile_local_sat(v, wsum);
+  /* Borders: a neighbour on a diagonal below m is in b already. */
+  if (warp == 0) {
+    u32 x = 0;
+    if (I > 0)
+      x = I - 1 + J < m ? b[(size_t)(I * W - 1) * n + J * W + lane]
+                        : poll_tag(rowb + (size_t)(I - 1) * n + J * W + lane, epoch);
+    top[lane] = x;
+  } else if (warp == 1) {
+    u32 x = 0;
+    if (J > 0)
+      x = I + J - 1 < m ? b[(size_t)(I * W + lane) * n + J * W - 1]
+                        : poll_tag(colb + (size_t)(J - 1) * n + I * W + lane, epoch);
+    left[lane] = x;
+  } else if (tid == 64) {
+    u32 x = 0;
+    if (I > 0 && J > 0)
+      x = I + J - 2 < m ? b[(size_t)(I * W - 1) * n + J * W - 1]
+                        : poll_tag(rowb + (size_t)(I - 1) * n + J * W - 1, epoch);
+    corner = x;
   }
+  __syncthreads();
+  const u32 tl = top[lane], cr = corner;
+#pragma unroll
+  for (int i = 0; i < TR; i++) v[i] += tl + left[warp * TR + i] - cr;
+  /* Publish first (the critical path), then the tile itself. */
+  const unsigned long long tag = (unsigned long long)epoch << 32;
+  if (warp == TT / 32 - 1)
+    *(volatile unsigned long long *)(rowb + (size_t)I * n + J * W + lane) = tag | v[TR - 1];
+  u32 mine = 0;
+#pragma unroll
+  for (int i = 0; i < TR; i++) {
+    const u32 x = __shfl_sync(0xffffffffu, v[i], 31);
+    if (lane == i) mine = x;
+  }
+  if (lane < TR)
+    *(volatile unsigned long long *)(colb + (size_t)J * n + I * W + warp * TR + lane) = tag | mine;
+  u32 *dst = b + (size_t)(I * W + warp * TR) * n + J * W + lane;
+#pragma unroll
+  for (int i = 0; i < TR; i++) __stcs(dst + (size_t)i * n, v[i]);
 }
 
 /* Single-pass SAT with decoupled look-back over strip tiles.
@@ -311,14 +450,6 @@ template <int V> __device__ __forceinline__ void stv_cg(u32 *p, const u32 *d) {
   else __stcg((uint4 *)p, make_uint4(d[0], d[1], d[2], d[3]));
 }
 
-__device__ __forceinline__ u32 warp_incl_scan(u32 x, int lane) {
-#pragma unroll
-  for (int o = 1; o < 32; o <<= 1) {
-    u32 y = __shfl_up_sync(0xffffffffu, x, o);
-    if (lane >= o) x += y;
-  }
-  return x;
-}
 
 template <int H, int V>
 __global__ void __launch_bounds__(LB_T, (H * V > 64 ? 1 : 2))
@@ -379,7 +510,7 @@ sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32
 #pragma unroll
       for (int e = 1; e < V; e++) v[r][e] += v[r][e - 1];
       const u32 t = v[r][V - 1];
-      const u32 incl = warp_incl_scan(t, lane);
+      const u32 incl = warp_scan32(t, lane);
 #pragma unroll
       for (int e = 0; e < V; e++) v[r][e] += incl - t; /* exclusive within the warp */
       if (lane == 31) wtot[warp][r] = incl;
@@ -407,7 +538,7 @@ sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32
 #pragma unroll
     for (int e = 1; e < V; e++) ex[e] += ex[e - 1];
     const u32 et = ex[V - 1];
-    const u32 eincl = warp_incl_scan(et, lane);
+    const u32 eincl = warp_scan32(et, lane);
     const u32 eex = eincl - et;
     if (lane == 31) wtot[warp][H] = eincl;
     __syncthreads(); /* C: warp totals, and this chunk's inc stored */
@@ -453,6 +584,7 @@ struct SatBufs {
   u32 *a = nullptr, *b = nullptr, *t = nullptr;
   u32 *colsum, *rowsumT, *colpre, *rowpre, *U, *V, *Upre;
   u32 *aggv = nullptr, *incv = nullptr, *flags = nullptr;
+  unsigned long long *rowb = nullptr, *colb = nullptr; /* ordered 1R1W borders */
   u32 *ticket = nullptr;
   u32 epoch = 0;
 };
@@ -504,7 +636,18 @@ void launch_sat(SatBufs &B, const std::string &alg, double r) {
       if (m > 0) launch_2r1w(B, 0, m - 1);
     }
     for (int k = m; k <= 2 * T - 2; k++)
-      sat_1r1w_stage<<<stage_tiles(T, k, k), 128>>>(B.a, B.b, n, k);
+      sat_1r1w_stage<<<stage_tiles(T, k, k), TT>>>(B.a, B.b, n, k);
+  } else if (alg == "1r1w-ordered" || alg == "1+r-ordered") {
+    int m = 0;
+    if (alg == "1+r-ordered") {
+      m = (int)std::lround((std::sqrt(1.0 + 8.0 * r * T * T) - 1.0) / 2.0);
+      if (m > T) m = T;
+      if (m > 0) launch_2r1w(B, 0, m - 1);
+    }
+    B.epoch++;
+    MS_CUDA(cudaMemsetAsync(B.ticket, 0, sizeof(u32)));
+    const unsigned tiles = (unsigned)(T * T - m * (m + 1) / 2);
+    sat_1r1w_ordered<<<tiles, TT>>>(B.a, B.b, B.rowb, B.colb, B.ticket, n, m, B.epoch);
   } else if (alg == "1r1w-lookback") {
     B.epoch++;
     MS_CUDA(cudaMemsetAsync(B.ticket, 0, sizeof(u32)));
@@ -556,16 +699,21 @@ void run_size(const MsOptions &o, int n, const std::vector<std::string> &algs,
   MS_CUDA(cudaMalloc(&B.flags, lb_flags * 4));
   MS_CUDA(cudaMemset(B.flags, 0, lb_flags * 4));
   MS_CUDA(cudaMalloc(&B.ticket, 4));
+  MS_CUDA(cudaMalloc(&B.rowb, tn * 8));
+  MS_CUDA(cudaMalloc(&B.colb, tn * 8));
+  MS_CUDA(cudaMemset(B.rowb, 0, tn * 8));
+  MS_CUDA(cudaMemset(B.colb, 0, tn * 8));
   MS_CUDA(cudaMemcpy(B.a, h_a.data(), N * 4, cudaMemcpyHostToDevice));
 
   for (const std::string &alg : algs) {
-    std::vector<double> rlist = alg == "1+r" ? rs : std::vector<double>{0.0};
+    const bool has_r = alg == "1+r" || alg == "1+r-ordered";
+    std::vector<double> rlist = has_r ? rs : std::vector<double>{0.0};
     for (double r : rlist) {
       MsRecord rec;
       rec.workload = "sat";
       rec.algorithm = alg;
       rec.p("n", (long long)n);
-      if (alg == "1+r") rec.p("r", r);
+      if (has_r) rec.p("r", r);
       rec.p("block", (long long)W);
       rec.x("elem_bytes", 4LL);
       if (alg == "1r1w-lookback") {
@@ -589,19 +737,21 @@ void run_size(const MsOptions &o, int n, const std::vector<std::string> &algs,
   }
   for (void *p : {(void *)B.a, (void *)B.b, (void *)B.t, (void *)B.colsum, (void *)B.rowsumT,
                   (void *)B.colpre, (void *)B.rowpre, (void *)B.U, (void *)B.V, (void *)B.Upre,
-                  (void *)B.aggv, (void *)B.incv, (void *)B.flags, (void *)B.ticket})
+                  (void *)B.aggv, (void *)B.incv, (void *)B.flags, (void *)B.ticket,
+                  (void *)B.rowb, (void *)B.colb})
     MS_CUDA(cudaFree(p));
 }
 
 } // namespace
 
 void ms_run_sat(const MsOptions &o) {
-  std::vector<std::string> all = {"copy", "2r2w", "4r4w", "4r1w", "2r1w",
-                                  "1r1w", "1+r",  "1r1w-lookback"};
+  std::vector<std::string> all = {"copy", "2r2w", "4r4w",         "4r1w",       "2r1w",
+                                  "1r1w", "1+r",  "1r1w-lookback", "1r1w-ordered", "1+r-ordered"};
   std::vector<double> rs = {0.0625, 0.125, 0.25, 0.5};
   std::printf("sat\n");
   if (o.counters) {
-    std::vector<std::string> few = {"copy", "2r2w", "4r4w", "2r1w", "1r1w", "1r1w-lookback"};
+    std::vector<std::string> few = {"copy", "2r2w", "4r4w", "2r1w", "1r1w", "1r1w-lookback",
+                                    "1r1w-ordered"};
     run_size(o, 512, few, {});
     return;
   }
