@@ -34,6 +34,8 @@ rep=$(mktemp -d)/profile
 # replay profiles only inside them with --profile-from-start off.
 replay=(--replay-mode kernel --profile-from-start off)
 [ "$mode" = range ] && replay=(--replay-mode range)
+# NCU_TIMEOUT=SECONDS stops ncu (and the application under it) after that long.
+${NCU_TIMEOUT:+timeout -k 10 "$NCU_TIMEOUT"} \
 "$ncu" --metrics "$metrics" "${replay[@]}" --clock-control none \
   -f -o "$rep" "$bin" --profile "$mode" --workload "$workload" \
   --launch-log "$out/$workload-launches.csv" -o "$out/$workload-measure.json"

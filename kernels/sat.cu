@@ -14,10 +14,9 @@
  *                 kernels instead of the paper's recursion.
  *   1r1w          w x w blocks in 2n/w - 1 anti-diagonal stages, one kernel
  *                 call per stage; each block reads the SAT values bordering it
- *                 (2w + 1 of them) and its own input once (6.4); the block's
- *                 local SAT in registers (warp shuffles), the border loads in
- *                 flight with the tile's
- *   1r1w-ordered  the same tiles and accesses in one kernel call: tiles taken
+ *                 (2w + 1 of them) and its own input once (6.4)
+ *   1r1w-ordered  the same tiles and global accesses in one kernel call, the
+ *                 tile's SAT in registers (warp shuffles): tiles taken
  *                 in anti-diagonal order by ticket wait for their borders
  *                 (published as (epoch, value) words) instead of a kernel
  *                 boundary per stage
@@ -280,30 +279,27 @@ __device__ __forceinline__ void tile_local_sat(u32 (&v)[TR], u32 (*wsum)[W]) {
   for (int i = 0; i < TR; i++) v[i] += off;
 }
 
-/* 1R1W stage: tiles on diagonal k; SAT = local SAT + border values read
- * from b (the top row, the left column and the corner: 2w + 1 reads), as
- * in 6.4; the border loads are issued with the tile's own. */
-__global__ void __launch_bounds__(TT) sat_1r1w_stage(const u32 *__restrict__ a, u32 *b, int n,
-                                                     int k) {
-  __shared__ u32 wsum[TT / 32][W];
+/* 1R1W stage: tiles on diagonal k; SAT = local SAT + border values. The
+ * tile's SAT in shared memory by 32 threads, as the seed's kernel does and
+ * the trace of `memsim gen sat -a 1r1w` describes (1r1w-ordered computes it
+ * in registers instead). */
+__global__ void sat_1r1w_stage(const u32 *__restrict__ a, u32 *b, int n, int k) {
+  __shared__ u32 t[W][W + 1];
   __shared__ u32 top[W], left[W], corner;
   const int T = n / W;
   int I, J;
   if (!tile_of(T, k, k, blockIdx.x, I, J)) return;
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  u32 x = 0; /* the border value this thread reads, in flight with the tile */
-  if (warp == 0 && I > 0) x = b[(size_t)(I * W - 1) * n + J * W + lane];
-  else if (warp == 1 && J > 0) x = b[(size_t)(I * W + lane) * n + J * W - 1];
-  else if (tid == 64 && I > 0 && J > 0) x = b[(size_t)(I * W - 1) * n + J * W - 1];
-  u32 v[TR];
-  tile_load_regs(v, a, n, I, J);
-  if (warp == 0) top[lane] = x;
-  else if (warp == 1) left[lane] = x;
-  else if (tid == 64) corner = x;
-  tile_local_sat(v, wsum); /* its __syncthreads also covers the borders */
-  u32 *dst = b + (size_t)(I * W + warp * TR) * n + J * W + lane;
-#pragma unroll
-  for (int i = 0; i < TR; i++) __stcs(dst + (size_t)i * n, v[i] + top[lane] + left[warp * TR + i] - corner);
+  tile_load(t, a, n, I, J);
+  const int tid = threadIdx.x;
+  if (tid < W) top[tid] = I > 0 ? b[(size_t)(I * W - 1) * n + J * W + tid] : 0u;
+  else if (tid < 2 * W) left[tid - W] = J > 0 ? b[(size_t)(I * W + tid - W) * n + J * W - 1] : 0u;
+  else if (tid == 2 * W) corner = (I > 0 && J > 0) ? b[(size_t)(I * W - 1) * n + J * W - 1] : 0u;
+  __syncthreads();
+  tile_sat(t);
+  for (int q = tid; q < W * W; q += blockDim.x) {
+    int r = q / W, c = q % W;
+    b[(size_t)(I * W + r) * n + J * W + c] = t[r][c] + top[c] + left[r] - corner;
+  }
 }
 
 /* The q-th tile of the whole T x T grid in anti-diagonal order (any order
@@ -636,7 +632,7 @@ void launch_sat(SatBufs &B, const std::string &alg, double r) {
       if (m > 0) launch_2r1w(B, 0, m - 1);
     }
     for (int k = m; k <= 2 * T - 2; k++)
-      sat_1r1w_stage<<<stage_tiles(T, k, k), TT>>>(B.a, B.b, n, k);
+      sat_1r1w_stage<<<stage_tiles(T, k, k), 128>>>(B.a, B.b, n, k);
   } else if (alg == "1r1w-ordered" || alg == "1+r-ordered") {
     int m = 0;
     if (alg == "1+r-ordered") {

@@ -214,6 +214,52 @@ static gboolean read_record(MsCompare *cmp, const char *file, const char *device
   return TRUE;
 }
 
+static char *params_to_text(GHashTable *h);
+
+/* A family re-recorded (a reworked kernel) goes in a file of its own, named after the
+ * older one: a record of a later file replaces every earlier record of the same device,
+ * workload, algorithm and parameters (extras included), which is then not reported.
+ * One note per older file says how many were replaced. */
+static void supersede(MsCompare *cmp, guint first, const char *path) {
+  GHashTable *newer = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  for (guint k = first; k < cmp->records->len; k++) {
+    const MsCmpRecord *r = g_ptr_array_index(cmp->records, k);
+    char *pt = params_to_text(r->params);
+    g_hash_table_add(newer, g_strdup_printf("%s\t%s\t%s\t%s", r->device, r->workload, r->algorithm, pt));
+    g_free(pt);
+  }
+  GHashTable *count = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  GPtrArray *order = g_ptr_array_new();
+  guint k = 0;
+  while (k < first) {
+    MsCmpRecord *r = g_ptr_array_index(cmp->records, k);
+    char *pt = params_to_text(r->params);
+    char *key = g_strdup_printf("%s\t%s\t%s\t%s", r->device, r->workload, r->algorithm, pt);
+    g_free(pt);
+    gboolean gone = g_hash_table_contains(newer, key);
+    g_free(key);
+    if (!gone) {
+      k++;
+      continue;
+    }
+    gpointer n = g_hash_table_lookup(count, r->file);
+    if (!n) g_ptr_array_add(order, g_strdup(r->file));
+    g_hash_table_replace(count, g_strdup(r->file), GUINT_TO_POINTER(GPOINTER_TO_UINT(n) + 1));
+    g_ptr_array_remove_index(cmp->records, k); /* keeps the order; frees the record */
+    first--;
+  }
+  for (guint f = 0; f < order->len; f++) {
+    guint n = GPOINTER_TO_UINT(g_hash_table_lookup(count, order->pdata[f]));
+    g_ptr_array_add(cmp->notes, g_strdup_printf("%s: %u record%s replaced by the same record%s of %s (not reported)",
+                                                (char *)order->pdata[f], n, n == 1 ? "" : "s", n == 1 ? "" : "s",
+                                                path));
+    g_free(order->pdata[f]);
+  }
+  g_ptr_array_free(order, TRUE);
+  g_hash_table_destroy(count);
+  g_hash_table_destroy(newer);
+}
+
 gboolean ms_cmp_read_measurements(MsCompare *cmp, const char *path, GError **error) {
   gchar *text = NULL;
   gsize len = 0;
@@ -248,11 +294,12 @@ gboolean ms_cmp_read_measurements(MsCompare *cmp, const char *path, GError **err
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: missing field \"records\" (an array)", path);
     goto out;
   }
-  guint i = 0;
+  guint i = 0, first = cmp->records->len;
   const cJSON *r;
   cJSON_ArrayForEach(r, recs) {
     if (!read_record(cmp, path, cJSON_IsString(dn) ? dn->valuestring : "unknown device", i++, r, error)) goto out;
   }
+  supersede(cmp, first, path);
   ok = TRUE;
 out:
   cJSON_Delete(root);
