@@ -78,7 +78,41 @@ def merge(rows):
     return f
 
 
-def records(d, workload):
+def params_text(params):
+    """The harness's 'k=v k=v' text of a JSON params object (launch-log form)."""
+    def v(x):
+        if isinstance(x, bool):
+            return "true" if x else "false"
+        if isinstance(x, float) and x.is_integer() and abs(x) < 1e15:
+            return str(int(x))
+        return str(x)
+    return " ".join(f"{k}={v(x)}" for k, x in params.items())
+
+
+def timed_records(gpu_dir):
+    """(workload, algorithm, params text) -> (median ns, file) from every record file of
+    the GPU's folder, timed without the profiler (CUPTI); the newest file wins."""
+    files = []
+    for f in sorted(os.listdir(gpu_dir)):
+        if not f.endswith(".json"):
+            continue
+        try:
+            with open(os.path.join(gpu_dir, f)) as fh:
+                j = json.load(fh)
+        except (OSError, ValueError):
+            continue
+        if isinstance(j, dict) and "memsim_measurements" in j and j.get("timing") == "cupti":
+            files.append((j.get("date", ""), f, j))
+    out = {}
+    for _, f, j in sorted(files, key=lambda x: x[0]):
+        for r in j["records"]:
+            if r.get("verified") and r.get("median_ns"):
+                out[(r["workload"], r["algorithm"], params_text(r["params"]))] = (
+                    r["median_ns"], f)
+    return out
+
+
+def records(d, workload, timed):
     raw, _ = read_rows(os.path.join(d, workload + "-raw.csv"))
     with open(os.path.join(d, workload + "-measure.json")) as fh:
         measured = json.load(fh)["records"]
@@ -107,10 +141,16 @@ def records(d, workload):
         if not g:
             continue
         f = merge(g)
-        # The record's time: the harness's median of its event-timed calls (warm), not
-        # ncu's range duration, which adds the profiler's own time around the range.
+        # The record's time: the median of the same record timed by CUPTI without the
+        # profiler (the GPU's committed records), else of the profile run's event-timed
+        # calls; not ncu's range duration, which adds the profiler's own time. Under ncu
+        # every launch is intercepted, so event times of many-launch records run long.
         f["ncu_time_s"] = f["time_s"]
-        f["time_s"] = m["median_ns"] * 1e-9
+        key = (l["workload"], l["algorithm"], l["params"])
+        if key in timed:
+            f["time_s"], f["time_from"] = timed[key][0] * 1e-9, timed[key][1]
+        else:
+            f["time_s"], f["time_from"] = m["median_ns"] * 1e-9, None
         f.update(workload=l["workload"], algorithm=l["algorithm"], params=l["params"],
                  verified=m["verified"])
         out.append(f)
@@ -140,6 +180,7 @@ def fig(f, copy_bw):
     bw = dram / t if t > 0 else 0.0
     return {
         "us": t * 1e6,
+        "us_mark": "" if f.get("time_from") else "*",
         "ncu_us": f["ncu_time_s"] * 1e6,
         "dram_gb": dram / 1e9,
         "bw": bw / 1e9,
@@ -163,7 +204,7 @@ HEAD = ("| workload | algorithm | params | time (us) | DRAM (GB) | DRAM GB/s | %
 
 
 def row(f, g):
-    return (f"| {f['workload']} | {f['algorithm']} | {f['params']} | {g['us']:.1f} | "
+    return (f"| {f['workload']} | {f['algorithm']} | {f['params']} | {g['us']:.1f}{g['us_mark']} | "
             f"{g['dram_gb']:.3f} | {g['bw']:.0f} | {g['peak']:.1f} | {g['of_copy']:.0f} | {g['ncu_us']:.1f} | "
             f"{g['l2']:.0f} | {g['hit']:.1f} | {g['occ']:.1f} | {g['stalls']} | "
             f"{g['wf']:.0f} | {g['bc']:.0f} |\n")
@@ -178,24 +219,28 @@ def main(argv):
     key_block = []
     for gpu, d in zip(argv[0::2], argv[1::2]):
         wls = sorted(f[:-8] for f in os.listdir(d) if f.endswith("-raw.csv"))
-        recs = [r for w in wls for r in records(d, w)]
-        dev = {}
+        timed = timed_records(os.path.dirname(os.path.abspath(d)))
+        recs = [r for w in wls for r in records(d, w, timed)]
+        untimed = sum(1 for r in recs if not r.get("time_from"))
+        dev, runs = {}, set()
         for w in wls:
             mj = os.path.join(d, w + "-measure.json")
             if os.path.exists(mj):
                 with open(mj) as fh:
                     j = json.load(fh)
-                dev = {"name": j["device"]["name"], "driver": j["device"]["driver_version"],
-                       "date": j["date"], "commit": j["git_commit"]}
-                break
+                dev = {"name": j["device"]["name"], "driver": j["device"]["driver_version"]}
+                runs.add((j["date"][:10], j["git_commit"]))
+        dev["date"] = ", ".join(sorted({r[0] for r in runs}))
+        dev["commit"] = ", ".join(sorted({r[1] for r in runs}))
         # The copy's DRAM bandwidth: the best of the copy records moving >= 256 MB.
         copy_bw = max([(r["dram__bytes_read.sum"] + r["dram__bytes_write.sum"]) / r["time_s"]
                        for r in recs if r["algorithm"] == "copy" and r["time_s"] > 0 and
                        r["dram__bytes_read.sum"] + r["dram__bytes_write.sum"] >= BW_BOUND_BYTES]
                       or [0.0])
         src = (f"{dev.get('name', gpu)}, driver {dev.get('driver', '?')}, profiled "
-               f"{dev.get('date', '?')} at commit {dev.get('commit', '?')}; "
-               f"copy DRAM bandwidth {copy_bw / 1e9:.0f} GB/s")
+               f"{dev.get('date', '?')} at commits {dev.get('commit', '?')}; "
+               f"copy DRAM bandwidth {copy_bw / 1e9:.0f} GB/s; {len(recs)} records, "
+               f"{untimed} timed under ncu (*)")
         os.makedirs("docs/validation/ncu", exist_ok=True)
         with open(f"docs/validation/ncu/{gpu}.md", "w") as out:
             out.write(f"# Nsight Compute profile: {gpu}\n\n"

@@ -760,3 +760,48 @@ Test(compare, bulk_records_map_to_the_generators_trace) {
   g_free(f);
   ms_cmp_free(c);
 }
+
+/* A re-recorded family: a later file's record replaces the same record (device, workload,
+ * algorithm, parameters, extras) of an earlier file, which is then not reported; records
+ * that differ in any of these stay. */
+Test(compare, a_later_file_replaces_the_same_records) {
+  char *dir = g_dir_make_tmp("memsim-supersede-XXXXXX", NULL);
+  char *older = g_build_filename(dir, "older.json", NULL), *newer = g_build_filename(dir, "newer.json", NULL);
+#define HEAD "{\"memsim_measurements\": 1, \"device\": {\"name\": \"%s\"}, \"date\": \"x\", " \
+             "\"git_commit\": \"x\", \"timing\": \"events\", \"records\": [%s]}"
+#define REC "{\"workload\": \"sat\", \"algorithm\": \"%s\", \"params\": {\"n\": %d, \"block\": 32}, " \
+            "\"kernels_per_call\": 1, \"median_ns\": %d, \"verified\": true}"
+  char *a = g_strdup_printf(REC, "2r1w", 64, 1000), *b = g_strdup_printf(REC, "2r1w", 128, 2000),
+       *c = g_strdup_printf(REC, "copy", 64, 300), *d = g_strdup_printf(REC, "2r1w", 64, 1500);
+  char *l1 = g_strdup_printf("%s, %s, %s", a, b, c), *l2 = g_strdup(d);
+  char *t1 = g_strdup_printf(HEAD, "GPU", l1), *t2 = g_strdup_printf(HEAD, "GPU", l2);
+  cr_assert(g_file_set_contents(older, t1, -1, NULL));
+  cr_assert(g_file_set_contents(newer, t2, -1, NULL));
+  MsCompare *m = cmp_new("models/hmm.json");
+  GError *e = NULL;
+  cr_assert(ms_cmp_read_measurements(m, older, &e), "%s", e ? e->message : "");
+  cr_assert(ms_cmp_read_measurements(m, newer, &e), "%s", e ? e->message : "");
+  cr_assert_eq(m->records->len, 3);
+  cr_assert_float_eq(rec(m, 0)->median_ns, 2000, 1e-9); /* n=128 stays */
+  cr_assert_str_eq(rec(m, 1)->algorithm, "copy");
+  cr_assert_float_eq(rec(m, 2)->median_ns, 1500, 1e-9); /* the newer n=64 */
+  cr_assert_str_eq(rec(m, 2)->file, newer);
+  cr_assert_eq(m->notes->len, 1);
+  char *want = g_strdup_printf("%s: 1 record replaced by the same record of %s (not reported)", older, newer);
+  cr_assert_str_eq(m->notes->pdata[0], want);
+  ms_cmp_free(m);
+  /* another device's record replaces nothing */
+  char *t3 = g_strdup_printf(HEAD, "OTHER GPU", l2);
+  cr_assert(g_file_set_contents(newer, t3, -1, NULL));
+  m = cmp_new("models/hmm.json");
+  cr_assert(ms_cmp_read_measurements(m, older, NULL) && ms_cmp_read_measurements(m, newer, NULL));
+  cr_assert_eq(m->records->len, 4);
+  cr_assert_eq(m->notes->len, 0);
+  ms_cmp_free(m);
+  g_unlink(older);
+  g_unlink(newer);
+  g_rmdir(dir);
+  for (char **p = (char *[]){dir, older, newer, a, b, c, d, l1, l2, t1, t2, t3, want, NULL}; *p; p++) g_free(*p);
+#undef HEAD
+#undef REC
+}
