@@ -149,7 +149,7 @@ int ms_cmd_compare(int argc, char **argv) {
   o.jobs = (gint)g_get_num_processors();
   GOptionEntry entries[] = {
       {"model", 'm', 0, G_OPTION_ARG_FILENAME, &o.model, "Model file (models/*.json)", "MODEL"},
-      {"measured", 'M', 0, G_OPTION_ARG_FILENAME_ARRAY, &o.measured, "Measurement file (memsim measure -o); repeatable, more may follow as arguments", "FILE"},
+      {"measured", 'M', 0, G_OPTION_ARG_FILENAME_ARRAY, &o.measured, "Measurement file (memsim measure -o); repeatable, more may follow as arguments; a record of a later file replaces the same record of an earlier one", "FILE"},
       {"train", 't', 0, G_OPTION_ARG_STRING, &o.train, "Training records: every:K (default every:2), family:A,B, algorithm:A,B, all, or none (the model's own prediction)", "SPEC"},
       {"format", 'f', 0, G_OPTION_ARG_STRING, &o.format, "text (default), csv, json or markdown", "FORM"},
       {"plot", 'p', 0, G_OPTION_ARG_FILENAME, &o.plot, "Write scatter.png and families.png (and timeline.png with --timeline) to DIR", "DIR"},
