@@ -17,6 +17,7 @@ typedef struct {
   guint64 shared_stages, shared_dispatches, global_stages, global_dispatches;
   guint64 grid_barriers, block_barriers;
   guint64 kernels, launch_total, global_busy, shared_busy;
+  guint64 l2_hits, l2_misses, dram_stages;
   guint64 nsteps;
   guint64 step_stages[16], step_disp[16], step_req[16];
   gint64 first[16], last[16];
@@ -78,6 +79,66 @@ static guint64 naive_umm_write(const gint64 *a, guint n, guint64 gw, guint64 pw)
   return k;
 }
 
+/* The L2 cache of l2_ways, naively: every entry keeps the time of its last use (0: empty) and
+ * a dirty flag; a miss takes the first empty entry of the set, else the least recently used. */
+typedef struct {
+  guint64 sets, ways, clock;
+  guint64 *tag, *used;
+  gboolean *dirty;
+} NaiveCache;
+
+/* One access; returns the DRAM slots (docs/models.md, "The L2 cache"). */
+static guint64 naive_cache_access(NaiveCache *c, Naive *out, guint64 g, gboolean write, gboolean full) {
+  guint64 base = (g % c->sets) * c->ways;
+  c->clock++;
+  for (guint64 i = base; i < base + c->ways; i++)
+    if (c->used[i] && c->tag[i] == g) {
+      out->l2_hits++;
+      c->used[i] = c->clock;
+      guint64 cost = write && !c->dirty[i] ? 1 : 0;
+      if (write) c->dirty[i] = TRUE;
+      return cost;
+    }
+  out->l2_misses++;
+  guint64 v = base;
+  for (guint64 i = base; i < base + c->ways; i++) {
+    if (!c->used[i]) {
+      v = i;
+      break;
+    }
+    if (c->used[i] < c->used[v]) v = i;
+  }
+  c->tag[v] = g;
+  c->used[v] = c->clock;
+  c->dirty[v] = write;
+  return write && !full ? 2 : 1; /* a partial write miss fills the group first */
+}
+
+/* A warp's request through the cache: its distinct groups in ascending order. */
+static guint64 naive_cache_warp(NaiveCache *c, Naive *out, const gint64 *a, guint n, guint64 gw, gboolean write) {
+  guint64 kd = 0;
+  gint64 prev = -1; /* the last group done */
+  for (;;) {
+    gint64 next = -1; /* the smallest group above prev */
+    for (guint i = 0; i < n; i++) {
+      if (a[i] < 0) continue;
+      gint64 g = a[i] / (gint64)gw;
+      if (g > prev && (next < 0 || g < next)) next = g;
+    }
+    if (next < 0) return kd;
+    guint64 words = 0;
+    for (guint i = 0; i < n; i++) {
+      if (a[i] < 0 || a[i] / (gint64)gw != next) continue;
+      gboolean dup = FALSE;
+      for (guint j = 0; j < i; j++)
+        if (a[j] == a[i]) dup = TRUE;
+      words += !dup;
+    }
+    kd += naive_cache_access(c, out, (guint64)next, write, words == gw);
+    prev = next;
+  }
+}
+
 /* ---- the evaluator ---- */
 
 static gboolean is_hmm(const MsModel *m) {
@@ -97,9 +158,20 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
 
   /* partial writes: the DRAM key, or the L2's where the trace's footprint fits L2 */
   const gboolean in_l2 = m->l2_words && t->global_words && t->global_words <= m->l2_words;
-  const guint64 pw = in_l2 ? m->l2_partial_write_stages : m->partial_write_stages;
-  /* k[s][j]: stages of warp j in step s; and the counters */
+  /* L2 cache: a footprint that does not fit (or none declared) runs through it */
+  const gboolean cache = m->l2_ways && !in_l2 && (hmm || m->kind == MS_MODEL_UMM);
+  const guint64 pw = in_l2 || cache ? m->l2_partial_write_stages : m->partial_write_stages;
+  NaiveCache nc = {0};
+  if (cache) {
+    nc.ways = m->l2_ways;
+    nc.sets = MAX(1, m->l2_words / m->group_words / m->l2_ways);
+    nc.tag = g_new0(guint64, nc.sets * nc.ways);
+    nc.used = g_new0(guint64, nc.sets * nc.ways);
+    nc.dirty = g_new0(gboolean, nc.sets * nc.ways);
+  }
+  /* k[s][j]: stages of warp j in step s, kd[s][j] its DRAM slots (cache); and the counters */
   guint64 *k = g_new0(guint64, nsteps * W);
+  guint64 *kd = g_new0(guint64, nsteps * W);
   for (guint64 s = 0; s < nsteps; s++) {
     MsStep st = g_array_index(t->steps, MsStep, s);
     out->first[s] = out->last[s] = -1;
@@ -118,6 +190,9 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
                    : st.op == MS_OP_WRITE && pw ? naive_umm_write(a + j * w, n, m->group_words, pw)
                                                 : naive_umm(a + j * w, n, m->group_words);
       k[s * W + j] = kk;
+      if (cache && !shared_rule)
+        kd[s * W + j] = naive_cache_warp(&nc, out, a + j * w, n, m->group_words, st.op == MS_OP_WRITE);
+      out->dram_stages += kd[s * W + j];
       for (guint i = 0; i < n; i++) out->step_req[s] += a[j * w + i] >= 0;
       if (kk) {
         out->step_disp[s]++;
@@ -155,7 +230,11 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   guint64 g_rate = m->global_rate > 1 ? m->global_rate : 1;
   /* L2: a declared footprint within l2_words puts the global pipeline at the L2's figures */
   gboolean l2 = m->l2_words && t->global_words && t->global_words <= m->l2_words;
-  if (l2) g_rate = m->l2_rate;
+  const gint64 d_rate = (gint64)g_rate; /* the cache's DRAM slots per time unit */
+  const gint64 d_lat = (gint64)(hmm ? m->global_latency : m->latency);
+  gint64 next_dslot = 0;
+  if (l2 || cache) g_rate = m->l2_rate;
+  l2 = l2 || cache; /* the global pipeline at the L2's rate and latency */
   gint64 L = (gint64)m->launch_units;
   /* residency: a limit that concerns this trace, on an hmm kind */
   gboolean dyn = hmm && (m->resident_warps || m->resident_blocks ||
@@ -319,6 +398,12 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
           if (l2 && (hmm ? q == d : m->kind == MS_MODEL_UMM)) l = m->l2_latency;
           gint64 s0 = MAX(next_slot[q], now * rate);
           gint64 complete = (s0 + (gint64)kk - 1) / rate + (gint64)l - 1;
+          const gint64 dk = (gint64)kd[pos[j] * W + j];
+          if (dk) { /* the cache's DRAM slots, after those taken before, from now on */
+            gint64 d0 = MAX(next_dslot, now * d_rate);
+            complete = MAX(complete, (d0 + dk - 1) / d_rate + d_lat - 1);
+            next_dslot = d0 + dk;
+          }
           next_slot[q] = s0 + (gint64)kk;
           busy[q] += kk;
           ready[j] = complete + 1;
@@ -346,9 +431,14 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   out->launch_total = kernels * (guint64)L;
   out->global_busy = out->shared_busy = 0;
   if (hmm || m->kind == MS_MODEL_UMM) out->global_busy = (busy[hmm ? d : 0] + g_rate - 1) / g_rate;
+  if (cache) out->global_busy = MAX(out->global_busy, (out->dram_stages + (guint64)d_rate - 1) / (guint64)d_rate);
   for (guint q = 0; q < npipes; q++)
     if (hmm ? q != d : m->kind == MS_MODEL_DMM) out->shared_busy = MAX(out->shared_busy, busy[q]);
   g_free(k);
+  g_free(kd);
+  g_free(nc.tag);
+  g_free(nc.used);
+  g_free(nc.dirty);
   g_free(pos);
   g_free(ready);
   for (guint64 j = 0; j < W; j++) {
@@ -464,6 +554,9 @@ static void compare(const MsResult *r, const Naive *n, const char *desc) {
   CHECK("launch_total", r->launch_total, n->launch_total);
   CHECK("global_busy", r->global_busy, n->global_busy);
   CHECK("shared_busy", r->shared_busy, n->shared_busy);
+  CHECK("l2_hits", r->l2_hits, n->l2_hits);
+  CHECK("l2_misses", r->l2_misses, n->l2_misses);
+  CHECK("dram_stages", r->dram_stages, n->dram_stages);
   if (!r->per_step) return;
   cr_assert_eq(r->per_step->len, n->nsteps, "per_step length\n%s", desc);
   for (guint s = 0; s < n->nsteps; s++) {
@@ -524,8 +617,13 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
     m->l2_rate = (guint32)g_rand_int_range(g, 1, 5);
     t->global_words = (guint64)g_rand_int_range(g, 1, 3000);
     if (g_rand_int_range(g, 0, 2) == 0) m->l2_partial_write_stages = (guint32)g_rand_int_range(g, 1, 4);
+    if (g_rand_int_range(g, 0, 2) == 0) { /* the L2 cache: a few small sets, so that groups are evicted */
+      m->l2_ways = (guint32)g_rand_int_range(g, 1, 5);
+      m->l2_words = (guint64)g_rand_int_range(g, 1, 120);
+      t->global_words = g_rand_int_range(g, 0, 3) ? m->l2_words + 1 : 0;
+    }
   }
-  if (m->kind != MS_MODEL_DMM && g_rand_int_range(g, 0, 3) == 0)
+  if (m->kind != MS_MODEL_DMM && !m->l2_ways && g_rand_int_range(g, 0, 3) == 0)
     m->partial_write_stages = (guint32)g_rand_int_range(g, 1, 4);
   if (ms_model_is_hmm(m)) {
     if (g_rand_boolean(g)) m->resident_warps = wpb + (guint64)g_rand_int_range(g, 0, (gint32)(2 * wpb + 1));
@@ -546,7 +644,7 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
 Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   guint32 seed = test_seed(20261122u);
   GRand *g = g_rand_new_with_seed(seed);
-  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0;
+  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0;
   for (guint it = 0; it < RANDOM_EXTENSION_TRACES; it++) {
     MsModel *m = random_model(g);
     MtTrace *t = random_trace(g, m->width);
@@ -563,6 +661,8 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
     MsSimOptions opt = {.per_step = TRUE};
     MsResult *r = mt_run(m, t, &opt);
     compare(r, &n, desc);
+    cached += r->l2_cached && r->dram_stages > 0;
+    evicting += r->l2_cached && r->l2_misses > m->l2_words / m->group_words;
     ms_result_free(r);
     mt_trace_free(t);
     ms_model_free(m);
@@ -573,6 +673,8 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   cr_expect_gt(window, RANDOM_EXTENSION_TRACES / 5, "read_window under-tested: %u", window);
   cr_expect_gt(posted, RANDOM_EXTENSION_TRACES / 5, "posted_writes under-tested: %u", posted);
   cr_expect_gt(partial, RANDOM_EXTENSION_TRACES / 5, "partial_write_stages under-tested: %u", partial);
+  cr_expect_gt(cached, RANDOM_EXTENSION_TRACES / 20, "l2_ways under-tested: %u", cached);
+  cr_expect_gt(evicting, RANDOM_EXTENSION_TRACES / 50, "l2_ways evictions under-tested: %u", evicting);
   g_rand_free(g);
 }
 

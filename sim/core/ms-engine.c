@@ -48,6 +48,7 @@ typedef struct {
   MsStep step;
   Run *run;          /* memory steps: their run */
   guint16 *k;        /* stages of warps klo..khi-1 (others: 0, no request); NULL for sync steps */
+  guint16 *kd;       /* L2 cache, global steps: DRAM slots of warps klo..khi-1; else NULL */
   guint64 klo, khi;  /* the warps that overlap the step's active range */
   guint64 remaining; /* warps that have not passed this step */
   guint64 arrived;   /* grid barrier: warps arrived */
@@ -73,6 +74,18 @@ typedef struct {
 } Counter;
 
 struct Engine;
+
+/* The L2 cache (l2_ways): sets of `ways` groups each, most recently used first; the first
+ * cnt[set] entries are valid.  Bit 63 of an entry marks a dirty group (groups are below
+ * 2^63: addresses are non-negative gint64). */
+#define L2_DIRTY (G_GUINT64_CONSTANT(1) << 63)
+typedef struct {
+  guint64 sets;
+  guint32 ways;
+  guint64 *tag;
+  guint8 *cnt;
+  guint64 hits, misses;
+} L2Cache;
 
 /* Worker threads that fill and count disjoint warp ranges of one step at a time (sources
  * with fill_worker); the engine's thread is worker 0. */
@@ -155,6 +168,11 @@ typedef struct Engine {
   gint64 launch;        /* launch_units */
   gboolean l2;          /* the global pipeline runs at the L2's latency and rate */
   guint pw;             /* partial_write_stages, or l2_partial_write_stages under l2 */
+  L2Cache *l2c;         /* l2_ways: global steps run through it (a footprint beyond l2_words) */
+  gboolean l2_refill;   /* the cache pass fills each step's addresses again (sources with
+                         * fill_worker: counting stays parallel), else it runs in count_range */
+  gint64 dslot, drate, dlat; /* L2 cache: the DRAM's next free slot, slots per unit, latency */
+  guint64 dbusy;        /* L2 cache: DRAM slots taken */
   gboolean boundary;    /* grid barriers are kernel boundaries */
   guint64 kernels;
   gboolean dyn;         /* residency limits: blocks placed as room frees */
@@ -333,6 +351,78 @@ static guint dmm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, g
   return k;
 }
 
+/* L2 cache: one access to group g.  Returns the DRAM slots it takes: a read miss 1 (the
+ * group comes in clean); a write miss 1 for the line made dirty, plus 1 to fill the group
+ * first when the warp writes only part of it; a write hit 1 if it makes a clean group dirty,
+ * else 0.  A dirty group's write-back is charged when it becomes dirty, not at its eviction,
+ * so that every charge falls on the warp that caused it (docs/models.md, "The L2 cache"). */
+static guint l2_access(L2Cache *L, guint64 g, gboolean write, gboolean full) {
+  const guint64 set = g % L->sets;
+  guint64 *t = L->tag + set * L->ways;
+  guint n = L->cnt[set], x = 0;
+  while (x < n && (t[x] & ~L2_DIRTY) != g) x++;
+  guint64 v;
+  guint cost;
+  if (x < n) {
+    L->hits++;
+    v = t[x];
+    cost = write && !(v & L2_DIRTY);
+    if (write) v |= L2_DIRTY;
+  } else {
+    L->misses++;
+    if (n < L->ways) L->cnt[set] = (guint8)++n;
+    x = n - 1; /* the least recently used entry (or the new one) goes */
+    cost = write ? (full ? 1 : 2) : 1;
+    v = g | (write ? L2_DIRTY : 0);
+  }
+  memmove(t + 1, t, x * sizeof *t);
+  t[0] = v;
+  return cost;
+}
+
+/* L2 cache: a warp's global request, its distinct groups in ascending order.  Returns its
+ * DRAM slots. */
+static guint l2_warp(const Engine *e, Counter *c, const gint64 *a, guint n, gboolean write) {
+  const guint64 gw = e->model->group_words;
+  /* the common case first: every lane active at consecutive addresses */
+  gboolean run = a[0] >= 0;
+  for (guint j = 1; j < n; j++) run &= a[j] == a[0] + (gint64)j;
+  if (run) {
+    const guint64 lo = (guint64)a[0], hi = lo + n; /* words lo .. hi-1 */
+    guint kd = 0;
+    for (guint64 g = group_of(e, a[0]); g <= group_of(e, a[n - 1]); g++) {
+      const guint64 from = MAX(lo, g * gw), to = MIN(hi, (g + 1) * gw);
+      kd += l2_access(e->l2c, g, write, to - from == gw);
+    }
+    return kd;
+  }
+  gint64 *s = c->sorted;
+  guint act = 0;
+  for (guint j = 0; j < n; j++) {
+    if (a[j] < 0) continue;
+    gint64 x = a[j];
+    guint i = act++;
+    while (i > 0 && s[i - 1] > x) {
+      s[i] = s[i - 1];
+      i--;
+    }
+    s[i] = x;
+  }
+  if (!act) return 0;
+  guint u = 1;
+  for (guint j = 1; j < act; j++)
+    if (s[j] != s[u - 1]) s[u++] = s[j];
+  guint kd = 0;
+  for (guint j = 0; j < u;) {
+    guint64 g = group_of(e, s[j]);
+    guint i = j;
+    while (i < u && group_of(e, s[i]) == g) i++;
+    kd += l2_access(e->l2c, g, write, (guint64)(i - j) == gw);
+    j = i;
+  }
+  return kd;
+}
+
 /* ---- the step window ---------------------------------------------------------------------- */
 
 static inline StepRec *win_get(Engine *e, guint64 s) { return e->ring[s & (e->cap - 1)]; }
@@ -352,6 +442,9 @@ static void win_push(Engine *e, StepRec *r) {
 
 /* Stage count of warp j in step r. */
 static inline guint16 kof(const StepRec *r, guint64 j) { return j >= r->klo && j < r->khi ? r->k[j - r->klo] : 0; }
+static inline guint16 kdof(const StepRec *r, guint64 j) {
+  return r->kd && j >= r->klo && j < r->khi ? r->kd[j - r->klo] : 0;
+}
 
 /* The k arrays are kept only for a step's active warps (a kernel over few warps in a trace
  * of many holds a window of many steps), and recycled: a pool entry starts with its size. */
@@ -381,6 +474,7 @@ static void run_close(Engine *e) {
 static void rec_free(Engine *e, StepRec *r) {
   if (r->run && --r->run->refs == 0 && r->run != e->cur_run) g_free(r->run);
   if (r->k) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->k - 1);
+  if (r->kd) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->kd - 1);
   g_free(r->block_arrived);
   g_free(r->block_release);
   g_free(r);
@@ -437,6 +531,7 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
                        : umm_stages(e, c, c->addr + off, n, &act);
       guint64 warp = w0 + off / e->w;
       r->k[warp - r->klo] = (guint16)k;
+      if (r->kd && !e->l2_refill) r->kd[warp - r->klo] = (guint16)l2_warp(e, c, c->addr + off, n, r->step.op == MS_OP_WRITE);
       if (k) {
         c->stages += k;
         c->disp++;
@@ -645,6 +740,22 @@ static void pool_free(Pool *pl) {
   g_free(pl);
 }
 
+/* L2 cache: warps wlo .. whi-1 of step r through the cache, in order, their addresses
+ * filled again on the engine's thread (worker 0; the pool is idle). */
+static void l2_pass(Engine *e, StepRec *r, guint64 wlo, guint64 whi) {
+  Counter *c = &e->ctr[0];
+  const guint64 end = MIN(e->p, whi * e->w);
+  const gboolean write = r->step.op == MS_OP_WRITE;
+  for (guint64 first = wlo * e->w; first < end; first += e->chunk) {
+    guint64 cnt = MIN(e->chunk, end - first);
+    if (!ms_source_fill_worker(e->src, 0, first, cnt, c->addr, &c->error)) return;
+    for (guint64 off = 0; off < cnt; off += e->w) {
+      guint n = (guint)MIN((guint64)e->w, cnt - off);
+      r->kd[first / e->w + off / e->w - r->klo] = (guint16)l2_warp(e, c, c->addr + off, n, write);
+    }
+  }
+}
+
 /* Pull one step from the source and reduce it to stage counts. */
 static gboolean load_step(Engine *e) {
   MsStep st;
@@ -689,6 +800,10 @@ static gboolean load_step(Engine *e) {
     r->khi = whi;
     r->k = k_take(e, whi - wlo);
     memset(r->k, 0, (whi - wlo) * sizeof(guint16));
+    if (e->l2c && !dmm_rule) { /* the cache sees the warps in order: one thread (no pool, no reuse) */
+      r->kd = k_take(e, whi - wlo);
+      memset(r->kd, 0, (whi - wlo) * sizeof(guint16));
+    }
     /* many warps and several workers: each counts a contiguous share (sums are the same in
      * any split; the first error is the lowest failing share's, as in thread order) */
     guint used = 1;
@@ -707,6 +822,9 @@ static gboolean load_step(Engine *e) {
       e->ctr[0].wto = whi;
       count_range(e, &e->ctr[0], r, dmm_rule, shared_hmm, pw, FALSE);
     }
+    gboolean counted = TRUE;
+    for (guint i = 0; i < used; i++) counted &= e->ctr[i].error == NULL;
+    if (counted && r->kd && e->l2_refill) l2_pass(e, r, wlo, whi);
     for (guint i = 0; i < used; i++)
       if (e->ctr[i].error) {
         e->error = e->ctr[i].error;
@@ -1144,6 +1262,13 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   gint64 g = e->rate[p];
   gint64 s0 = MAX(e->slot[p], t * g);
   gint64 complete = (s0 + k - 1) / g + e->lat[p] - 1;
+  const gint64 kd = kdof(r, j);
+  if (kd) { /* L2 cache: its DRAM slots, from its dispatch on, after those taken before */
+    gint64 d0 = MAX(e->dslot, t * e->drate);
+    complete = MAX(complete, (d0 + kd - 1) / e->drate + e->dlat - 1);
+    e->dslot = d0 + kd;
+    e->dbusy += (guint64)kd;
+  }
   e->slot[p] = s0 + k;
   e->free_at[p] = e->slot[p] / g;
   e->busy[p] += (guint64)k;
@@ -1338,6 +1463,11 @@ static gboolean check_residency(Engine *e, GError **error) {
 }
 
 static void engine_free(Engine *e) {
+  if (e->l2c) {
+    g_free(e->l2c->tag);
+    g_free(e->l2c->cnt);
+    g_free(e->l2c);
+  }
   g_free(e->cursor);
   g_free(e->ready);
   g_free(e->rtop);
@@ -1464,7 +1594,22 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
       e.l2 = TRUE;
     }
   }
-  e.pw = e.l2 ? model->l2_partial_write_stages : model->partial_write_stages;
+  /* L2 cache: a footprint beyond l2_words (or undeclared) runs through it; the global
+   * pipeline enters at the L2's rate and latency, misses take DRAM slots */
+  if (model->l2_ways && !e.l2 && (e.hmm || model->kind == MS_MODEL_UMM)) {
+    guint p = e.P - 1;
+    e.lat[p] = (gint64)model->l2_latency;
+    e.rate[p] = (gint64)model->l2_rate;
+    e.drate = model->global_rate > 1 ? (gint64)model->global_rate : 1;
+    e.dlat = (gint64)(e.hmm ? model->global_latency : model->latency);
+    L2Cache *L = g_new0(L2Cache, 1);
+    L->ways = model->l2_ways;
+    L->sets = MAX(G_GUINT64_CONSTANT(1), model->l2_words / model->group_words / model->l2_ways);
+    L->tag = g_new(guint64, L->sets * L->ways);
+    L->cnt = g_new0(guint8, L->sets);
+    e.l2c = L;
+  }
+  e.pw = e.l2 || e.l2c ? model->l2_partial_write_stages : model->partial_write_stages;
   if (e.dyn) {
     guint d = model->dmms;
     e.block_dmm = g_new(gint32, e.blocks);
@@ -1520,6 +1665,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   /* workers: sources whose fill() may run on several threads at once, large traces only */
   guint nw = e.opt->threads == 0 ? (guint)MIN(g_get_num_processors(), MS_MAX_WORKERS) : MIN(e.opt->threads, MS_MAX_WORKERS);
   e.par_min = e.opt->par_min_warps ? e.opt->par_min_warps : PAR_MIN_WARPS;
+  e.l2_refill = e.l2c && ms_source_has_fill_worker(src);
   if (!ms_source_has_fill_worker(src) || e.W < e.par_min) nw = 1;
   e.nctr = MAX(nw, 1u);
   e.ctr = g_new0(Counter, e.nctr);
@@ -1539,14 +1685,14 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   MsSource *pf = NULL;
   if (e.nctr > 1) {
     e.pool = pool_new(&e, e.nctr);
-  } else if (e.opt->threads != 1 && e.p >= 65536) {
+  } else if (e.opt->threads != 1 && e.p >= 65536 && !e.l2c) {
     pf = ms_source_prefetch(src, e.chunk, e.w);
     e.src = pf;
   }
   /* repeated blocks: whole warps per block, several blocks, a block fits a counter's buffer */
   {
     const guint64 bt = e.wpb * e.w;
-    e.reuse = !e.opt->fill_every_block && e.src->funcs.block_shift && e.src->funcs.block_repeats &&
+    e.reuse = !e.opt->fill_every_block && (!e.l2c || e.l2_refill) && e.src->funcs.block_shift && e.src->funcs.block_repeats &&
               e.blocks >= 2 && bt <= e.chunk && bt == ms_source_block_threads(e.src);
     if (e.reuse) {
       e.refaddr = g_new(gint64, bt);
@@ -1566,6 +1712,14 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
         R->global_busy = (e.busy[gp] + (guint64)e.rate[gp] - 1) / (guint64)e.rate[gp];
       for (guint p = 0; p < e.P; p++)
         if (e.hmm ? p != e.P - 1 : model->kind == MS_MODEL_DMM) R->shared_busy = MAX(R->shared_busy, e.busy[p]);
+    }
+    if (e.l2c) {
+      R->l2_cached = TRUE;
+      R->l2_hits = e.l2c->hits;
+      R->l2_misses = e.l2c->misses;
+      R->dram_stages = e.dbusy;
+      R->dram_busy = (e.dbusy + (guint64)e.drate - 1) / (guint64)e.drate;
+      R->global_busy = MAX(R->global_busy, R->dram_busy);
     }
   }
   ms_source_free(pf);

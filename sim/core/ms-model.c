@@ -83,6 +83,7 @@ char *ms_model_describe(const MsModel *m) {
   if (m->partial_write_stages) g_string_append_printf(s, " partial_write_stages=%u", m->partial_write_stages);
   if (m->l2_partial_write_stages)
     g_string_append_printf(s, " l2_partial_write_stages=%u", m->l2_partial_write_stages);
+  if (m->l2_ways) g_string_append_printf(s, " l2_ways=%u", m->l2_ways);
   return g_string_free(s, FALSE);
 }
 
@@ -94,7 +95,7 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "shared_words_per_dmm", "launch_units", "l2_words",
                                          "l2_latency",  "l2_rate",        "read_window",
                                          "posted_writes", "partial_write_stages",
-                                         "l2_partial_write_stages", NULL};
+                                         "l2_partial_write_stages", "l2_ways", NULL};
 
 static gboolean fail(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static gboolean fail(GError **error, int code, const char *fmt, ...) {
@@ -246,6 +247,17 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
     if (!ms_json_get_uint(it, 0, max, fn, pwkeys[i], &v, error)) return FALSE;
     if (i == 0) m->partial_write_stages = (guint32)v;
     else m->l2_partial_write_stages = (guint32)v;
+  }
+  it = cJSON_GetObjectItemCaseSensitive(root, "l2_ways");
+  if (it) {
+    if (!m->l2_words)
+      return fail(error, MS_ERROR_INVALID, "%s: l2_ways: needs the l2 keys (l2_words, l2_latency, l2_rate)", fn);
+    if (!ms_json_get_uint(it, 1, MS_MAX_L2_WAYS, fn, "l2_ways", &v, error)) return FALSE;
+    if (m->partial_write_stages)
+      return fail(error, MS_ERROR_INVALID,
+                  "%s: l2_ways: the L2 cache charges a partial write that misses a fill of its group; "
+                  "leave out partial_write_stages", fn);
+    m->l2_ways = (guint32)v;
   }
   it = cJSON_GetObjectItemCaseSensitive(root, "time_unit_ns");
   if (it) {

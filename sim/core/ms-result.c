@@ -38,6 +38,7 @@ static cJSON *model_json(const MsModel *m) {
   if (m->posted_writes) cJSON_AddBoolToObject(o, "posted_writes", 1);
   if (m->partial_write_stages) cJSON_AddNumberToObject(o, "partial_write_stages", m->partial_write_stages);
   if (m->l2_partial_write_stages) cJSON_AddNumberToObject(o, "l2_partial_write_stages", m->l2_partial_write_stages);
+  if (m->l2_ways) cJSON_AddNumberToObject(o, "l2_ways", m->l2_ways);
   if (m->time_unit_ns > 0) cJSON_AddNumberToObject(o, "time_unit_ns", m->time_unit_ns);
   if (m->launch_ns > 0) cJSON_AddNumberToObject(o, "launch_ns", m->launch_ns);
   return o;
@@ -85,6 +86,13 @@ char *ms_result_to_json(const MsResult *r, const MsModel *m, const MsSource *src
   cJSON_AddNumberToObject(o, "global_busy", (double)r->global_busy);
   cJSON_AddNumberToObject(o, "shared_busy", (double)r->shared_busy);
   cJSON_AddStringToObject(o, "bound", ms_result_bound(r));
+  if (r->l2_cached) {
+    cJSON *c = cJSON_AddObjectToObject(o, "l2_cache");
+    cJSON_AddNumberToObject(c, "hits", (double)r->l2_hits);
+    cJSON_AddNumberToObject(c, "misses", (double)r->l2_misses);
+    cJSON_AddNumberToObject(c, "dram_stages", (double)r->dram_stages);
+    cJSON_AddNumberToObject(c, "dram_busy", (double)r->dram_busy);
+  }
   if (m->time_unit_ns > 0) cJSON_AddNumberToObject(o, "predicted_ns", predicted_ns(r, m));
   cJSON_AddItemToObject(o, "model", model_json(m));
   cJSON_AddStringToObject(o, "trace", ms_source_name(src));
@@ -145,6 +153,10 @@ void ms_result_print_text(const MsResult *r, const MsModel *m, const MsSource *s
   fprintf(out, "bound          %s   (global entry busy %" G_GUINT64_FORMAT ", busiest DMM %" G_GUINT64_FORMAT
                ", launching %" G_GUINT64_FORMAT " time units in %" G_GUINT64_FORMAT " kernel%s)\n",
           ms_result_bound(r), r->global_busy, r->shared_busy, r->launch_total, r->kernels, r->kernels == 1 ? "" : "s");
+  if (r->l2_cached)
+    fprintf(out, "l2 cache       %" G_GUINT64_FORMAT " hits, %" G_GUINT64_FORMAT " misses; DRAM stages %" G_GUINT64_FORMAT
+                 ", busy %" G_GUINT64_FORMAT " time units\n",
+            r->l2_hits, r->l2_misses, r->dram_stages, r->dram_busy);
   if (m->time_unit_ns > 0) {
     if (m->launch_ns > 0)
       fprintf(out, "predicted ns   %.1f   (%" G_GUINT64_FORMAT " time units x time_unit_ns %g + %" G_GUINT64_FORMAT

@@ -76,7 +76,15 @@ typedef struct {
    * (0: one stage per group, the papers' rule); the l2_ key applies instead when the
    * trace runs in L2.  width x (1 + either) must not exceed MS_MAX_WARP_STAGES. */
   guint32 partial_write_stages, l2_partial_write_stages;
+  /* L2 cache (a project extension, docs/models.md, "The L2 cache"): l2_ways A > 0 runs a
+   * trace whose footprint does not fit l2_words through an A-way LRU cache of
+   * l2_words / group_words groups: the global pipeline enters at l2_rate and l2_latency,
+   * and each miss, fill and line made dirty takes a DRAM slot at global_rate, completing
+   * global_latency later.  0: no cache (the footprint rule alone). */
+  guint32 l2_ways;
 } MsModel;
+
+#define MS_MAX_L2_WAYS 64u
 
 #define MS_MAX_WARP_STAGES 65535u
 
@@ -259,6 +267,10 @@ typedef struct {
   guint64 global_busy;    /* time units the global entry needs: ceil(global stages / g) */
   guint64 shared_busy;    /* stages of the busiest DMM (dmm: all shared stages) */
   gboolean l2_resident;   /* the trace's global_words fit the model's l2_words */
+  gboolean l2_cached;     /* the global steps ran through the L2 cache (l2_ways) */
+  guint64 l2_hits, l2_misses; /* L2 cache: group accesses that hit, that missed */
+  guint64 dram_stages;    /* L2 cache: DRAM slots taken (misses, fills, lines made dirty) */
+  guint64 dram_busy;      /* L2 cache: time units the DRAM needs: ceil(dram_stages / global_rate) */
   guint64 repeated_blocks; /* blocks of memory steps counted as a shifted copy of another
                             * (repeated blocks, docs/performance.md): not a model figure */
   GArray *per_step;       /* of MsStepResult, only when asked for */
