@@ -853,3 +853,31 @@ Test(gpu, partial_writes_cost_their_extra_stages) {
     mt_trace_free(t);
   }
 }
+
+/* docs/models.md, "The L2 cache": one set of one way, a read miss, a hit, a partial write
+ * miss that evicts group 0 (fill + dirty), and group 0 read again (a miss): 18 time units;
+ * without l2_ways the footprint rule alone runs every step at DRAM latency: 20. */
+Test(gpu, l2_cache_worked_example) {
+  const gint64 addr[4][4] = {{0, 1, 2, 3}, {0, 1, 2, 3}, {8, 9, -1, -1}, {0, 1, 2, 3}};
+  for (int ways = 0; ways <= 1; ways++) {
+    g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 4, 5);
+    m->l2_words = 8;
+    m->l2_latency = 2;
+    m->l2_rate = 1;
+    m->l2_ways = (guint32)ways;
+    MtTrace *t = mt_trace_new(4, 4);
+    for (int s = 0; s < 4; s++) {
+      gint64 *a = mt_mem(t, s == 2 ? MS_OP_WRITE : MS_OP_READ, MS_SPACE_GLOBAL);
+      for (int i = 0; i < 4; i++) a[i] = addr[s][i] < 0 ? MS_ADDR_NONE : addr[s][i];
+    }
+    MsSimOptions opt = {0};
+    g_autoptr(MsResult) r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, ways ? 18u : 20u, "ways %d: %" G_GUINT64_FORMAT " time units", ways, r->time_units);
+    cr_expect_eq(r->stages, 4u);
+    cr_expect_eq(r->l2_cached, ways == 1);
+    cr_expect_eq(r->l2_hits, ways ? 1u : 0u);
+    cr_expect_eq(r->l2_misses, ways ? 3u : 0u);
+    cr_expect_eq(r->dram_stages, ways ? 4u : 0u);
+    mt_trace_free(t);
+  }
+}

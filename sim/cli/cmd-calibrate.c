@@ -7,9 +7,13 @@
 int ms_cmd_calibrate(int argc, char **argv) {
   char *output = NULL;
   gboolean quiet = FALSE, to_stdout = TRUE;
+  gint l2_ways = 0;
   GOptionEntry entries[] = {
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the model to FILE ('-' or absent: stdout)", "FILE"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "With -o FILE: do not print the derivation summary", NULL},
+      {"l2-ways", 0, 0, G_OPTION_ARG_INT, &l2_ways,
+       "Add l2_ways N (1 ... 64): footprints beyond l2_words run through an N-way L2 cache (docs/models.md); "
+       "partial_write_stages is then left out", "N"},
       {NULL}};
   /* the command line as given, recorded in the model */
   GString *cmd = g_string_new("memsim calibrate");
@@ -25,6 +29,12 @@ int ms_cmd_calibrate(int argc, char **argv) {
   GError *err = NULL;
   char *text = NULL;
   if (!ms_cli_parse(ctx, "calibrate", &argc, &argv, &code)) goto out;
+  if (l2_ways < 0 || l2_ways > (gint)MS_MAX_L2_WAYS) {
+    fprintf(stderr, "memsim calibrate: --l2-ways: %d is out of range [1, %u]\n", l2_ways, MS_MAX_L2_WAYS);
+    code = MS_EXIT_INPUT;
+    goto out;
+  }
+  c->l2_ways = (guint32)l2_ways;
   if (argc < 2) {
     fprintf(stderr, "memsim calibrate: expected one or more record files\nTry 'memsim calibrate --help'\n");
     code = MS_EXIT_INPUT;

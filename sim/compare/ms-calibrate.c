@@ -742,8 +742,10 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
   cJSON_AddNumberToObject(o, "l2_rate", d->l2_rate);
   if (d->from_load_loop) cJSON_AddNumberToObject(o, "read_window", d->read_window);
   if (d->from_store_loop) cJSON_AddBoolToObject(o, "posted_writes", d->posted_writes);
-  if (d->from_writes) cJSON_AddNumberToObject(o, "partial_write_stages", d->partial_write_stages);
+  /* with the L2 cache a partial write that misses costs its fill: partial_write_stages goes */
+  if (d->from_writes && !c->l2_ways) cJSON_AddNumberToObject(o, "partial_write_stages", d->partial_write_stages);
   if (d->from_l2_writes) cJSON_AddNumberToObject(o, "l2_partial_write_stages", d->l2_partial_write_stages);
+  if (c->l2_ways) cJSON_AddNumberToObject(o, "l2_ways", c->l2_ways);
   cJSON_AddNumberToObject(o, "time_unit_ns", d->time_unit_ns);
   GString *files = g_string_new(NULL);
   char *desc = g_strdup_printf(

@@ -54,6 +54,8 @@ typedef struct {
   char *device_name, *date, *git_commit, *timing;
   MsCalDerived d;
   gboolean derived;
+  guint32 l2_ways;      /* --l2-ways: the model runs large footprints through an L2 cache of this
+                         * many ways (a structure, not a measurement; 0: none) */
 } MsCalib;
 
 MsCalib *ms_calib_new(void);
