@@ -23,6 +23,10 @@
  *   l2-sweep           the same read over footprints of 8 .. 128 MiB (whole passes, a
  *                      grid-stride loop each): bandwidth against footprint shows how much
  *                      of a repeatedly read footprint the L2 keeps
+ *   l2-random-sweep    4-byte loads (ld.global.cg) at random words, mix(j) mod the footprint
+ *                      (4 .. 256 MiB, 2^26 loads per call): time per load against footprint
+ *                      shows how much of a randomly read footprint the L2 keeps
+ *   l2-random-line-sweep  the same where each warp reads one whole random 128-byte line
  *   l2-copy-sweep      the same for a copy b = a (each array half the footprint, whole
  *                      passes): what L2 keeps of a footprint that is read and written, as
  *                      the algorithms' kernels do (the model's l2_words)
@@ -277,6 +281,43 @@ __global__ void __launch_bounds__(256) l2_copy_sweep(const uint4 *a, uint4 *b, s
     }
     for (; q < n4; q += T) b[q] = __ldcg(a + q);
   }
+}
+
+/* lowbias32 (Wellons): a well-mixed 32-bit hash; the random sweeps' addresses. */
+__host__ __device__ inline uint32_t mix32(uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
+}
+
+/* The random sweeps' word of access j over `units` units of `unit` words (unit 1: words,
+ * 32: lines; lane is added for lines). */
+__host__ __device__ inline uint32_t random_unit(uint32_t j, uint32_t units) {
+  return (uint32_t)(((uint64_t)mix32(j) * units) >> 32);
+}
+
+/* l2-random-sweep (LINE false): thread t makes `per` loads (ld.global.cg), load k at word
+ * random_unit(t * per + k, words). LINE true: warp v's k-th load is line
+ * random_unit(v * per + k, words / 32), lane l reading its word l. per is a multiple of 4. */
+template <bool LINE>
+__global__ void __launch_bounds__(256) random_sweep(const uint32_t *a, uint32_t words, uint32_t per,
+                                                    uint32_t *sum) {
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31;
+  const uint32_t base = (LINE ? t >> 5 : t) * per, units = LINE ? words >> 5 : words;
+  uint32_t s = 0;
+  for (uint32_t k = 0; k < per; k += 4) {
+    uint32_t i[4];
+#pragma unroll
+    for (int u = 0; u < 4; u++) {
+      const uint32_t x = random_unit(base + k + u, units);
+      i[u] = LINE ? x * 32 + lane : x;
+    }
+    s += __ldcg(a + i[0]) + __ldcg(a + i[1]) + __ldcg(a + i[2]) + __ldcg(a + i[3]);
+  }
+  block_add(s, sum);
 }
 
 /* Chase state: [0] the node the next call starts from, [1] the node a call ended on,
@@ -789,6 +830,65 @@ void run_l2_sweep(const Dev &d, bool quick) {
   MS_CUDA(cudaFree(sum));
 }
 
+/* l2-random-sweep, l2-random-line-sweep: time per random load against footprint, 4 .. 256 MiB
+ * (2^26 4-byte loads per call, all threads busy). */
+template <bool LINE>
+void run_random_sweep(const Dev &d, bool quick) {
+  static const int mib_full[] = {4, 8, 12, 16, 20, 24, 28, 32, 40, 48, 64, 96, 128, 256};
+  static const int mib_quick[] = {8, 32, 64, 256};
+  const int *mib = quick ? mib_quick : mib_full;
+  const int count = quick ? 4 : (int)(sizeof mib_full / sizeof mib_full[0]);
+  const size_t max_bytes = (size_t)mib[count - 1] << 20;
+  uint32_t *a, *sum;
+  MS_CUDA(cudaMalloc(&a, max_bytes));
+  MS_CUDA(cudaMalloc(&sum, 4));
+  fill_pattern<<<d.sms * 8, 256>>>(a, max_bytes / 4);
+  MS_CHECK_LAUNCH();
+  const uint32_t blocks = (uint32_t)(d.sms * occupancy(random_sweep<LINE>, 256)), threads = blocks * 256;
+  const uint64_t target = (uint64_t)1 << 26; /* 4-byte loads per call */
+  const uint32_t per = (uint32_t)std::max<uint64_t>(4, target / threads / 4 * 4);
+  const uint64_t loads = (uint64_t)threads * per; /* 4-byte loads (LINE: 32 per warp load) */
+  for (int c = 0; c < count; c++) {
+    const uint32_t words = (uint32_t)(((size_t)mib[c] << 20) / 4);
+    /* The expected sum, on the host: every load's pattern value. */
+    uint32_t want = 0;
+    if (LINE) {
+      for (uint64_t v = 0; v < threads / 32; v++)
+        for (uint32_t k = 0; k < per; k++) {
+          const uint32_t x = random_unit((uint32_t)(v * per + k), words >> 5);
+          for (uint32_t l = 0; l < 32; l++) want += pattern((uint64_t)x * 32 + l);
+        }
+    } else {
+      for (uint64_t j = 0; j < loads; j++) want += pattern(random_unit((uint32_t)j, words));
+    }
+    MsRecord rec;
+    rec.workload = "calibrate";
+    rec.algorithm = LINE ? "l2-random-line-sweep" : "l2-random-sweep";
+    rec.p("footprint_bytes", (long long)words * 4);
+    rec.p("loads", (long long)(LINE ? loads / 32 : loads));
+    rec.p("load_bytes", LINE ? 128LL : 4LL);
+    rec.p("blocks", (long long)blocks);
+    rec.p("threads_per_block", 256LL);
+    rec.x("bytes_read", (long long)(loads * 4));
+    auto poison = [&] { MS_CUDA(cudaMemset(sum, 0xff, 4)); };
+    auto launch = [&] {
+      MS_CUDA(cudaMemsetAsync(sum, 0, 4));
+      random_sweep<LINE><<<blocks, 256>>>(a, words, per, sum);
+    };
+    auto verify = [&]() -> std::string {
+      uint32_t h = 0;
+      MS_CUDA(cudaMemcpy(&h, sum, 4, cudaMemcpyDeviceToHost));
+      return h == want ? "" : ms_fmt("sum %u, want %u", h, want);
+    };
+    const double n_loads = (double)(LINE ? loads / 32 : loads);
+    measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+      return "{\"ns_per_load\": " + jnum(med / n_loads) + ", \"loads_per_ns\": " + jnum(n_loads / med) + "}";
+    });
+  }
+  MS_CUDA(cudaFree(a));
+  MS_CUDA(cudaFree(sum));
+}
+
 /* l2-copy-sweep: copy bandwidth (bytes read + written) against the footprint of both arrays,
  * 8 .. 128 MiB (about 1 GiB moved per call). */
 void run_l2_copy_sweep(const Dev &d, bool quick) {
@@ -1077,6 +1177,8 @@ void ms_run_calibrate(const MsOptions &o) {
   run_l2_strided(d);
   if (ms_selected("l2-sweep")) run_l2_sweep(d, o.quick);
   if (ms_selected("l2-copy-sweep")) run_l2_copy_sweep(d, o.quick);
+  if (ms_selected("l2-random-sweep")) run_random_sweep<false>(d, o.quick);
+  if (ms_selected("l2-random-line-sweep")) run_random_sweep<true>(d, o.quick);
   run_chase(o, "dram-chase", o.quick ? (size_t)128 << 20 : (size_t)512 << 20, 0, o.quick ? 8192 : 32768);
   run_chase(o, "l2-chase", (size_t)4 << 20, 32768, 65536);
   run_chase(o, "l1-chase", (size_t)16 << 10, 128, o.quick ? 65536 : 262144);

@@ -82,14 +82,14 @@ static guint64 naive_umm_write(const gint64 *a, guint n, guint64 gw, guint64 pw)
 /* The L2 cache of l2_ways, naively: every entry keeps the time of its last use (0: empty) and
  * a dirty flag; a miss takes the first empty entry of the set, else the least recently used. */
 typedef struct {
-  guint64 sets, ways, clock;
+  guint64 sets, ways, clock; /* sets per partition (l2_partitions: partition q's come q-th) */
   guint64 *tag, *used;
   gboolean *dirty;
 } NaiveCache;
 
-/* One access; returns the DRAM slots (docs/models.md, "The L2 cache"). */
-static guint64 naive_cache_access(NaiveCache *c, Naive *out, guint64 g, gboolean write, gboolean full) {
-  guint64 base = (g % c->sets) * c->ways;
+/* One access of partition `part`; returns the DRAM slots (docs/models.md, "The L2 cache"). */
+static guint64 naive_cache_access(NaiveCache *c, Naive *out, guint64 part, guint64 g, gboolean write, gboolean full) {
+  guint64 base = (part * c->sets + g % c->sets) * c->ways;
   c->clock++;
   for (guint64 i = base; i < base + c->ways; i++)
     if (c->used[i] && c->tag[i] == g) {
@@ -115,7 +115,8 @@ static guint64 naive_cache_access(NaiveCache *c, Naive *out, guint64 g, gboolean
 }
 
 /* A warp's request through the cache: its distinct groups in ascending order. */
-static guint64 naive_cache_warp(NaiveCache *c, Naive *out, const gint64 *a, guint n, guint64 gw, gboolean write) {
+static guint64 naive_cache_warp(NaiveCache *c, Naive *out, guint64 part, const gint64 *a, guint n, guint64 gw,
+                                gboolean write) {
   guint64 kd = 0;
   gint64 prev = -1; /* the last group done */
   for (;;) {
@@ -134,7 +135,7 @@ static guint64 naive_cache_warp(NaiveCache *c, Naive *out, const gint64 *a, guin
         if (a[j] == a[i]) dup = TRUE;
       words += !dup;
     }
-    kd += naive_cache_access(c, out, (guint64)next, write, words == gw);
+    kd += naive_cache_access(c, out, part, (guint64)next, write, words == gw);
     prev = next;
   }
 }
@@ -162,12 +163,13 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   const gboolean cache = m->l2_ways && !in_l2 && (hmm || m->kind == MS_MODEL_UMM);
   const guint64 pw = in_l2 || cache ? m->l2_partial_write_stages : m->partial_write_stages;
   NaiveCache nc = {0};
+  const guint64 parts = MAX(1, m->l2_partitions); /* block b's warps use partition b mod parts */
   if (cache) {
     nc.ways = m->l2_ways;
-    nc.sets = MAX(1, m->l2_words / m->group_words / m->l2_ways);
-    nc.tag = g_new0(guint64, nc.sets * nc.ways);
-    nc.used = g_new0(guint64, nc.sets * nc.ways);
-    nc.dirty = g_new0(gboolean, nc.sets * nc.ways);
+    nc.sets = MAX(1, m->l2_words / m->group_words / m->l2_ways / parts);
+    nc.tag = g_new0(guint64, parts * nc.sets * nc.ways);
+    nc.used = g_new0(guint64, parts * nc.sets * nc.ways);
+    nc.dirty = g_new0(gboolean, parts * nc.sets * nc.ways);
   }
   /* k[s][j]: stages of warp j in step s, kd[s][j] its DRAM slots (cache); and the counters */
   guint64 *k = g_new0(guint64, nsteps * W);
@@ -191,7 +193,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
                                                 : naive_umm(a + j * w, n, m->group_words);
       k[s * W + j] = kk;
       if (cache && !shared_rule)
-        kd[s * W + j] = naive_cache_warp(&nc, out, a + j * w, n, m->group_words, st.op == MS_OP_WRITE);
+        kd[s * W + j] = naive_cache_warp(&nc, out, (j / wpb) % parts, a + j * w, n, m->group_words, st.op == MS_OP_WRITE);
       out->dram_stages += kd[s * W + j];
       for (guint i = 0; i < n; i++) out->step_req[s] += a[j * w + i] >= 0;
       if (kk) {
@@ -621,6 +623,10 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
       m->l2_ways = (guint32)g_rand_int_range(g, 1, 5);
       m->l2_words = (guint64)g_rand_int_range(g, 1, 120);
       t->global_words = g_rand_int_range(g, 0, 3) ? m->l2_words + 1 : 0;
+      /* partitions: each at least one set */
+      const guint64 sets = m->l2_words / m->group_words / m->l2_ways;
+      if (ms_model_is_hmm(m) && sets >= 2 && g_rand_boolean(g))
+        m->l2_partitions = (guint32)g_rand_int_range(g, 2, (gint32)MIN(sets, 4) + 1);
     }
   }
   if (m->kind != MS_MODEL_DMM && !m->l2_ways && g_rand_int_range(g, 0, 3) == 0)
@@ -644,7 +650,7 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
 Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   guint32 seed = test_seed(20261122u);
   GRand *g = g_rand_new_with_seed(seed);
-  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0;
+  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0;
   for (guint it = 0; it < RANDOM_EXTENSION_TRACES; it++) {
     MsModel *m = random_model(g);
     MtTrace *t = random_trace(g, m->width);
@@ -663,6 +669,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
     compare(r, &n, desc);
     cached += r->l2_cached && r->dram_stages > 0;
     evicting += r->l2_cached && r->l2_misses > m->l2_words / m->group_words;
+    parted += r->l2_cached && m->l2_partitions > 1 && r->dram_stages > 0;
     ms_result_free(r);
     mt_trace_free(t);
     ms_model_free(m);
@@ -675,6 +682,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   cr_expect_gt(partial, RANDOM_EXTENSION_TRACES / 5, "partial_write_stages under-tested: %u", partial);
   cr_expect_gt(cached, RANDOM_EXTENSION_TRACES / 20, "l2_ways under-tested: %u", cached);
   cr_expect_gt(evicting, RANDOM_EXTENSION_TRACES / 50, "l2_ways evictions under-tested: %u", evicting);
+  cr_expect_gt(parted, RANDOM_EXTENSION_TRACES / 100, "l2_partitions under-tested: %u", parted);
   g_rand_free(g);
 }
 

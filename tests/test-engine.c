@@ -881,3 +881,32 @@ Test(gpu, l2_cache_worked_example) {
     mt_trace_free(t);
   }
 }
+
+/* docs/models.md, "L2 partitions": HMM d = 2, w = 4, global latency 5, group_words 4,
+ * l2_words 8, l2_latency 2, l2_rate 1, l2_ways 1; two blocks of one warp read group 0 twice.
+ * One cache: warp 1 hits what warp 0 brought in, 7 time units; two partitions: each block's
+ * first read misses in its own, 8 (models/extensions/hmm-l2-partitions.json,
+ * traces/l2-partitions.json). */
+Test(gpu, l2_partitions_worked_example) {
+  for (guint32 parts = 1; parts <= 2; parts++) {
+    g_autoptr(MsModel) m = mt_hmm(MS_MODEL_HMM, 4, 2, 1, 5);
+    m->group_words = 4;
+    m->l2_words = 8;
+    m->l2_latency = 2;
+    m->l2_rate = 1;
+    m->l2_ways = 1;
+    m->l2_partitions = parts;
+    MtTrace *t = mt_trace_new(8, 4);
+    for (int s = 0; s < 2; s++) {
+      gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+      for (int i = 0; i < 8; i++) a[i] = i % 4;
+    }
+    MsSimOptions opt = {0};
+    g_autoptr(MsResult) r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, parts == 2 ? 8u : 7u, "partitions %u: %" G_GUINT64_FORMAT " time units", parts, r->time_units);
+    cr_expect_eq(r->l2_hits, parts == 2 ? 2u : 3u);
+    cr_expect_eq(r->l2_misses, parts == 2 ? 2u : 1u);
+    cr_expect_eq(r->dram_stages, parts == 2 ? 2u : 1u);
+    mt_trace_free(t);
+  }
+}

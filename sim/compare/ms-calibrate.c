@@ -42,7 +42,7 @@ static void derived_clear(MsCalDerived *d) {
   char **from[] = {&d->from_clock, &d->from_copy, &d->from_stride1, &d->from_stride32,
                    &d->from_global, &d->from_shared, &d->from_launch, &d->from_device,
                    &d->from_l2read, &d->from_l2chase, &d->from_load_loop, &d->from_store_loop,
-                   &d->from_l2sweep, &d->from_writes, &d->from_l2_writes};
+                   &d->from_l2sweep, &d->from_writes, &d->from_l2_writes, &d->from_random};
   for (guint i = 0; i < G_N_ELEMENTS(from); i++) g_clear_pointer(from[i], g_free);
   memset(d, 0, sizeof *d);
 }
@@ -422,6 +422,55 @@ static gboolean derive_l2_sweep(MsCalib *c, MsCalDerived *d, GError **error) {
   return TRUE;
 }
 
+/* L2 partitions: random 4-byte loads (l2-random-sweep) see less of the L2 than whole passes
+ * do (the sweep above).  t0 = the smallest ns per load; the random capacity is the
+ * footprint where ns per load first exceeds 1.1 t0, linear between the records around it;
+ * the model splits its cache into round(4 l2_words / that) partitions (docs/calibration.md).
+ * Needs --l2-ways (the partitions are the cache's) and at least 3 records, the largest
+ * beyond the capacity; without records the key is left out. */
+static gboolean derive_l2_random(MsCalib *c, MsCalDerived *d, GError **error) {
+  GArray *pts = g_array_new(FALSE, FALSE, sizeof(SweepPt));
+  gboolean ok = TRUE;
+  for (guint i = 0; i < c->records->len && ok; i++) {
+    const MsCalRecord *r = c->records->pdata[i];
+    if (strcmp(r->algorithm, "l2-random-sweep") != 0) continue;
+    double f, med, loads;
+    ok = field(r, "params.footprint_bytes", FALSE, &f, error) && field(r, "median_ns", FALSE, &med, error) &&
+         field(r, "params.loads", FALSE, &loads, error);
+    if (ok && loads <= 0) ok = fail(error, "%s: record %u (l2-random-sweep): params.loads must be positive", r->file, r->index);
+    if (ok) g_array_append_val(pts, ((SweepPt){f, med / loads, i})); /* bw holds ns per load here */
+  }
+  if (!ok || pts->len == 0 || !c->l2_ways) {
+    g_array_free(pts, TRUE);
+    return ok;
+  }
+  g_array_sort(pts, sweep_cmp);
+  const SweepPt *v = (const SweepPt *)(void *)pts->data;
+  const guint n = pts->len;
+  double t0 = v[0].bw;
+  for (guint i = 1; i < n; i++) t0 = MIN(t0, v[i].bw);
+  const double thr = 1.1 * t0;
+  guint k = 0;
+  while (k < n && v[k].bw <= thr) k++;
+  if (n < 3 || k == 0 || k == n) {
+    fail(error, "%s: l2-random-sweep: %u record%s (footprints %.0f .. %.0f MiB); the rule needs at least 3, the "
+                "smallest within the L2 and the largest beyond it (%s)",
+         (char *)c->files->pdata[0], n, n == 1 ? "" : "s", v[0].bytes / 1048576, v[n - 1].bytes / 1048576, RUN_HINT);
+    g_array_free(pts, TRUE);
+    return FALSE;
+  }
+  const double cap = v[k - 1].bytes + (thr - v[k - 1].bw) / (v[k].bw - v[k - 1].bw) * (v[k].bytes - v[k - 1].bytes);
+  d->random_points = n;
+  d->random_ns_lo = t0;
+  d->random_bytes = cap;
+  d->l2_partitions = (guint32)round_u64(4.0 * (double)d->l2_words / cap, 1, MS_MAX_L2_PARTITIONS);
+  const MsCalRecord *first = c->records->pdata[v[0].index];
+  d->from_random = g_strdup_printf("%s, %u l2-random-sweep records (footprints %.0f .. %.0f MiB)", first->file, n,
+                                   v[0].bytes / 1048576, v[n - 1].bytes / 1048576);
+  g_array_free(pts, TRUE);
+  return TRUE;
+}
+
 /* Partial writes: the median over strides 2, 4, .. 32 of (ns per warp request of `write`'s
  * record / of `read`'s) -- at each of these strides no store covers a whole sector, so every
  * group the model counts is written in part.  Needs all ten records; FALSE with *ratio NAN
@@ -530,6 +579,7 @@ gboolean ms_calib_derive(MsCalib *c, GError **error) {
   d->l2_rate = (guint32)round_u64(d->l2_bytes_per_ns * d->time_unit_ns / (4.0 * d->group_words), 1, MS_MAX_GLOBAL_RATE);
   d->l2_latency = round_u64(d->l2_clocks, 1, MS_MAX_LATENCY);
   if (!derive_l2_sweep(c, d, error)) return FALSE;
+  if (!derive_l2_random(c, d, error)) return FALSE;
   /* warp issue, from the one-warp loops (optional: older record files have none): the loads
    * a warp keeps in flight in a plain loop = DRAM latency / clocks per iteration; stores
    * that take less than half the latency each do not hold the warp */
@@ -715,6 +765,13 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
                "the same rule with l2-strided-write and l2-strided-read (a 16 MiB footprint, in L2)");
     cJSON_AddNumberToObject(o, "ratio", d->l2_pw_ratio);
   }
+  if (d->from_random) {
+    o = figure(cal, "l2_partitions", d->l2_partitions, d->from_random,
+               "round(4 * l2_words / capacity), within 1 .. 16: capacity = the footprint where ns per random load first "
+               "exceeds 1.1 x the smallest, linear between the records around it");
+    cJSON_AddNumberToObject(o, "capacity_bytes", d->random_bytes);
+    cJSON_AddNumberToObject(o, "lo_ns_per_load", d->random_ns_lo);
+  }
   cJSON_AddItemToObject(cal, "recorded_not_used", recorded_json(c));
   return cal;
 }
@@ -746,6 +803,7 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
   if (d->from_writes && !c->l2_ways) cJSON_AddNumberToObject(o, "partial_write_stages", d->partial_write_stages);
   if (d->from_l2_writes) cJSON_AddNumberToObject(o, "l2_partial_write_stages", d->l2_partial_write_stages);
   if (c->l2_ways) cJSON_AddNumberToObject(o, "l2_ways", c->l2_ways);
+  if (d->from_random && d->l2_partitions > 1) cJSON_AddNumberToObject(o, "l2_partitions", d->l2_partitions);
   cJSON_AddNumberToObject(o, "time_unit_ns", d->time_unit_ns);
   GString *files = g_string_new(NULL);
   char *desc = g_strdup_printf(
@@ -807,6 +865,9 @@ char *ms_calib_summary(const MsCalib *c) {
   if (d->from_l2sweep)
     g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " copy %.0f bytes/ns in L2, %.0f beyond: half at %.1f MiB   %s\n",
                            "l2_words", d->l2_words, d->l2_sweep_hi, d->l2_sweep_lo, d->l2_sweep_bytes / 1048576, d->from_l2sweep);
+  if (d->from_random)
+    g_string_append_printf(s, "  %-21s %-9u random loads %.4f ns each in L2, 1.1 x at %.1f MiB   %s\n", "l2_partitions",
+                           d->l2_partitions, d->random_ns_lo, d->random_bytes / 1048576, d->from_random);
   g_string_append_printf(s, "  from %s: dmms %u, width %u, resident_warps %" G_GUINT64_FORMAT ", resident_blocks %" G_GUINT64_FORMAT
                             ", shared_words_per_dmm %" G_GUINT64_FORMAT,
                          (char *)c->files->pdata[0], d->dmms, d->width, d->resident_warps, d->resident_blocks,

@@ -44,6 +44,13 @@ typedef struct {
   double pw_ratio, l2_pw_ratio;
   guint32 partial_write_stages, l2_partial_write_stages;
   char *from_writes, *from_l2_writes;
+  /* L2 partitions (optional l2-random-sweep records, with --l2-ways): random_bytes = the
+   * footprint where random 4-byte loads first take 1.1 x the time of the smallest
+   * footprint's; l2_partitions = round(4 l2_words / random_bytes), within 1 .. 16 */
+  guint random_points;
+  double random_ns_lo, random_bytes;
+  guint32 l2_partitions;
+  char *from_random;
 } MsCalDerived;
 
 typedef struct {

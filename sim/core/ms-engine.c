@@ -80,8 +80,8 @@ struct Engine;
  * 2^63: addresses are non-negative gint64). */
 #define L2_DIRTY (G_GUINT64_CONSTANT(1) << 63)
 typedef struct {
-  guint64 sets;
-  guint32 ways;
+  guint64 sets; /* per partition: partition q's sets are q * sets .. (q + 1) * sets - 1 */
+  guint32 ways, parts;
   guint64 *tag;
   guint8 *cnt;
   guint64 hits, misses;
@@ -356,8 +356,8 @@ static guint dmm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, g
  * first when the warp writes only part of it; a write hit 1 if it makes a clean group dirty,
  * else 0.  A dirty group's write-back is charged when it becomes dirty, not at its eviction,
  * so that every charge falls on the warp that caused it (docs/models.md, "The L2 cache"). */
-static guint l2_access(L2Cache *L, guint64 g, gboolean write, gboolean full) {
-  const guint64 set = g % L->sets;
+static guint l2_access(L2Cache *L, guint part, guint64 g, gboolean write, gboolean full) {
+  const guint64 set = part * L->sets + g % L->sets;
   guint64 *t = L->tag + set * L->ways;
   guint n = L->cnt[set], x = 0;
   while (x < n && (t[x] & ~L2_DIRTY) != g) x++;
@@ -380,10 +380,11 @@ static guint l2_access(L2Cache *L, guint64 g, gboolean write, gboolean full) {
   return cost;
 }
 
-/* L2 cache: a warp's global request, its distinct groups in ascending order.  Returns its
- * DRAM slots. */
-static guint l2_warp(const Engine *e, Counter *c, const gint64 *a, guint n, gboolean write) {
+/* L2 cache: warp `warp`'s global request, its distinct groups in ascending order, through
+ * its block's partition.  Returns its DRAM slots. */
+static guint l2_warp(const Engine *e, Counter *c, guint64 warp, const gint64 *a, guint n, gboolean write) {
   const guint64 gw = e->model->group_words;
+  const guint part = (guint)((warp / e->wpb) % e->l2c->parts);
   /* the common case first: every lane active at consecutive addresses */
   gboolean run = a[0] >= 0;
   for (guint j = 1; j < n; j++) run &= a[j] == a[0] + (gint64)j;
@@ -392,7 +393,7 @@ static guint l2_warp(const Engine *e, Counter *c, const gint64 *a, guint n, gboo
     guint kd = 0;
     for (guint64 g = group_of(e, a[0]); g <= group_of(e, a[n - 1]); g++) {
       const guint64 from = MAX(lo, g * gw), to = MIN(hi, (g + 1) * gw);
-      kd += l2_access(e->l2c, g, write, to - from == gw);
+      kd += l2_access(e->l2c, part, g, write, to - from == gw);
     }
     return kd;
   }
@@ -417,7 +418,7 @@ static guint l2_warp(const Engine *e, Counter *c, const gint64 *a, guint n, gboo
     guint64 g = group_of(e, s[j]);
     guint i = j;
     while (i < u && group_of(e, s[i]) == g) i++;
-    kd += l2_access(e->l2c, g, write, (guint64)(i - j) == gw);
+    kd += l2_access(e->l2c, part, g, write, (guint64)(i - j) == gw);
     j = i;
   }
   return kd;
@@ -531,7 +532,7 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
                        : umm_stages(e, c, c->addr + off, n, &act);
       guint64 warp = w0 + off / e->w;
       r->k[warp - r->klo] = (guint16)k;
-      if (r->kd && !e->l2_refill) r->kd[warp - r->klo] = (guint16)l2_warp(e, c, c->addr + off, n, r->step.op == MS_OP_WRITE);
+      if (r->kd && !e->l2_refill) r->kd[warp - r->klo] = (guint16)l2_warp(e, c, warp, c->addr + off, n, r->step.op == MS_OP_WRITE);
       if (k) {
         c->stages += k;
         c->disp++;
@@ -751,7 +752,8 @@ static void l2_pass(Engine *e, StepRec *r, guint64 wlo, guint64 whi) {
     if (!ms_source_fill_worker(e->src, 0, first, cnt, c->addr, &c->error)) return;
     for (guint64 off = 0; off < cnt; off += e->w) {
       guint n = (guint)MIN((guint64)e->w, cnt - off);
-      r->kd[first / e->w + off / e->w - r->klo] = (guint16)l2_warp(e, c, c->addr + off, n, write);
+      const guint64 warp = first / e->w + off / e->w;
+      r->kd[warp - r->klo] = (guint16)l2_warp(e, c, warp, c->addr + off, n, write);
     }
   }
 }
@@ -1604,9 +1606,10 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     e.dlat = (gint64)(e.hmm ? model->global_latency : model->latency);
     L2Cache *L = g_new0(L2Cache, 1);
     L->ways = model->l2_ways;
-    L->sets = MAX(G_GUINT64_CONSTANT(1), model->l2_words / model->group_words / model->l2_ways);
-    L->tag = g_new(guint64, L->sets * L->ways);
-    L->cnt = g_new0(guint8, L->sets);
+    L->parts = MAX(1u, model->l2_partitions);
+    L->sets = MAX(G_GUINT64_CONSTANT(1), model->l2_words / model->group_words / model->l2_ways / L->parts);
+    L->tag = g_new(guint64, L->parts * L->sets * L->ways);
+    L->cnt = g_new0(guint8, L->parts * L->sets);
     e.l2c = L;
   }
   e.pw = e.l2 || e.l2c ? model->l2_partial_write_stages : model->partial_write_stages;

@@ -84,6 +84,7 @@ char *ms_model_describe(const MsModel *m) {
   if (m->l2_partial_write_stages)
     g_string_append_printf(s, " l2_partial_write_stages=%u", m->l2_partial_write_stages);
   if (m->l2_ways) g_string_append_printf(s, " l2_ways=%u", m->l2_ways);
+  if (m->l2_partitions > 1) g_string_append_printf(s, " l2_partitions=%u", m->l2_partitions);
   return g_string_free(s, FALSE);
 }
 
@@ -95,7 +96,8 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "shared_words_per_dmm", "launch_units", "l2_words",
                                          "l2_latency",  "l2_rate",        "read_window",
                                          "posted_writes", "partial_write_stages",
-                                         "l2_partial_write_stages", "l2_ways", NULL};
+                                         "l2_partial_write_stages", "l2_ways",
+                                         "l2_partitions", NULL};
 
 static gboolean fail(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static gboolean fail(GError **error, int code, const char *fmt, ...) {
@@ -258,6 +260,19 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
                   "%s: l2_ways: the L2 cache charges a partial write that misses a fill of its group; "
                   "leave out partial_write_stages", fn);
     m->l2_ways = (guint32)v;
+  }
+  it = cJSON_GetObjectItemCaseSensitive(root, "l2_partitions");
+  if (it) {
+    if (!m->l2_ways) return fail(error, MS_ERROR_INVALID, "%s: l2_partitions: needs l2_ways", fn);
+    if (m->kind != MS_MODEL_HMM && m->kind != MS_MODEL_ASYNC_HMM)
+      return fail(error, MS_ERROR_INVALID, "%s: l2_partitions: blocks choose a partition; it applies to hmm kinds", fn);
+    if (!ms_json_get_uint(it, 1, MS_MAX_L2_PARTITIONS, fn, "l2_partitions", &v, error)) return FALSE;
+    if (m->l2_words / m->group_words / m->l2_ways < v)
+      return fail(error, MS_ERROR_INVALID,
+                  "%s: l2_partitions: %" G_GUINT64_FORMAT " partitions leave a partition less than one set "
+                  "(l2_words / group_words / l2_ways = %" G_GUINT64_FORMAT ")",
+                  fn, v, (guint64)(m->l2_words / m->group_words / m->l2_ways));
+    m->l2_partitions = (guint32)v;
   }
   it = cJSON_GetObjectItemCaseSensitive(root, "time_unit_ns");
   if (it) {

@@ -82,9 +82,13 @@ typedef struct {
    * and each miss, fill and line made dirty takes a DRAM slot at global_rate, completing
    * global_latency later.  0: no cache (the footprint rule alone). */
   guint32 l2_ways;
+  /* l2_partitions P > 1 (hmm kinds, with l2_ways): the cache is P caches of a P-th of it
+   * each; block b's warps use cache b mod P (docs/models.md, "L2 partitions").  0, 1: one. */
+  guint32 l2_partitions;
 } MsModel;
 
 #define MS_MAX_L2_WAYS 64u
+#define MS_MAX_L2_PARTITIONS 16u
 
 #define MS_MAX_WARP_STAGES 65535u
 

@@ -463,3 +463,64 @@ Test(calibrate, strided_writes_give_partial_write_stages) {
   ms_calib_free(c);
   cJSON_Delete(root);
 }
+
+/* l2-random-sweep records: footprints 4, 16, 24, 32, 64 MiB at 0.010, 0.010, 0.0105, 0.013,
+ * 0.020 ns per load.  t0 = 0.010, 1.1 t0 = 0.011: between 24 MiB (0.0105) and 32 MiB (0.013),
+ * at 24 + (0.011 - 0.0105) / (0.013 - 0.0105) x 8 = 25.6 MiB; with the fixture's l2_words
+ * 13107200 (50 MiB), l2_partitions = round(50 / 25.6) = 2.  Only with --l2-ways. */
+static void add_random(cJSON *root, double mib, double ns_per_load) {
+  const double loads = 67108864;
+  char *t = g_strdup_printf("{\"workload\": \"calibrate\", \"algorithm\": \"l2-random-sweep\", \"params\": {\"footprint_bytes\": %.0f, "
+                            "\"loads\": %.0f, \"load_bytes\": 4, \"blocks\": 800, \"threads_per_block\": 256}, \"kernels_per_call\": 1, "
+                            "\"calls\": 10, \"median_ns\": %.6f, \"bytes_read\": %.0f, \"verified\": true}",
+                            mib * 1048576, loads, ns_per_load * loads, 4 * loads);
+  cJSON_AddItemToArray(records(root), cJSON_Parse(t));
+  g_free(t);
+}
+
+Test(calibrate, l2_random_sweep_gives_partitions) {
+  cJSON *root = fixture_json();
+  static const double pts[][2] = {{32, 0.013}, {4, 0.010}, {64, 0.020}, {16, 0.010}, {24, 0.0105}}; /* any order */
+  for (int i = 0; i < 5; i++) add_random(root, pts[i][0], pts[i][1]);
+  MsCalib *c = ms_calib_new(); /* without --l2-ways: no partitions */
+  char *err = derive(c, root);
+  cr_assert_null(err, "%s", err);
+  cr_assert_null(c->d.from_random);
+  char *model = ms_calib_model_json(c, NULL);
+  cr_assert_null(strstr(model, "l2_partitions"), "%s", model);
+  g_free(model);
+  ms_calib_free(c);
+  c = ms_calib_new();
+  c->l2_ways = 16;
+  err = derive(c, root);
+  cr_assert_null(err, "%s", err);
+  cr_assert_float_eq(c->d.random_ns_lo, 0.010, 1e-12);
+  cr_assert_float_eq(c->d.random_bytes, 25.6 * 1048576, 1e-3);
+  cr_assert_eq(c->d.l2_partitions, 2);
+  model = ms_calib_model_json(c, NULL);
+  cr_assert(strstr(model, "\"l2_partitions\":\t2,"), "%s", model);
+  g_free(model);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+  /* never above 1.1 t0, or two records: refused */
+  root = fixture_json();
+  add_random(root, 4, 0.010);
+  add_random(root, 64, 0.0105);
+  add_random(root, 128, 0.0107);
+  c = ms_calib_new();
+  c->l2_ways = 16;
+  err = derive(c, root);
+  cr_assert_str_eq(err, "r.json: l2-random-sweep: 3 records (footprints 4 .. 128 MiB); the rule needs at least 3, the smallest "
+                        "within the L2 and the largest beyond it " HINT);
+  g_free(err);
+  ms_calib_free(c);
+  drop(root, "l2-random-sweep", "footprint_bytes", 4 * 1048576);
+  c = ms_calib_new();
+  c->l2_ways = 16;
+  err = derive(c, root);
+  cr_assert_str_eq(err, "r.json: l2-random-sweep: 2 records (footprints 64 .. 128 MiB); the rule needs at least 3, the smallest "
+                        "within the L2 and the largest beyond it " HINT);
+  g_free(err);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+}
