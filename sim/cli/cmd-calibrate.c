@@ -13,7 +13,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "With -o FILE: do not print the derivation summary", NULL},
       {"l2-ways", 0, 0, G_OPTION_ARG_INT, &l2_ways,
        "Add l2_ways N (1 ... 64): footprints beyond l2_words run through an N-way L2 cache (docs/models.md); "
-       "partial_write_stages is then left out", "N"},
+       "partial_write_stages is then left out, and l2-random-sweep records add l2_partitions", "N"},
       {NULL}};
   /* the command line as given, recorded in the model */
   GString *cmd = g_string_new("memsim calibrate");
