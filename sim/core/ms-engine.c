@@ -60,6 +60,12 @@ typedef struct {
 
 /* One thread's scratch for stage counting: addresses of a chunk, the hash set of distinct
  * groups or addresses, the per-bank counts, and the sums of its share of a step. */
+/* The parallel cache pass: one access of a batch (its warp within the batch, set, group). */
+typedef struct {
+  guint64 set, g; /* g | L2_FULL when the warp writes the whole group */
+  guint32 v;
+} L2Ent;
+
 typedef struct {
   gint64 *addr;
   guint64 *hkeys;
@@ -70,6 +76,10 @@ typedef struct {
   guint64 *dmm_stages; /* per DMM stage sums (hmm shared steps) */
   guint64 stages, disp, req;
   guint64 wfrom, wto;  /* its warps of the step */
+  guint64 l2_hits, l2_misses; /* L2 cache: its accesses' */
+  guint16 *l2kd;       /* parallel cache pass: DRAM slots of each warp of the batch, its sets' */
+  L2Ent *l2s;          /* its share's accesses, stably sorted by the worker that owns their set */
+  guint32 *l2off;      /* workers + 1: where each owner's accesses start in l2s */
   GError *error;
 } Counter;
 
@@ -84,7 +94,6 @@ typedef struct {
   guint32 ways, parts;
   guint64 *tag;
   guint8 *cnt;
-  guint64 hits, misses;
 } L2Cache;
 
 /* Worker threads that fill and count disjoint warp ranges of one step at a time (sources
@@ -98,11 +107,14 @@ typedef struct {
   guint64 gen;          /* bumped per parallel step */
   guint pending;        /* workers still counting */
   gboolean quit;
+  int job;              /* POOL_COUNT, POOL_L2_GROUPS, POOL_L2_ACCESS */
   StepRec *rec;         /* the step being counted */
   gboolean dmm_rule, shared_hmm;
   guint pw;
   struct WorkerArg *args;
 } Pool;
+
+enum { POOL_COUNT, POOL_L2_GROUPS, POOL_L2_ACCESS };
 
 typedef struct Engine {
   const MsModel *model;
@@ -169,6 +181,14 @@ typedef struct Engine {
   gboolean l2;          /* the global pipeline runs at the L2's latency and rate */
   guint pw;             /* partial_write_stages, or l2_partial_write_stages under l2 */
   L2Cache *l2c;         /* l2_ways: global steps run through it (a footprint beyond l2_words) */
+  /* the parallel cache pass (workers and a source that fills again): a batch of warps'
+   * groups, w entries per warp (group | L2_FULL), their sets and the worker that owns each */
+  guint64 l2_batch;     /* warps per batch */
+  guint64 l2_w0, l2_nw; /* the batch: its first warp, its warps */
+  gboolean l2_write;
+  guint64 *l2ent, *l2set;
+  guint8 *l2own;
+  guint16 *l2cnt;
   gboolean l2_refill;   /* the cache pass fills each step's addresses again (sources with
                          * fill_worker: counting stays parallel), else it runs in count_range */
   gint64 dslot, drate, dlat; /* L2 cache: the DRAM's next free slot, slots per unit, latency */
@@ -356,20 +376,19 @@ static guint dmm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, g
  * first when the warp writes only part of it; a write hit 1 if it makes a clean group dirty,
  * else 0.  A dirty group's write-back is charged when it becomes dirty, not at its eviction,
  * so that every charge falls on the warp that caused it (docs/models.md, "The L2 cache"). */
-static guint l2_access(L2Cache *L, guint part, guint64 g, gboolean write, gboolean full) {
-  const guint64 set = part * L->sets + g % L->sets;
+static guint l2_access(L2Cache *L, Counter *c, guint64 set, guint64 g, gboolean write, gboolean full) {
   guint64 *t = L->tag + set * L->ways;
   guint n = L->cnt[set], x = 0;
   while (x < n && (t[x] & ~L2_DIRTY) != g) x++;
   guint64 v;
   guint cost;
   if (x < n) {
-    L->hits++;
+    c->l2_hits++;
     v = t[x];
     cost = write && !(v & L2_DIRTY);
     if (write) v |= L2_DIRTY;
   } else {
-    L->misses++;
+    c->l2_misses++;
     if (n < L->ways) L->cnt[set] = (guint8)++n;
     x = n - 1; /* the least recently used entry (or the new one) goes */
     cost = write ? (full ? 1 : 2) : 1;
@@ -380,22 +399,25 @@ static guint l2_access(L2Cache *L, guint part, guint64 g, gboolean write, gboole
   return cost;
 }
 
-/* L2 cache: warp `warp`'s global request, its distinct groups in ascending order, through
- * its block's partition.  Returns its DRAM slots. */
-static guint l2_warp(const Engine *e, Counter *c, guint64 warp, const gint64 *a, guint n, gboolean write) {
+/* Bit 62 of a group entry: the warp writes the whole group (groups are below 2^62). */
+#define L2_FULL (G_GUINT64_CONSTANT(1) << 62)
+
+/* L2 cache: a warp's global request as its distinct groups in ascending order, into out
+ * (w entries), each | L2_FULL when the warp covers all of the group's words.  Returns the
+ * number of groups. */
+static guint l2_groups(const Engine *e, Counter *c, const gint64 *a, guint n, guint64 *out) {
   const guint64 gw = e->model->group_words;
-  const guint part = (guint)((warp / e->wpb) % e->l2c->parts);
   /* the common case first: every lane active at consecutive addresses */
   gboolean run = a[0] >= 0;
   for (guint j = 1; j < n; j++) run &= a[j] == a[0] + (gint64)j;
+  guint m = 0;
   if (run) {
     const guint64 lo = (guint64)a[0], hi = lo + n; /* words lo .. hi-1 */
-    guint kd = 0;
     for (guint64 g = group_of(e, a[0]); g <= group_of(e, a[n - 1]); g++) {
       const guint64 from = MAX(lo, g * gw), to = MIN(hi, (g + 1) * gw);
-      kd += l2_access(e->l2c, part, g, write, to - from == gw);
+      out[m++] = g | (to - from == gw ? L2_FULL : 0);
     }
-    return kd;
+    return m;
   }
   gint64 *s = c->sorted;
   guint act = 0;
@@ -413,13 +435,31 @@ static guint l2_warp(const Engine *e, Counter *c, guint64 warp, const gint64 *a,
   guint u = 1;
   for (guint j = 1; j < act; j++)
     if (s[j] != s[u - 1]) s[u++] = s[j];
-  guint kd = 0;
   for (guint j = 0; j < u;) {
     guint64 g = group_of(e, s[j]);
     guint i = j;
     while (i < u && group_of(e, s[i]) == g) i++;
-    kd += l2_access(e->l2c, part, g, write, (guint64)(i - j) == gw);
+    out[m++] = g | ((guint64)(i - j) == gw ? L2_FULL : 0);
     j = i;
+  }
+  return m;
+}
+
+/* The cache set of group g for warp `warp`: its block's partition, then g mod sets. */
+static inline guint64 l2_set_of(const Engine *e, guint64 warp, guint64 g) {
+  const L2Cache *L = e->l2c;
+  return ((warp / e->wpb) % L->parts) * L->sets + g % L->sets;
+}
+
+/* L2 cache: warp `warp`'s global request through the cache, on one thread.  Returns its
+ * DRAM slots. */
+static guint l2_warp(const Engine *e, Counter *c, guint64 warp, const gint64 *a, guint n, gboolean write) {
+  guint64 *gs = c->groups;
+  const guint m = l2_groups(e, c, a, n, gs);
+  guint kd = 0;
+  for (guint j = 0; j < m; j++) {
+    const guint64 g = gs[j] & ~L2_FULL;
+    kd += l2_access(e->l2c, c, l2_set_of(e, warp, g), g, write, (gs[j] & L2_FULL) != 0);
   }
   return kd;
 }
@@ -669,6 +709,65 @@ typedef struct WorkerArg {
   guint i;
 } WorkerArg;
 
+/* Parallel cache pass, phase 1 (worker i, warps ctr[i].wfrom .. wto - 1 of the batch): fill
+ * the warps again, turn each into its groups and their sets, and sort them stably by the
+ * worker that owns the set (set mod workers) into ctr[i].l2s. */
+static void l2_groups_share(Engine *e, guint i) {
+  Counter *c = &e->ctr[i];
+  const guint64 end = MIN(e->p, c->wto * e->w), w = e->w, n = e->nctr;
+  memset(c->l2off, 0, (n + 1) * sizeof *c->l2off);
+  for (guint64 first = c->wfrom * w; first < end; first += e->chunk) {
+    const guint64 cnt = MIN(e->chunk, end - first);
+    if (!ms_source_fill_worker(e->src, i, first, cnt, c->addr, &c->error)) return;
+    for (guint64 off = 0; off < cnt; off += w) {
+      const guint64 warp = (first + off) / w, k0 = (warp - e->l2_w0) * w;
+      const guint m = l2_groups(e, c, c->addr + off, (guint)MIN(w, cnt - off), e->l2ent + k0);
+      e->l2cnt[warp - e->l2_w0] = (guint16)m;
+      for (guint j = 0; j < m; j++) {
+        const guint64 gs = l2_set_of(e, warp, e->l2ent[k0 + j] & ~L2_FULL);
+        e->l2set[k0 + j] = gs;
+        e->l2own[k0 + j] = (guint8)(gs % n);
+        c->l2off[e->l2own[k0 + j] + 1]++;
+      }
+    }
+  }
+  for (guint o = 0; o < n; o++) c->l2off[o + 1] += c->l2off[o];
+  guint32 *at = c->l2off + n + 1; /* scratch: the next free place per owner */
+  memcpy(at, c->l2off, n * sizeof *at);
+  for (guint64 v = c->wfrom - e->l2_w0; v < c->wto - e->l2_w0; v++)
+    for (guint j = 0; j < e->l2cnt[v]; j++) {
+      const guint64 k = v * w + j;
+      c->l2s[at[e->l2own[k]]++] = (L2Ent){e->l2set[k], e->l2ent[k], (guint32)v};
+    }
+}
+
+/* Phase 2 (worker o): the accesses of o's sets, share after share (warps ascending), through
+ * the cache: each set sees its accesses in the order of one thread. */
+static void l2_access_share(Engine *e, guint o) {
+  Counter *c = &e->ctr[o];
+  const L2Cache *L = e->l2c;
+  memset(c->l2kd, 0, e->l2_nw * sizeof *c->l2kd);
+  for (guint i = 0; i < e->nctr; i++) {
+    const Counter *s = &e->ctr[i];
+    const guint32 kend = s->l2off[o + 1];
+    for (guint32 k = s->l2off[o]; k < kend; k++) {
+      if (k + 8 < kend) { /* the set 8 accesses ahead: the tag array is far larger than the caches */
+        __builtin_prefetch(L->tag + s->l2s[k + 8].set * L->ways);
+        __builtin_prefetch(L->cnt + s->l2s[k + 8].set);
+      }
+      const L2Ent *x = &s->l2s[k];
+      c->l2kd[x->v] += (guint16)l2_access(e->l2c, c, x->set, x->g & ~L2_FULL, e->l2_write, (x->g & L2_FULL) != 0);
+    }
+  }
+}
+
+static void pool_share(Pool *pl, guint i, int job, StepRec *r, gboolean dr, gboolean sh, guint pw) {
+  Engine *e = pl->e;
+  if (job == POOL_COUNT) count_range(e, &e->ctr[i], r, dr, sh, pw, TRUE);
+  else if (job == POOL_L2_GROUPS) l2_groups_share(e, i);
+  else l2_access_share(e, i);
+}
+
 static gpointer pool_worker(gpointer data) {
   const WorkerArg *wa = data;
   Pool *pl = wa->pl;
@@ -684,18 +783,20 @@ static gpointer pool_worker(gpointer data) {
     StepRec *r = pl->rec;
     const gboolean dr = pl->dmm_rule, sh = pl->shared_hmm;
     const guint pw = pl->pw;
+    const int job = pl->job;
     g_mutex_unlock(&pl->lock);
-    count_range(pl->e, &pl->e->ctr[wa->i], r, dr, sh, pw, TRUE);
+    pool_share(pl, wa->i, job, r, dr, sh, pw);
     g_mutex_lock(&pl->lock);
     if (--pl->pending == 0) g_cond_signal(&pl->done);
     g_mutex_unlock(&pl->lock);
   }
 }
 
-/* Count step r over the shares set in e->ctr[0 .. n-1]: workers 1 .. n-1 on their threads,
+/* Run `job` over the shares set in e->ctr[0 .. n-1]: workers 1 .. n-1 on their threads,
  * share 0 here; returns when all are done. */
-static void pool_run(Pool *pl, StepRec *r, gboolean dmm_rule, gboolean shared_hmm, guint pw) {
+static void pool_job(Pool *pl, int job, StepRec *r, gboolean dmm_rule, gboolean shared_hmm, guint pw) {
   g_mutex_lock(&pl->lock);
+  pl->job = job;
   pl->rec = r;
   pl->dmm_rule = dmm_rule;
   pl->pw = pw;
@@ -704,7 +805,7 @@ static void pool_run(Pool *pl, StepRec *r, gboolean dmm_rule, gboolean shared_hm
   pl->gen++;
   g_cond_broadcast(&pl->go);
   g_mutex_unlock(&pl->lock);
-  count_range(pl->e, &pl->e->ctr[0], r, dmm_rule, shared_hmm, pw, TRUE);
+  pool_share(pl, 0, job, r, dmm_rule, shared_hmm, pw);
   g_mutex_lock(&pl->lock);
   while (pl->pending > 0) g_cond_wait(&pl->done, &pl->lock);
   g_mutex_unlock(&pl->lock);
@@ -742,11 +843,43 @@ static void pool_free(Pool *pl) {
 }
 
 /* L2 cache: warps wlo .. whi-1 of step r through the cache, in order, their addresses
- * filled again on the engine's thread (worker 0; the pool is idle). */
+ * filled again.  With workers, in batches: the workers fill their shares of the batch and
+ * list each warp's groups, then each runs the batch's warps in order through its own sets
+ * (set mod workers), and the warps' DRAM slots are the sums of the workers' -- the same
+ * accesses per set in the same order as on one thread, so the same result.  Without, on
+ * the engine's thread (worker 0; the pool is idle). */
 static void l2_pass(Engine *e, StepRec *r, guint64 wlo, guint64 whi) {
   Counter *c = &e->ctr[0];
   const guint64 end = MIN(e->p, whi * e->w);
   const gboolean write = r->step.op == MS_OP_WRITE;
+  if (e->l2ent) {
+    const guint n = e->nctr;
+    e->l2_write = write;
+    for (guint64 v0 = wlo; v0 < whi; v0 += e->l2_batch) {
+      const guint64 nw = MIN(e->l2_batch, whi - v0), per = (nw + n - 1) / n;
+      e->l2_w0 = v0;
+      e->l2_nw = nw;
+      for (guint i = 0; i < n; i++) {
+        e->ctr[i].wfrom = MIN(v0 + nw, v0 + i * per);
+        e->ctr[i].wto = MIN(v0 + nw, v0 + (i + 1) * per);
+      }
+      if (e->pool) pool_job(e->pool, POOL_L2_GROUPS, r, FALSE, FALSE, 0);
+      else l2_groups_share(e, 0);
+      for (guint i = 0; i < n; i++)
+        if (e->ctr[i].error) { /* the lowest share's error, as on one thread */
+          if (i) c->error = e->ctr[i].error, e->ctr[i].error = NULL;
+          return;
+        }
+      if (e->pool) pool_job(e->pool, POOL_L2_ACCESS, r, FALSE, FALSE, 0);
+      else l2_access_share(e, 0);
+      for (guint64 v = 0; v < nw; v++) {
+        guint kd = 0;
+        for (guint i = 0; i < n; i++) kd += e->ctr[i].l2kd[v];
+        r->kd[v0 + v - r->klo] = (guint16)kd;
+      }
+    }
+    return;
+  }
   for (guint64 first = wlo * e->w; first < end; first += e->chunk) {
     guint64 cnt = MIN(e->chunk, end - first);
     if (!ms_source_fill_worker(e->src, 0, first, cnt, c->addr, &c->error)) return;
@@ -818,7 +951,7 @@ static gboolean load_step(Engine *e) {
         e->ctr[i].wfrom = MIN(whi, wlo + i * per);
         e->ctr[i].wto = MIN(whi, wlo + (i + 1) * per);
       }
-      pool_run(e->pool, r, dmm_rule, shared_hmm, pw);
+      pool_job(e->pool, POOL_COUNT, r, dmm_rule, shared_hmm, pw);
     } else {
       e->ctr[0].wfrom = wlo;
       e->ctr[0].wto = whi;
@@ -1521,6 +1654,10 @@ static void engine_free(Engine *e) {
   g_free(e->ent_k);
   g_free(e->bkind);
   g_free(e->bat);
+  g_free(e->l2ent);
+  g_free(e->l2set);
+  g_free(e->l2own);
+  g_free(e->l2cnt);
   for (guint i = 0; i < e->nctr; i++) {
     Counter *c = &e->ctr[i];
     g_free(c->addr);
@@ -1528,6 +1665,9 @@ static void engine_free(Engine *e) {
     g_free(c->hstamp);
     g_free(c->bankcnt);
     g_free(c->dmm_stages);
+    g_free(c->l2kd);
+    g_free(c->l2s);
+    g_free(c->l2off);
     g_free(c->sorted);
     g_free(c->groups);
     g_clear_error(&c->error);
@@ -1692,6 +1832,18 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     pf = ms_source_prefetch(src, e.chunk, e.w);
     e.src = pf;
   }
+  if (e.l2_refill) { /* the batched cache pass: about a chunk of warps per worker a batch */
+    e.l2_batch = MAX(G_GUINT64_CONSTANT(1), e.chunk / e.w) * e.nctr;
+    e.l2ent = g_new(guint64, e.l2_batch * e.w);
+    e.l2set = g_new(guint64, e.l2_batch * e.w);
+    e.l2own = g_new(guint8, e.l2_batch * e.w);
+    e.l2cnt = g_new(guint16, e.l2_batch);
+    for (guint i = 0; i < e.nctr; i++) {
+      e.ctr[i].l2kd = g_new(guint16, e.l2_batch);
+      e.ctr[i].l2s = g_new(L2Ent, (e.l2_batch + e.nctr - 1) / e.nctr * e.w);
+      e.ctr[i].l2off = g_new(guint32, 2 * e.nctr + 1);
+    }
+  }
   /* repeated blocks: whole warps per block, several blocks, a block fits a counter's buffer */
   {
     const guint64 bt = e.wpb * e.w;
@@ -1718,8 +1870,10 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     }
     if (e.l2c) {
       R->l2_cached = TRUE;
-      R->l2_hits = e.l2c->hits;
-      R->l2_misses = e.l2c->misses;
+      for (guint i = 0; i < e.nctr; i++) {
+        R->l2_hits += e.ctr[i].l2_hits;
+        R->l2_misses += e.ctr[i].l2_misses;
+      }
       R->dram_stages = e.dbusy;
       R->dram_busy = (e.dbusy + (guint64)e.drate - 1) / (guint64)e.drate;
       R->global_busy = MAX(R->global_busy, R->dram_busy);
