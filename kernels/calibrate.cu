@@ -7,6 +7,9 @@
  *   launch-empty       a kernel whose last block's thread 0 stores one word: 1 block of
  *                      32 threads, and a full grid (SMs x 8 blocks of 256 threads)
  *   launch-burst       16 back-to-back launches of the 1-block kernel in one call
+ *   launch-blocks      a kernel of k blocks per SM (k = 16 .. 1024; 64, 256 or 1024
+ *                      threads) whose thread 0 stores one word per block: the slope of time
+ *                      against k is what starting a block costs an SM
  *   dram-read          grid-stride 16-byte loads over a buffer far beyond L2, summed
  *   dram-write         grid-stride 16-byte stores of a pattern
  *   dram-copy          grid-stride 16-byte copy
@@ -426,6 +429,10 @@ __global__ void empty_kernel(uint32_t *flag, uint32_t token) {
   if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) *flag = token;
 }
 
+__global__ void block_flags(uint32_t *flags, uint32_t token) {
+  if (threadIdx.x == 0) flags[blockIdx.x] = token;
+}
+
 __global__ void clock_spin(long long cycles, unsigned long long *clk) {
   const long long t0 = clock64();
   long long t;
@@ -515,6 +522,41 @@ void run_launch(const Dev &d) {
            jnum(median_of(span) / burst) + "}";
   });
   MS_CUDA(cudaFree(flag));
+}
+
+/* launch-blocks: k blocks per SM that only store their flag; time against k. */
+void run_launch_blocks(const Dev &d, bool quick) {
+  static const int ks_full[] = {16, 64, 256, 1024};
+  static const int ks_quick[] = {16, 256};
+  const int *ks = quick ? ks_quick : ks_full;
+  const int nk = quick ? 2 : 4;
+  const size_t max_blocks = (size_t)d.sms * ks[nk - 1];
+  uint32_t *flags;
+  MS_CUDA(cudaMalloc(&flags, max_blocks * 4));
+  std::vector<uint32_t> h(max_blocks);
+  uint32_t token = 0;
+  for (int threads : {64, 256, 1024})
+    for (int i = 0; i < nk; i++) {
+      const int blocks = d.sms * ks[i];
+      MsRecord rec;
+      rec.workload = "calibrate";
+      rec.algorithm = "launch-blocks";
+      rec.p("blocks_per_sm", (long long)ks[i]);
+      rec.p("blocks", (long long)blocks);
+      rec.p("threads_per_block", (long long)threads);
+      auto poison = [&] { MS_CUDA(cudaMemset(flags, 0xff, (size_t)blocks * 4)); };
+      auto launch = [&] { block_flags<<<blocks, threads>>>(flags, ++token); };
+      auto verify = [&]() -> std::string {
+        MS_CUDA(cudaMemcpy(h.data(), flags, (size_t)blocks * 4, cudaMemcpyDeviceToHost));
+        for (int b = 0; b < blocks; b++)
+          if (h[b] != token) return ms_fmt("block %d: flag %u, want the last launch's token %u", b, h[b], token);
+        return "";
+      };
+      measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+        return "{\"ns_per_block_per_sm\": " + jnum(med / ks[i]) + "}";
+      });
+    }
+  MS_CUDA(cudaFree(flags));
 }
 
 void run_clock(const MsOptions &o, const Dev &d) {
@@ -1169,6 +1211,7 @@ void ms_run_calibrate(const MsOptions &o) {
               prop.l2CacheSize, d.global_mem);
   run_clock(o, d);
   run_launch(d);
+  if (ms_selected("launch-blocks")) run_launch_blocks(d, o.quick);
   bool any_dram = false;
   for (const char *alg : {"dram-read", "dram-write", "dram-copy", "strided-read", "strided-write"})
     any_dram = any_dram || ms_selected(alg);

@@ -255,6 +255,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   gint64 *bdmm = g_new(gint64, nblocks);  /* a block's DMM: static b mod d, or while resident */
   gboolean *placed = g_new0(gboolean, nblocks); /* placed in the current kernel */
   gboolean *resident = g_new0(gboolean, nblocks);
+  gint64 *nstart = g_new0(gint64, d);    /* block_start_units: a DMM's next block starts no earlier */
   gint64 kstart = L;                     /* the current kernel's start */
   for (guint64 b = 0; b < nblocks; b++) bdmm[b] = dyn ? -1 : (gint64)(b % d);
   for (guint64 j = 0; j < W; j++) ready[j] = L;
@@ -299,7 +300,8 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
         gboolean all = TRUE;
         gint64 rel = 0;
         for (guint64 i = lo; i < hi; i++) {
-          if (pos[i] != s) all = FALSE;
+          /* residency: a block passes its kernel's end once it has started (and retired) */
+          if (pos[i] != s || (dyn && !placed[i / wpb])) all = FALSE;
           rel = MAX(rel, ready[i]);
         }
         if (!all) continue;
@@ -361,7 +363,9 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
           if (best < 0) break; /* blocks start in increasing order */
           placed[b] = resident[b] = TRUE;
           bdmm[b] = best;
-          for (guint64 j = b * wpb; j < b * wpb + nw; j++) ready[j] = start[j] = now;
+          const gint64 s0 = MAX(now, nstart[best]);
+          nstart[best] = s0 + (gint64)m->block_start_units;
+          for (guint64 j = b * wpb; j < b * wpb + nw; j++) ready[j] = start[j] = s0;
           changed = TRUE;
         }
       }
@@ -457,6 +461,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   g_free(bdmm);
   g_free(placed);
   g_free(resident);
+  g_free(nstart);
 }
 
 /* ---- random traces ---- */
@@ -634,6 +639,8 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
   if (ms_model_is_hmm(m)) {
     if (g_rand_boolean(g)) m->resident_warps = wpb + (guint64)g_rand_int_range(g, 0, (gint32)(2 * wpb + 1));
     if (g_rand_boolean(g)) m->resident_blocks = (guint64)g_rand_int_range(g, 1, 4);
+    if ((m->resident_warps || m->resident_blocks) && g_rand_boolean(g))
+      m->block_start_units = (guint64)g_rand_int_range(g, 1, 6);
     if (g_rand_int_range(g, 0, 3) == 0) {
       t->shared_words = (guint64)g_rand_int_range(g, 1, 50);
       m->shared_words_per_dmm = t->shared_words * (guint64)g_rand_int_range(g, 1, 4) +
@@ -650,7 +657,7 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
 Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   guint32 seed = test_seed(20261122u);
   GRand *g = g_rand_new_with_seed(seed);
-  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0;
+  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0;
   for (guint it = 0; it < RANDOM_EXTENSION_TRACES; it++) {
     MsModel *m = random_model(g);
     MtTrace *t = random_trace(g, m->width);
@@ -670,6 +677,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
     cached += r->l2_cached && r->dram_stages > 0;
     evicting += r->l2_cached && r->l2_misses > m->l2_words / m->group_words;
     parted += r->l2_cached && m->l2_partitions > 1 && r->dram_stages > 0;
+    starts += m->block_start_units > 0 && r->blocks > m->dmms;
     ms_result_free(r);
     mt_trace_free(t);
     ms_model_free(m);
@@ -683,6 +691,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   cr_expect_gt(cached, RANDOM_EXTENSION_TRACES / 20, "l2_ways under-tested: %u", cached);
   cr_expect_gt(evicting, RANDOM_EXTENSION_TRACES / 50, "l2_ways evictions under-tested: %u", evicting);
   cr_expect_gt(parted, RANDOM_EXTENSION_TRACES / 100, "l2_partitions under-tested: %u", parted);
+  cr_expect_gt(starts, RANDOM_EXTENSION_TRACES / 100, "block_start_units under-tested: %u", starts);
   g_rand_free(g);
 }
 

@@ -198,6 +198,7 @@ typedef struct Engine {
   gboolean dyn;         /* residency limits: blocks placed as room frees */
   guint64 lim_warps, lim_blocks; /* per DMM, 0: unlimited */
   gint32 *block_dmm;    /* per block: its DMM while resident, else -1 */
+  gint64 *dmm_start;    /* block_start_units: per DMM, the earliest time its next block starts */
   guint64 *blk_done;    /* per block: warps that finished the kernel */
   gint64 *blk_retire;   /* per block: when it retires (latest ready of its warps) */
   guint64 *res_warps, *res_blocks, *res_dead; /* per DMM */
@@ -1228,15 +1229,18 @@ static gboolean place_blocks(Engine *e, gint64 t) {
       if (best < 0 || e->res_warps[x] < e->res_warps[best]) best = x;
     }
     if (best < 0) break;
+    /* block_start_units: the DMM starts it when its previous start is that long past */
+    const gint64 start = e->dmm_start ? MAX(t, e->dmm_start[best]) : t;
+    if (e->dmm_start) e->dmm_start[best] = start + (gint64)e->model->block_start_units;
     e->block_dmm[b] = (gint32)best;
     e->res_warps[best] += nw;
     e->res_blocks[best]++;
     e->blk_done[b] = 0;
-    e->blk_retire[b] = t;
+    e->blk_retire[b] = start;
     e->next_block++;
     for (guint64 i = b * e->wpb; i < b * e->wpb + nw; i++) {
       g_array_append_val(e->res_list[best], i);
-      e->ready[i] = t;
+      e->ready[i] = start;
       g_array_append_val(e->work, i);
     }
     if (!drain(e)) return FALSE;
@@ -1616,6 +1620,7 @@ static void engine_free(Engine *e) {
   g_free(e->slot);
   g_free(e->busy);
   g_free(e->block_dmm);
+  g_free(e->dmm_start);
   g_free(e->blk_done);
   g_free(e->blk_retire);
   g_free(e->res_warps);
@@ -1756,6 +1761,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   if (e.dyn) {
     guint d = model->dmms;
     e.block_dmm = g_new(gint32, e.blocks);
+    if (model->block_start_units) e.dmm_start = g_new0(gint64, model->dmms);
     for (guint64 b = 0; b < e.blocks; b++) e.block_dmm[b] = -1;
     e.blk_done = g_new0(guint64, e.blocks);
     e.blk_retire = g_new0(gint64, e.blocks);

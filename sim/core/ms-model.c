@@ -75,6 +75,7 @@ char *ms_model_describe(const MsModel *m) {
   if (m->shared_words_per_dmm)
     g_string_append_printf(s, " shared_words_per_dmm=%" G_GUINT64_FORMAT, m->shared_words_per_dmm);
   if (m->launch_units) g_string_append_printf(s, " launch_units=%" G_GUINT64_FORMAT, m->launch_units);
+  if (m->block_start_units) g_string_append_printf(s, " block_start_units=%" G_GUINT64_FORMAT, m->block_start_units);
   if (m->l2_words)
     g_string_append_printf(s, " l2_words=%" G_GUINT64_FORMAT " l2_latency=%" G_GUINT64_FORMAT " l2_rate=%u",
                            m->l2_words, m->l2_latency, m->l2_rate);
@@ -97,7 +98,7 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "l2_latency",  "l2_rate",        "read_window",
                                          "posted_writes", "partial_write_stages",
                                          "l2_partial_write_stages", "l2_ways",
-                                         "l2_partitions", NULL};
+                                         "l2_partitions", "block_start_units", NULL};
 
 static gboolean fail(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static gboolean fail(GError **error, int code, const char *fmt, ...) {
@@ -210,6 +211,13 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
   it = cJSON_GetObjectItemCaseSensitive(root, "launch_units");
   if (it && !ms_json_get_uint(it, 0, MS_MAX_LATENCY, fn, "launch_units", &m->launch_units, error))
     return FALSE;
+  it = cJSON_GetObjectItemCaseSensitive(root, "block_start_units");
+  if (it) {
+    if (!m->resident_warps && !m->resident_blocks)
+      return fail(error, MS_ERROR_INVALID,
+                  "%s: block_start_units: blocks start as DMMs make room; it needs resident_warps or resident_blocks", fn);
+    if (!ms_json_get_uint(it, 0, MS_MAX_LATENCY, fn, "block_start_units", &m->block_start_units, error)) return FALSE;
+  }
   /* L2: all three or none */
   static const char *const l2keys[] = {"l2_words", "l2_latency", "l2_rate", NULL};
   int l2n = 0;

@@ -59,6 +59,9 @@ typedef struct {
   guint64 resident_blocks;  /* hmm kinds: blocks a DMM holds at once (0: unlimited) */
   guint64 shared_words_per_dmm; /* hmm kinds: shared words of a DMM (0: unlimited) */
   guint64 launch_units;     /* idle time units before each kernel (0) */
+  /* hmm kinds with resident_warps or resident_blocks: a DMM starts at most one block per
+   * this many time units (docs/models.md, "Block starts"; 0: any number at once) */
+  guint64 block_start_units;
   /* L2 (a project extension, docs/models.md): a trace whose declared global footprint
    * fits l2_words runs its global pipeline at l2_latency and l2_rate.  0: no L2. */
   guint64 l2_words, l2_latency;
