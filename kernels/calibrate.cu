@@ -30,6 +30,10 @@
  *                      (4 .. 256 MiB, 2^26 loads per call): time per load against footprint
  *                      shows how much of a randomly read footprint the L2 keeps
  *   l2-random-line-sweep  the same where each warp reads one whole random 128-byte line
+ *   l2-line-sweep      one 4-byte load (ld.global.cg) per 128-byte line, lines in order,
+ *                      grid-stride passes over footprints of 8 .. 256 MiB: where the time
+ *                      per load rises against the whole-pass sweeps says whether the L2
+ *                      keeps 128-byte lines or smaller units of them
  *   l2-copy-sweep      the same for a copy b = a (each array half the footprint, whole
  *                      passes): what L2 keeps of a footprint that is read and written, as
  *                      the algorithms' kernels do (the model's l2_words)
@@ -300,6 +304,20 @@ __host__ __device__ inline uint32_t mix32(uint32_t x) {
  * 32: lines; lane is added for lines). */
 __host__ __device__ inline uint32_t random_unit(uint32_t j, uint32_t units) {
   return (uint32_t)(((uint64_t)mix32(j) * units) >> 32);
+}
+
+/* l2-line-sweep: load k of thread t reads word 32 ((t + k T) mod lines), T the grid's
+ * threads: whole passes over the lines, one word each.  per is a multiple of 4. */
+__global__ void __launch_bounds__(256) line_sweep(const uint32_t *a, uint32_t lines, uint32_t per, uint32_t *sum) {
+  const uint32_t T = gridDim.x * blockDim.x, t = blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t s = 0;
+  for (uint32_t k = 0; k < per; k += 4) {
+    uint32_t i[4];
+#pragma unroll
+    for (int u = 0; u < 4; u++) i[u] = (uint32_t)(((uint64_t)t + (uint64_t)(k + u) * T) % lines) * 32;
+    s += __ldcg(a + i[0]) + __ldcg(a + i[1]) + __ldcg(a + i[2]) + __ldcg(a + i[3]);
+  }
+  block_add(s, sum);
 }
 
 /* l2-random-sweep (LINE false): thread t makes `per` loads (ld.global.cg), load k at word
@@ -931,6 +949,53 @@ void run_random_sweep(const Dev &d, bool quick) {
   MS_CUDA(cudaFree(sum));
 }
 
+/* l2-line-sweep: time per load against footprint, one word per 128-byte line, 8 .. 256 MiB. */
+void run_line_sweep(const Dev &d, bool quick) {
+  static const int mib_full[] = {8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 128, 256};
+  static const int mib_quick[] = {8, 32, 64, 256};
+  const int *mib = quick ? mib_quick : mib_full;
+  const int count = quick ? 4 : (int)(sizeof mib_full / sizeof mib_full[0]);
+  const size_t max_bytes = (size_t)mib[count - 1] << 20;
+  uint32_t *a, *sum;
+  MS_CUDA(cudaMalloc(&a, max_bytes));
+  MS_CUDA(cudaMalloc(&sum, 4));
+  fill_pattern<<<d.sms * 8, 256>>>(a, max_bytes / 4);
+  MS_CHECK_LAUNCH();
+  const uint32_t blocks = (uint32_t)(d.sms * occupancy(line_sweep, 256)), threads = blocks * 256;
+  const uint32_t per = (uint32_t)std::max<uint64_t>(4, ((uint64_t)1 << 26) / threads / 4 * 4);
+  const uint64_t loads = (uint64_t)threads * per;
+  for (int c = 0; c < count; c++) {
+    const uint32_t lines = (uint32_t)(((size_t)mib[c] << 20) / 128);
+    uint32_t want = 0;
+    for (uint64_t t = 0; t < threads; t++)
+      for (uint32_t k = 0; k < per; k++) want += pattern((uint64_t)((t + (uint64_t)k * threads) % lines) * 32);
+    MsRecord rec;
+    rec.workload = "calibrate";
+    rec.algorithm = "l2-line-sweep";
+    rec.p("footprint_bytes", (long long)lines * 128);
+    rec.p("loads", (long long)loads);
+    rec.p("stride_words", 32LL);
+    rec.p("blocks", (long long)blocks);
+    rec.p("threads_per_block", 256LL);
+    rec.x("bytes_read", (long long)(loads * 4));
+    auto poison = [&] { MS_CUDA(cudaMemset(sum, 0xff, 4)); };
+    auto launch = [&] {
+      MS_CUDA(cudaMemsetAsync(sum, 0, 4));
+      line_sweep<<<blocks, 256>>>(a, lines, per, sum);
+    };
+    auto verify = [&]() -> std::string {
+      uint32_t h = 0;
+      MS_CUDA(cudaMemcpy(&h, sum, 4, cudaMemcpyDeviceToHost));
+      return h == want ? "" : ms_fmt("sum %u, want %u", h, want);
+    };
+    measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+      return "{\"ns_per_load\": " + jnum(med / (double)loads) + "}";
+    });
+  }
+  MS_CUDA(cudaFree(a));
+  MS_CUDA(cudaFree(sum));
+}
+
 /* l2-copy-sweep: copy bandwidth (bytes read + written) against the footprint of both arrays,
  * 8 .. 128 MiB (about 1 GiB moved per call). */
 void run_l2_copy_sweep(const Dev &d, bool quick) {
@@ -1222,6 +1287,7 @@ void ms_run_calibrate(const MsOptions &o) {
   if (ms_selected("l2-copy-sweep")) run_l2_copy_sweep(d, o.quick);
   if (ms_selected("l2-random-sweep")) run_random_sweep<false>(d, o.quick);
   if (ms_selected("l2-random-line-sweep")) run_random_sweep<true>(d, o.quick);
+  if (ms_selected("l2-line-sweep")) run_line_sweep(d, o.quick);
   run_chase(o, "dram-chase", o.quick ? (size_t)128 << 20 : (size_t)512 << 20, 0, o.quick ? 8192 : 32768);
   run_chase(o, "l2-chase", (size_t)4 << 20, 32768, 65536);
   run_chase(o, "l1-chase", (size_t)16 << 10, 128, o.quick ? 65536 : 262144);

@@ -910,3 +910,24 @@ Test(gpu, l2_partitions_worked_example) {
     mt_trace_free(t);
   }
 }
+
+/* docs/models.md, "Block starts": HMM d = 1, w = 4, global latency 5, resident_blocks 2;
+ * three blocks of one warp read one group each.  Block 2 waits for block 0 to retire (at
+ * 5); with block_start_units 3, block 1 starts at 3 and block 2 at max(5, 3 + 3) = 6:
+ * 11 time units, 10 without (models/extensions/hmm-block-starts.json,
+ * traces/block-starts.json). */
+Test(gpu, block_starts_worked_example) {
+  for (guint64 u = 0; u <= 3; u += 3) {
+    g_autoptr(MsModel) m = mt_hmm(MS_MODEL_HMM, 4, 1, 1, 5);
+    m->resident_blocks = 2;
+    m->block_start_units = u;
+    MtTrace *t = mt_trace_new(12, 4);
+    gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 12; i++) a[i] = i;
+    MsSimOptions opt = {0};
+    g_autoptr(MsResult) r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, u ? 11u : 10u, "block_start_units %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " time units",
+                 u, r->time_units);
+    mt_trace_free(t);
+  }
+}
