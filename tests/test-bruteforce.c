@@ -79,25 +79,34 @@ static guint64 naive_umm_write(const gint64 *a, guint n, guint64 gw, guint64 pw)
   return k;
 }
 
-/* The L2 cache of l2_ways, naively: every entry keeps the time of its last use (0: empty) and
- * a dirty flag; a miss takes the first empty entry of the set, else the least recently used. */
+/* The L2 cache of l2_ways, naively: every entry (a line of q groups) keeps the time of its
+ * last use (0: empty), the groups it holds and those dirty; a miss of the line takes the
+ * first empty entry of the set, else the least recently used. */
 typedef struct {
-  guint64 sets, ways, clock; /* sets per partition (l2_partitions: partition q's come q-th) */
+  guint64 sets, ways, clock, q; /* sets per partition (l2_partitions: partition p's come p-th) */
   guint64 *tag, *used;
-  gboolean *dirty;
+  guint32 *held, *dirty;
 } NaiveCache;
 
 /* One access of partition `part`; returns the DRAM slots (docs/models.md, "The L2 cache"). */
 static guint64 naive_cache_access(NaiveCache *c, Naive *out, guint64 part, guint64 g, gboolean write, gboolean full) {
-  guint64 base = (part * c->sets + g % c->sets) * c->ways;
+  const guint64 line = g / c->q;
+  const guint32 bit = 1u << (g % c->q);
+  guint64 base = (part * c->sets + line % c->sets) * c->ways;
   c->clock++;
   for (guint64 i = base; i < base + c->ways; i++)
-    if (c->used[i] && c->tag[i] == g) {
-      out->l2_hits++;
+    if (c->used[i] && c->tag[i] == line) {
       c->used[i] = c->clock;
-      guint64 cost = write && !c->dirty[i] ? 1 : 0;
-      if (write) c->dirty[i] = TRUE;
-      return cost;
+      if (c->held[i] & bit) {
+        out->l2_hits++;
+        guint64 cost = write && !(c->dirty[i] & bit) ? 1 : 0;
+        if (write) c->dirty[i] |= bit;
+        return cost;
+      }
+      out->l2_misses++; /* the line is held, not the group: it comes in */
+      c->held[i] |= bit;
+      if (write) c->dirty[i] |= bit;
+      return write && !full ? 2 : 1;
     }
   out->l2_misses++;
   guint64 v = base;
@@ -108,9 +117,10 @@ static guint64 naive_cache_access(NaiveCache *c, Naive *out, guint64 part, guint
     }
     if (c->used[i] < c->used[v]) v = i;
   }
-  c->tag[v] = g;
+  c->tag[v] = line;
   c->used[v] = c->clock;
-  c->dirty[v] = write;
+  c->held[v] = bit;
+  c->dirty[v] = write ? bit : 0;
   return write && !full ? 2 : 1; /* a partial write miss fills the group first */
 }
 
@@ -165,11 +175,14 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   NaiveCache nc = {0};
   const guint64 parts = MAX(1, m->l2_partitions); /* block b's warps use partition b mod parts */
   if (cache) {
+    const guint64 lw = m->l2_line_words ? m->l2_line_words : m->group_words;
+    nc.q = lw / m->group_words;
     nc.ways = m->l2_ways;
-    nc.sets = MAX(1, m->l2_words / m->group_words / m->l2_ways / parts);
+    nc.sets = MAX(1, m->l2_words / lw / m->l2_ways / parts);
     nc.tag = g_new0(guint64, parts * nc.sets * nc.ways);
     nc.used = g_new0(guint64, parts * nc.sets * nc.ways);
-    nc.dirty = g_new0(gboolean, parts * nc.sets * nc.ways);
+    nc.held = g_new0(guint32, parts * nc.sets * nc.ways);
+    nc.dirty = g_new0(guint32, parts * nc.sets * nc.ways);
   }
   /* k[s][j]: stages of warp j in step s, kd[s][j] its DRAM slots (cache); and the counters */
   guint64 *k = g_new0(guint64, nsteps * W);
@@ -444,6 +457,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   g_free(kd);
   g_free(nc.tag);
   g_free(nc.used);
+  g_free(nc.held);
   g_free(nc.dirty);
   g_free(pos);
   g_free(ready);
@@ -632,6 +646,10 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
       const guint64 sets = m->l2_words / m->group_words / m->l2_ways;
       if (ms_model_is_hmm(m) && sets >= 2 && g_rand_boolean(g))
         m->l2_partitions = (guint32)g_rand_int_range(g, 2, (gint32)MIN(sets, 4) + 1);
+      /* lines of 2 or 4 groups, where each partition keeps a set */
+      const guint64 q = g_rand_boolean(g) ? (guint64)(2 << g_rand_int_range(g, 0, 2)) : 1;
+      if (q > 1 && m->l2_words / (q * m->group_words) / m->l2_ways >= MAX(1u, m->l2_partitions))
+        m->l2_line_words = q * m->group_words;
     }
   }
   if (m->kind != MS_MODEL_DMM && !m->l2_ways && g_rand_int_range(g, 0, 3) == 0)
@@ -657,7 +675,7 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
 Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   guint32 seed = test_seed(20261122u);
   GRand *g = g_rand_new_with_seed(seed);
-  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0;
+  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0, lined = 0;
   for (guint it = 0; it < RANDOM_EXTENSION_TRACES; it++) {
     MsModel *m = random_model(g);
     MtTrace *t = random_trace(g, m->width);
@@ -678,6 +696,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
     evicting += r->l2_cached && r->l2_misses > m->l2_words / m->group_words;
     parted += r->l2_cached && m->l2_partitions > 1 && r->dram_stages > 0;
     starts += m->block_start_units > 0 && r->blocks > m->dmms;
+    lined += r->l2_cached && m->l2_line_words > m->group_words && r->dram_stages > 0;
     ms_result_free(r);
     mt_trace_free(t);
     ms_model_free(m);
@@ -692,6 +711,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   cr_expect_gt(evicting, RANDOM_EXTENSION_TRACES / 50, "l2_ways evictions under-tested: %u", evicting);
   cr_expect_gt(parted, RANDOM_EXTENSION_TRACES / 100, "l2_partitions under-tested: %u", parted);
   cr_expect_gt(starts, RANDOM_EXTENSION_TRACES / 100, "block_start_units under-tested: %u", starts);
+  cr_expect_gt(lined, RANDOM_EXTENSION_TRACES / 100, "l2_line_words under-tested: %u", lined);
   g_rand_free(g);
 }
 

@@ -85,14 +85,15 @@ typedef struct {
 
 struct Engine;
 
-/* The L2 cache (l2_ways): sets of `ways` groups each, most recently used first; the first
- * cnt[set] entries are valid.  Bit 63 of an entry marks a dirty group (groups are below
- * 2^63: addresses are non-negative gint64). */
-#define L2_DIRTY (G_GUINT64_CONSTANT(1) << 63)
+/* The L2 cache (l2_ways): sets of `ways` lines each, most recently used first; the first
+ * cnt[set] entries are valid.  A line holds q = l2_line_words / group_words groups: tag[]
+ * is the line (group / q), mask[] the groups held (bits 0 .. q-1) and those dirty (bits
+ * 16 .. 16+q-1).  q = 1: a line is a group. */
 typedef struct {
   guint64 sets; /* per partition: partition q's sets are q * sets .. (q + 1) * sets - 1 */
-  guint32 ways, parts;
+  guint32 ways, parts, q;
   guint64 *tag;
+  guint32 *mask;
   guint8 *cnt;
 } L2Cache;
 
@@ -378,25 +379,35 @@ static guint dmm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, g
  * else 0.  A dirty group's write-back is charged when it becomes dirty, not at its eviction,
  * so that every charge falls on the warp that caused it (docs/models.md, "The L2 cache"). */
 static guint l2_access(L2Cache *L, Counter *c, guint64 set, guint64 g, gboolean write, gboolean full) {
+  const guint64 line = g / L->q;
+  const guint32 bit = 1u << (g % L->q), dirty = bit << 16;
   guint64 *t = L->tag + set * L->ways;
+  guint32 *mk = L->mask + set * L->ways;
   guint n = L->cnt[set], x = 0;
-  while (x < n && (t[x] & ~L2_DIRTY) != g) x++;
-  guint64 v;
+  while (x < n && t[x] != line) x++;
+  guint32 v;
   guint cost;
-  if (x < n) {
+  if (x < n && (mk[x] & bit)) { /* the group is held */
     c->l2_hits++;
-    v = t[x];
-    cost = write && !(v & L2_DIRTY);
-    if (write) v |= L2_DIRTY;
+    v = mk[x];
+    cost = write && !(v & dirty);
+    if (write) v |= dirty;
   } else {
     c->l2_misses++;
-    if (n < L->ways) L->cnt[set] = (guint8)++n;
-    x = n - 1; /* the least recently used entry (or the new one) goes */
+    if (x < n) { /* its line is held, the group not: it comes in, nothing goes */
+      v = mk[x] | bit;
+    } else {
+      if (n < L->ways) L->cnt[set] = (guint8)++n;
+      x = n - 1; /* the least recently used line (or the new one) goes */
+      v = bit;
+    }
+    if (write) v |= dirty;
     cost = write ? (full ? 1 : 2) : 1;
-    v = g | (write ? L2_DIRTY : 0);
   }
   memmove(t + 1, t, x * sizeof *t);
-  t[0] = v;
+  memmove(mk + 1, mk, x * sizeof *mk);
+  t[0] = line;
+  mk[0] = v;
   return cost;
 }
 
@@ -449,7 +460,7 @@ static guint l2_groups(const Engine *e, Counter *c, const gint64 *a, guint n, gu
 /* The cache set of group g for warp `warp`: its block's partition, then g mod sets. */
 static inline guint64 l2_set_of(const Engine *e, guint64 warp, guint64 g) {
   const L2Cache *L = e->l2c;
-  return ((warp / e->wpb) % L->parts) * L->sets + g % L->sets;
+  return ((warp / e->wpb) % L->parts) * L->sets + (g / L->q) % L->sets;
 }
 
 /* L2 cache: warp `warp`'s global request through the cache, on one thread.  Returns its
@@ -1604,6 +1615,7 @@ static gboolean check_residency(Engine *e, GError **error) {
 static void engine_free(Engine *e) {
   if (e->l2c) {
     g_free(e->l2c->tag);
+    g_free(e->l2c->mask);
     g_free(e->l2c->cnt);
     g_free(e->l2c);
   }
@@ -1752,8 +1764,11 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     L2Cache *L = g_new0(L2Cache, 1);
     L->ways = model->l2_ways;
     L->parts = MAX(1u, model->l2_partitions);
-    L->sets = MAX(G_GUINT64_CONSTANT(1), model->l2_words / model->group_words / model->l2_ways / L->parts);
+    const guint64 lw = model->l2_line_words ? model->l2_line_words : model->group_words;
+    L->q = (guint32)(lw / model->group_words);
+    L->sets = MAX(G_GUINT64_CONSTANT(1), model->l2_words / lw / model->l2_ways / L->parts);
     L->tag = g_new(guint64, L->parts * L->sets * L->ways);
+    L->mask = g_new(guint32, L->parts * L->sets * L->ways);
     L->cnt = g_new0(guint8, L->parts * L->sets);
     e.l2c = L;
   }

@@ -86,6 +86,7 @@ char *ms_model_describe(const MsModel *m) {
     g_string_append_printf(s, " l2_partial_write_stages=%u", m->l2_partial_write_stages);
   if (m->l2_ways) g_string_append_printf(s, " l2_ways=%u", m->l2_ways);
   if (m->l2_partitions > 1) g_string_append_printf(s, " l2_partitions=%u", m->l2_partitions);
+  if (m->l2_line_words) g_string_append_printf(s, " l2_line_words=%" G_GUINT64_FORMAT, m->l2_line_words);
   return g_string_free(s, FALSE);
 }
 
@@ -98,7 +99,7 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "l2_latency",  "l2_rate",        "read_window",
                                          "posted_writes", "partial_write_stages",
                                          "l2_partial_write_stages", "l2_ways",
-                                         "l2_partitions", "block_start_units", NULL};
+                                         "l2_partitions", "block_start_units", "l2_line_words", NULL};
 
 static gboolean fail(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static gboolean fail(GError **error, int code, const char *fmt, ...) {
@@ -281,6 +282,21 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
                   "(l2_words / group_words / l2_ways = %" G_GUINT64_FORMAT ")",
                   fn, v, (guint64)(m->l2_words / m->group_words / m->l2_ways));
     m->l2_partitions = (guint32)v;
+  }
+  it = cJSON_GetObjectItemCaseSensitive(root, "l2_line_words");
+  if (it) {
+    if (!m->l2_ways) return fail(error, MS_ERROR_INVALID, "%s: l2_line_words: needs l2_ways", fn);
+    if (!ms_json_get_uint(it, 1, MS_MAX_LATENCY, fn, "l2_line_words", &v, error)) return FALSE;
+    const guint64 gw = m->group_words ? m->group_words : 1, q = v / gw;
+    if (v % gw || q > 16 || (q & (q - 1)))
+      return fail(error, MS_ERROR_INVALID,
+                  "%s: l2_line_words: %" G_GUINT64_FORMAT " is not group_words (%" G_GUINT64_FORMAT ") times 1, 2, 4, 8 or 16",
+                  fn, v, gw);
+    const guint64 parts = m->l2_partitions ? m->l2_partitions : 1;
+    if (m->l2_words / v / m->l2_ways < parts)
+      return fail(error, MS_ERROR_INVALID,
+                  "%s: l2_line_words: lines of %" G_GUINT64_FORMAT " words leave a partition less than one set", fn, v);
+    m->l2_line_words = v;
   }
   it = cJSON_GetObjectItemCaseSensitive(root, "time_unit_ns");
   if (it) {

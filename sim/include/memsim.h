@@ -88,6 +88,10 @@ typedef struct {
   /* l2_partitions P > 1 (hmm kinds, with l2_ways): the cache is P caches of a P-th of it
    * each; block b's warps use cache b mod P (docs/models.md, "L2 partitions").  0, 1: one. */
   guint32 l2_partitions;
+  /* l2_line_words (with l2_ways): the cache holds lines of this many words, group_words
+   * times 1, 2, 4, 8 or 16, filled a group at a time (docs/models.md, "L2 lines").  0: a
+   * line is a group. */
+  guint64 l2_line_words;
 } MsModel;
 
 #define MS_MAX_L2_WAYS 64u
