@@ -30,10 +30,10 @@
  *                      (4 .. 256 MiB, 2^26 loads per call): time per load against footprint
  *                      shows how much of a randomly read footprint the L2 keeps
  *   l2-random-line-sweep  the same where each warp reads one whole random 128-byte line
- *   l2-line-sweep      one 4-byte load (ld.global.cg) per 128-byte line, lines in order,
- *                      grid-stride passes over footprints of 8 .. 256 MiB: where the time
- *                      per load rises against the whole-pass sweeps says whether the L2
- *                      keeps 128-byte lines or smaller units of them
+ *   l2-line-sweep      one 4-byte load (ld.global.cg) per 128-byte line, in whole grid-stride
+ *                      passes over footprints of 8 .. 256 MiB (a thread reads the same lines
+ *                      every pass): where the time per load rises, against the l2-sweep's
+ *                      footprint, says whether the L2 keeps 128-byte lines or parts of them
  *   l2-copy-sweep      the same for a copy b = a (each array half the footprint, whole
  *                      passes): what L2 keeps of a footprint that is read and written, as
  *                      the algorithms' kernels do (the model's l2_words)
@@ -306,16 +306,17 @@ __host__ __device__ inline uint32_t random_unit(uint32_t j, uint32_t units) {
   return (uint32_t)(((uint64_t)mix32(j) * units) >> 32);
 }
 
-/* l2-line-sweep: load k of thread t reads word 32 ((t + k T) mod lines), T the grid's
- * threads: whole passes over the lines, one word each.  per is a multiple of 4. */
-__global__ void __launch_bounds__(256) line_sweep(const uint32_t *a, uint32_t lines, uint32_t per, uint32_t *sum) {
-  const uint32_t T = gridDim.x * blockDim.x, t = blockIdx.x * blockDim.x + threadIdx.x;
+/* l2-line-sweep: `passes` whole grid-stride passes over `lines` 128-byte lines, one 4-byte
+ * load (ld.global.cg) of word 32 q per line q; each thread reads the same lines every pass
+ * (as l2_sweep does), so no line is read from SMs of both L2 partitions. */
+__global__ void __launch_bounds__(256) line_sweep(const uint32_t *a, size_t lines, int passes, uint32_t *sum) {
+  const size_t T = (size_t)gridDim.x * blockDim.x, t0 = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   uint32_t s = 0;
-  for (uint32_t k = 0; k < per; k += 4) {
-    uint32_t i[4];
-#pragma unroll
-    for (int u = 0; u < 4; u++) i[u] = (uint32_t)(((uint64_t)t + (uint64_t)(k + u) * T) % lines) * 32;
-    s += __ldcg(a + i[0]) + __ldcg(a + i[1]) + __ldcg(a + i[2]) + __ldcg(a + i[3]);
+  for (int p = 0; p < passes; p++) {
+    size_t q = t0;
+    for (; q + 3 * T < lines; q += 4 * T)
+      s += __ldcg(a + 32 * q) + __ldcg(a + 32 * (q + T)) + __ldcg(a + 32 * (q + 2 * T)) + __ldcg(a + 32 * (q + 3 * T));
+    for (; q < lines; q += T) s += __ldcg(a + 32 * q);
   }
   block_add(s, sum);
 }
@@ -949,9 +950,10 @@ void run_random_sweep(const Dev &d, bool quick) {
   MS_CUDA(cudaFree(sum));
 }
 
-/* l2-line-sweep: time per load against footprint, one word per 128-byte line, 8 .. 256 MiB. */
+/* l2-line-sweep: time per load against footprint, one word per 128-byte line, 8 .. 256 MiB
+ * (about 2^26 loads per call). */
 void run_line_sweep(const Dev &d, bool quick) {
-  static const int mib_full[] = {8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 128, 256};
+  static const int mib_full[] = {8, 16, 24, 32, 40, 44, 48, 56, 64, 80, 96, 128, 256};
   static const int mib_quick[] = {8, 32, 64, 256};
   const int *mib = quick ? mib_quick : mib_full;
   const int count = quick ? 4 : (int)(sizeof mib_full / sizeof mib_full[0]);
@@ -961,30 +963,28 @@ void run_line_sweep(const Dev &d, bool quick) {
   MS_CUDA(cudaMalloc(&sum, 4));
   fill_pattern<<<d.sms * 8, 256>>>(a, max_bytes / 4);
   MS_CHECK_LAUNCH();
-  const uint32_t blocks = (uint32_t)(d.sms * occupancy(line_sweep, 256)), threads = blocks * 256;
-  const uint32_t per = (uint32_t)std::max<uint64_t>(4, ((uint64_t)1 << 26) / threads / 4 * 4);
-  const uint64_t loads = (uint64_t)threads * per;
+  const int blocks = d.sms * occupancy(line_sweep, 256);
   for (int c = 0; c < count; c++) {
-    const uint32_t lines = (uint32_t)(((size_t)mib[c] << 20) / 128);
-    uint32_t want = 0;
-    for (uint64_t t = 0; t < threads; t++)
-      for (uint32_t k = 0; k < per; k++) want += pattern((uint64_t)((t + (uint64_t)k * threads) % lines) * 32);
+    const size_t lines = ((size_t)mib[c] << 20) / 128;
+    const int passes = (int)std::max<size_t>(2, ((size_t)1 << 26) / lines);
+    const long long loads = (long long)lines * passes;
     MsRecord rec;
     rec.workload = "calibrate";
     rec.algorithm = "l2-line-sweep";
     rec.p("footprint_bytes", (long long)lines * 128);
-    rec.p("loads", (long long)loads);
+    rec.p("passes", (long long)passes);
+    rec.p("loads", loads);
     rec.p("stride_words", 32LL);
     rec.p("blocks", (long long)blocks);
     rec.p("threads_per_block", 256LL);
-    rec.x("bytes_read", (long long)(loads * 4));
+    rec.x("bytes_read", loads * 4);
     auto poison = [&] { MS_CUDA(cudaMemset(sum, 0xff, 4)); };
     auto launch = [&] {
       MS_CUDA(cudaMemsetAsync(sum, 0, 4));
-      line_sweep<<<blocks, 256>>>(a, lines, per, sum);
+      line_sweep<<<blocks, 256>>>(a, lines, passes, sum);
     };
     auto verify = [&]() -> std::string {
-      uint32_t h = 0;
+      uint32_t h = 0, want = (uint32_t)passes * pattern_sum(lines, 32);
       MS_CUDA(cudaMemcpy(&h, sum, 4, cudaMemcpyDeviceToHost));
       return h == want ? "" : ms_fmt("sum %u, want %u", h, want);
     };

@@ -42,7 +42,8 @@ static void derived_clear(MsCalDerived *d) {
   char **from[] = {&d->from_clock, &d->from_copy, &d->from_stride1, &d->from_stride32,
                    &d->from_global, &d->from_shared, &d->from_launch, &d->from_device,
                    &d->from_l2read, &d->from_l2chase, &d->from_load_loop, &d->from_store_loop,
-                   &d->from_l2sweep, &d->from_writes, &d->from_l2_writes, &d->from_random};
+                   &d->from_l2sweep, &d->from_writes, &d->from_l2_writes, &d->from_random,
+                   &d->from_line, &d->from_blocks};
   for (guint i = 0; i < G_N_ELEMENTS(from); i++) g_clear_pointer(from[i], g_free);
   memset(d, 0, sizeof *d);
 }
@@ -422,25 +423,25 @@ static gboolean derive_l2_sweep(MsCalib *c, MsCalDerived *d, GError **error) {
   return TRUE;
 }
 
-/* L2 partitions: random 4-byte loads (l2-random-sweep) see less of the L2 than whole passes
- * do (the sweep above).  t0 = the smallest ns per load; the random capacity is the
- * footprint where ns per load first exceeds 1.1 t0, linear between the records around it;
- * the model splits its cache into round(4 l2_words / that) partitions (docs/calibration.md).
- * Needs --l2-ways (the partitions are the cache's) and at least 3 records, the largest
- * beyond the capacity; without records the key is left out. */
-static gboolean derive_l2_random(MsCalib *c, MsCalDerived *d, GError **error) {
+/* The knee of a load sweep (records of `alg`): t0 = the smallest ns per load
+ * (median_ns / params.loads); the footprint where ns per load first exceeds 1.1 t0, linear
+ * between the records around it.  *n = 0 when there are no records; FALSE with an error when
+ * fewer than 3 or no knee. */
+static gboolean sweep_knee(MsCalib *c, const char *alg, guint *n_out, double *t0_out, double *knee, guint *first,
+                           double *lo_mib, double *hi_mib, GError **error) {
   GArray *pts = g_array_new(FALSE, FALSE, sizeof(SweepPt));
   gboolean ok = TRUE;
+  *n_out = 0;
   for (guint i = 0; i < c->records->len && ok; i++) {
     const MsCalRecord *r = c->records->pdata[i];
-    if (strcmp(r->algorithm, "l2-random-sweep") != 0) continue;
+    if (strcmp(r->algorithm, alg) != 0) continue;
     double f, med, loads;
     ok = field(r, "params.footprint_bytes", FALSE, &f, error) && field(r, "median_ns", FALSE, &med, error) &&
          field(r, "params.loads", FALSE, &loads, error);
-    if (ok && loads <= 0) ok = fail(error, "%s: record %u (l2-random-sweep): params.loads must be positive", r->file, r->index);
+    if (ok && loads <= 0) ok = fail(error, "%s: record %u (%s): params.loads must be positive", r->file, r->index, alg);
     if (ok) g_array_append_val(pts, ((SweepPt){f, med / loads, i})); /* bw holds ns per load here */
   }
-  if (!ok || pts->len == 0 || !c->l2_ways) {
+  if (!ok || pts->len == 0) {
     g_array_free(pts, TRUE);
     return ok;
   }
@@ -453,21 +454,102 @@ static gboolean derive_l2_random(MsCalib *c, MsCalDerived *d, GError **error) {
   guint k = 0;
   while (k < n && v[k].bw <= thr) k++;
   if (n < 3 || k == 0 || k == n) {
-    fail(error, "%s: l2-random-sweep: %u record%s (footprints %.0f .. %.0f MiB); the rule needs at least 3, the "
+    fail(error, "%s: %s: %u record%s (footprints %.0f .. %.0f MiB); the rule needs at least 3, the "
                 "smallest within the L2 and the largest beyond it (%s)",
-         (char *)c->files->pdata[0], n, n == 1 ? "" : "s", v[0].bytes / 1048576, v[n - 1].bytes / 1048576, RUN_HINT);
+         (char *)c->files->pdata[0], alg, n, n == 1 ? "" : "s", v[0].bytes / 1048576, v[n - 1].bytes / 1048576, RUN_HINT);
     g_array_free(pts, TRUE);
     return FALSE;
   }
-  const double cap = v[k - 1].bytes + (thr - v[k - 1].bw) / (v[k].bw - v[k - 1].bw) * (v[k].bytes - v[k - 1].bytes);
-  d->random_points = n;
-  d->random_ns_lo = t0;
-  d->random_bytes = cap;
-  d->l2_partitions = (guint32)round_u64(4.0 * (double)d->l2_words / cap, 1, MS_MAX_L2_PARTITIONS);
-  const MsCalRecord *first = c->records->pdata[v[0].index];
-  d->from_random = g_strdup_printf("%s, %u l2-random-sweep records (footprints %.0f .. %.0f MiB)", first->file, n,
-                                   v[0].bytes / 1048576, v[n - 1].bytes / 1048576);
+  *knee = v[k - 1].bytes + (thr - v[k - 1].bw) / (v[k].bw - v[k - 1].bw) * (v[k].bytes - v[k - 1].bytes);
+  *n_out = n;
+  *t0_out = t0;
+  *first = v[0].index;
+  *lo_mib = v[0].bytes / 1048576;
+  *hi_mib = v[n - 1].bytes / 1048576;
   g_array_free(pts, TRUE);
+  return TRUE;
+}
+
+/* L2 lines and partitions (docs/calibration.md), only with --l2-ways (they are the cache's).
+ * One load per 128-byte line in whole passes (l2-line-sweep) fills the L2 at a footprint of
+ * 128 x its capacity / the unit it keeps: unit = 128 x 4 l2_words / knee bytes, and
+ * l2_line_words = unit / 4 as group_words times a power of two (1 .. 16, the nearest).
+ * Random 4-byte loads (l2-random-sweep) see a P-th of it when SMs of P partitions each keep a
+ * copy: l2_partitions = round(4 l2_words / knee), within 1 .. 16.  Without records the keys
+ * are left out. */
+static gboolean derive_l2_random(MsCalib *c, MsCalDerived *d, GError **error) {
+  if (!c->l2_ways) return TRUE;
+  guint first;
+  double lo, hi;
+  if (!sweep_knee(c, "l2-line-sweep", &d->line_points, &d->line_ns_lo, &d->line_bytes, &first, &lo, &hi, error))
+    return FALSE;
+  if (d->line_points) {
+    const double unit_words = 128.0 * (double)d->l2_words / d->line_bytes;
+    guint64 q = 1;
+    while (q < 16 && fabs(log2(unit_words / (double)(2 * q * d->group_words))) < fabs(log2(unit_words / (double)(q * d->group_words))))
+      q *= 2;
+    d->l2_line_words = q * d->group_words;
+    const MsCalRecord *r = c->records->pdata[first];
+    d->from_line = g_strdup_printf("%s, %u l2-line-sweep records (footprints %.0f .. %.0f MiB)", r->file, d->line_points, lo, hi);
+  }
+  if (!sweep_knee(c, "l2-random-sweep", &d->random_points, &d->random_ns_lo, &d->random_bytes, &first, &lo, &hi, error))
+    return FALSE;
+  if (d->random_points) {
+    d->l2_partitions = (guint32)round_u64(4.0 * (double)d->l2_words / d->random_bytes, 1, MS_MAX_L2_PARTITIONS);
+    const MsCalRecord *r = c->records->pdata[first];
+    d->from_random = g_strdup_printf("%s, %u l2-random-sweep records (footprints %.0f .. %.0f MiB)", r->file,
+                                     d->random_points, lo, hi);
+  }
+  return TRUE;
+}
+
+/* Block starts (launch-blocks: kernels of k blocks per SM that only store a flag): for each
+ * threads_per_block, the ns per block per SM between its two largest k; block_start_units =
+ * round(the median of those / time_unit_ns).  Without records the key is left out. */
+static gboolean derive_block_starts(MsCalib *c, MsCalDerived *d, GError **error) {
+  typedef struct { double threads, k, ns; } Pt;
+  GArray *pts = g_array_new(FALSE, FALSE, sizeof(Pt));
+  gboolean ok = TRUE;
+  for (guint i = 0; i < c->records->len && ok; i++) {
+    const MsCalRecord *r = c->records->pdata[i];
+    if (strcmp(r->algorithm, "launch-blocks") != 0) continue;
+    Pt p;
+    ok = field(r, "params.threads_per_block", FALSE, &p.threads, error) && field(r, "params.blocks_per_sm", FALSE, &p.k, error) &&
+         field(r, "median_ns", FALSE, &p.ns, error);
+    if (ok) g_array_append_val(pts, p);
+  }
+  if (!ok || pts->len == 0) {
+    g_array_free(pts, TRUE);
+    return ok;
+  }
+  const Pt *v = (const Pt *)(void *)pts->data;
+  double slopes[64];
+  guint ns = 0;
+  for (guint i = 0; i < pts->len && ns < G_N_ELEMENTS(slopes); i++) {
+    gboolean seen = FALSE; /* one slope per block size */
+    for (guint j = 0; j < i; j++) seen |= v[j].threads == v[i].threads;
+    if (seen) continue;
+    const Pt *a = NULL, *b = NULL; /* the largest k and the one below it */
+    for (guint j = 0; j < pts->len; j++) {
+      if (v[j].threads != v[i].threads) continue;
+      if (!a || v[j].k > a->k) b = a, a = &v[j];
+      else if (!b || v[j].k > b->k) b = &v[j];
+    }
+    if (b && a->k > b->k) slopes[ns++] = (a->ns - b->ns) / (a->k - b->k);
+  }
+  g_array_free(pts, TRUE);
+  if (ns == 0)
+    return fail(error, "%s: launch-blocks: no block size with two blocks_per_sm; the rule needs two (%s)",
+                (char *)c->files->pdata[0], RUN_HINT);
+  for (guint i = 1; i < ns; i++) /* sort for the median */
+    for (guint j = i; j > 0 && slopes[j - 1] > slopes[j]; j--) {
+      double t = slopes[j];
+      slopes[j] = slopes[j - 1];
+      slopes[j - 1] = t;
+    }
+  d->block_start_ns = ns % 2 ? slopes[ns / 2] : 0.5 * (slopes[ns / 2 - 1] + slopes[ns / 2]);
+  d->block_start_units = round_u64(d->block_start_ns / d->time_unit_ns, 0, MS_MAX_LATENCY);
+  d->from_blocks = g_strdup_printf("%s, launch-blocks records (%u block size%s)", (char *)c->files->pdata[0], ns, ns == 1 ? "" : "s");
   return TRUE;
 }
 
@@ -580,6 +662,7 @@ gboolean ms_calib_derive(MsCalib *c, GError **error) {
   d->l2_latency = round_u64(d->l2_clocks, 1, MS_MAX_LATENCY);
   if (!derive_l2_sweep(c, d, error)) return FALSE;
   if (!derive_l2_random(c, d, error)) return FALSE;
+  if (!derive_block_starts(c, d, error)) return FALSE;
   /* warp issue, from the one-warp loops (optional: older record files have none): the loads
    * a warp keeps in flight in a plain loop = DRAM latency / clocks per iteration; stores
    * that take less than half the latency each do not hold the warp */
@@ -765,6 +848,19 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
                "the same rule with l2-strided-write and l2-strided-read (a 16 MiB footprint, in L2)");
     cJSON_AddNumberToObject(o, "ratio", d->l2_pw_ratio);
   }
+  if (d->from_line) {
+    o = figure(cal, "l2_line_words", (double)d->l2_line_words, d->from_line,
+               "group_words x the power of two (1 .. 16) nearest to 128 x l2_words / capacity / group_words: capacity = the "
+               "footprint where ns per load first exceeds 1.1 x the smallest, linear between the records around it");
+    cJSON_AddNumberToObject(o, "capacity_bytes", d->line_bytes);
+    cJSON_AddNumberToObject(o, "lo_ns_per_load", d->line_ns_lo);
+  }
+  if (d->from_blocks) {
+    o = figure(cal, "block_start_units", (double)d->block_start_units, d->from_blocks,
+               "round(ns / time_unit_ns): ns = the median over threads_per_block of (median_ns at the largest blocks_per_sm "
+               "- at the one below) / (their difference)");
+    cJSON_AddNumberToObject(o, "ns_per_block_per_sm", d->block_start_ns);
+  }
   if (d->from_random) {
     o = figure(cal, "l2_partitions", d->l2_partitions, d->from_random,
                "round(4 * l2_words / capacity), within 1 .. 16: capacity = the footprint where ns per random load first "
@@ -804,6 +900,8 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
   if (d->from_l2_writes) cJSON_AddNumberToObject(o, "l2_partial_write_stages", d->l2_partial_write_stages);
   if (c->l2_ways) cJSON_AddNumberToObject(o, "l2_ways", c->l2_ways);
   if (d->from_random && d->l2_partitions > 1) cJSON_AddNumberToObject(o, "l2_partitions", d->l2_partitions);
+  if (d->from_line && d->l2_line_words > d->group_words) cJSON_AddNumberToObject(o, "l2_line_words", (double)d->l2_line_words);
+  if (d->from_blocks && d->block_start_units) cJSON_AddNumberToObject(o, "block_start_units", (double)d->block_start_units);
   cJSON_AddNumberToObject(o, "time_unit_ns", d->time_unit_ns);
   GString *files = g_string_new(NULL);
   char *desc = g_strdup_printf(
@@ -865,6 +963,12 @@ char *ms_calib_summary(const MsCalib *c) {
   if (d->from_l2sweep)
     g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " copy %.0f bytes/ns in L2, %.0f beyond: half at %.1f MiB   %s\n",
                            "l2_words", d->l2_words, d->l2_sweep_hi, d->l2_sweep_lo, d->l2_sweep_bytes / 1048576, d->from_l2sweep);
+  if (d->from_line)
+    g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " one load per line %.4f ns in L2, 1.1 x at %.1f MiB   %s\n",
+                           "l2_line_words", d->l2_line_words, d->line_ns_lo, d->line_bytes / 1048576, d->from_line);
+  if (d->from_blocks)
+    g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " %.2f ns per block per SM   %s\n", "block_start_units",
+                           d->block_start_units, d->block_start_ns, d->from_blocks);
   if (d->from_random)
     g_string_append_printf(s, "  %-21s %-9u random loads %.4f ns each in L2, 1.1 x at %.1f MiB   %s\n", "l2_partitions",
                            d->l2_partitions, d->random_ns_lo, d->random_bytes / 1048576, d->from_random);

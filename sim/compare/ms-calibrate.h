@@ -51,6 +51,18 @@ typedef struct {
   double random_ns_lo, random_bytes;
   guint32 l2_partitions;
   char *from_random;
+  /* L2 lines (optional l2-line-sweep records, with --l2-ways): line_bytes = the footprint
+   * where one load per 128-byte line first takes 1.1 x the smallest's time; the L2 keeps
+   * units of 128 x 4 l2_words / line_bytes bytes: l2_line_words */
+  guint line_points;
+  double line_ns_lo, line_bytes;
+  guint64 l2_line_words;
+  char *from_line;
+  /* block starts (optional launch-blocks records): the ns per block per SM between the two
+   * largest blocks_per_sm, the median over the block sizes; block_start_units */
+  double block_start_ns;
+  guint64 block_start_units;
+  char *from_blocks;
 } MsCalDerived;
 
 typedef struct {
