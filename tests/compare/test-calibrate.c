@@ -524,3 +524,69 @@ Test(calibrate, l2_random_sweep_gives_partitions) {
   ms_calib_free(c);
   cJSON_Delete(root);
 }
+
+/* l2-line-sweep records: footprints 8, 32, 48, 64, 128 MiB at 0.010, 0.010, 0.0105, 0.013,
+ * 0.020 ns per load: 1.1 t0 = 0.011 at 48 + (0.011 - 0.0105) / (0.013 - 0.0105) x 16 = 51.2
+ * MiB; unit = 128 x 13107200 / 51.2 MiB = 31.25 words, nearest group_words (8) x 2^k: 32.
+ * launch-blocks: for 64, 256 and 1024 threads, 256 and 1024 blocks per SM, the second
+ * 768 x 50, 70 and 60 ns later: median 60 ns = 120 time units of 0.5 ns. */
+static void add_line(cJSON *root, double mib, double ns_per_load) {
+  const double loads = 67108864;
+  char *t = g_strdup_printf("{\"workload\": \"calibrate\", \"algorithm\": \"l2-line-sweep\", \"params\": {\"footprint_bytes\": %.0f, "
+                            "\"passes\": 2, \"loads\": %.0f, \"stride_words\": 32, \"blocks\": 800, \"threads_per_block\": 256}, "
+                            "\"kernels_per_call\": 1, \"calls\": 10, \"median_ns\": %.6f, \"bytes_read\": %.0f, \"verified\": true}",
+                            mib * 1048576, loads, ns_per_load * loads, 4 * loads);
+  cJSON_AddItemToArray(records(root), cJSON_Parse(t));
+  g_free(t);
+}
+
+static void add_blocks(cJSON *root, int threads, int k, double ns) {
+  char *t = g_strdup_printf("{\"workload\": \"calibrate\", \"algorithm\": \"launch-blocks\", \"params\": {\"blocks_per_sm\": %d, "
+                            "\"blocks\": %d, \"threads_per_block\": %d}, \"kernels_per_call\": 1, \"calls\": 10, "
+                            "\"median_ns\": %.3f, \"verified\": true}",
+                            k, 100 * k, threads, ns);
+  cJSON_AddItemToArray(records(root), cJSON_Parse(t));
+  g_free(t);
+}
+
+Test(calibrate, line_sweep_and_launch_blocks_give_lines_and_block_starts) {
+  cJSON *root = fixture_json();
+  static const double pts[][2] = {{64, 0.013}, {8, 0.010}, {128, 0.020}, {32, 0.010}, {48, 0.0105}};
+  for (int i = 0; i < 5; i++) add_line(root, pts[i][0], pts[i][1]);
+  static const int threads[] = {64, 256, 1024};
+  static const double slope[] = {50, 70, 60};
+  for (int i = 0; i < 3; i++) {
+    add_blocks(root, threads[i], 256, 20000);
+    add_blocks(root, threads[i], 1024, 20000 + 768 * slope[i]);
+  }
+  MsCalib *c = ms_calib_new();
+  c->l2_ways = 16;
+  char *err = derive(c, root);
+  cr_assert_null(err, "%s", err);
+  cr_assert_float_eq(c->d.line_bytes, 51.2 * 1048576, 1e-3);
+  cr_assert_eq(c->d.l2_line_words, 32);
+  cr_assert_float_eq(c->d.block_start_ns, 60, 1e-9);
+  cr_assert_eq(c->d.block_start_units, 120);
+  char *model = ms_calib_model_json(c, NULL);
+  cr_assert(strstr(model, "\"l2_line_words\":\t32,"), "%s", model);
+  cr_assert(strstr(model, "\"block_start_units\":\t120,"), "%s", model);
+  g_free(model);
+  ms_calib_free(c);
+  /* without --l2-ways: no lines (the cache's), but block starts */
+  c = ms_calib_new();
+  err = derive(c, root);
+  cr_assert_null(err, "%s", err);
+  cr_assert_null(c->d.from_line);
+  cr_assert_eq(c->d.block_start_units, 120);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+  /* one blocks_per_sm per block size: refused */
+  root = fixture_json();
+  add_blocks(root, 256, 256, 20000);
+  c = ms_calib_new();
+  err = derive(c, root);
+  cr_assert_str_eq(err, "r.json: launch-blocks: no block size with two blocks_per_sm; the rule needs two " HINT);
+  g_free(err);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+}
