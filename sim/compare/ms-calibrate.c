@@ -424,8 +424,8 @@ static gboolean derive_l2_sweep(MsCalib *c, MsCalDerived *d, GError **error) {
 }
 
 /* The knee of a load sweep (records of `alg`): t0 = the smallest ns per load
- * (median_ns / params.loads); the footprint where ns per load first exceeds 1.1 t0, linear
- * between the records around it.  *n = 0 when there are no records; FALSE with an error when
+ * (median_ns / params.loads); the largest footprint within 1.1 t0 and the next larger one,
+ * linear between them to where ns per load is 1.1 t0.  *n = 0 when there are no records; FALSE with an error when
  * fewer than 3 or no knee. */
 static gboolean sweep_knee(MsCalib *c, const char *alg, guint *n_out, double *t0_out, double *knee, guint *first,
                            double *lo_mib, double *hi_mib, GError **error) {
@@ -451,8 +451,10 @@ static gboolean sweep_knee(MsCalib *c, const char *alg, guint *n_out, double *t0
   double t0 = v[0].bw;
   for (guint i = 1; i < n; i++) t0 = MIN(t0, v[i].bw);
   const double thr = 1.1 * t0;
-  guint k = 0;
-  while (k < n && v[k].bw <= thr) k++;
+  /* from the largest footprint down: the first record within 1.1 t0 (small footprints may
+   * be slower: a pass over few lines leaves most threads idle), the knee just above it */
+  guint k = n;
+  while (k > 0 && v[k - 1].bw > thr) k--;
   if (n < 3 || k == 0 || k == n) {
     fail(error, "%s: %s: %u record%s (footprints %.0f .. %.0f MiB); the rule needs at least 3, the "
                 "smallest within the L2 and the largest beyond it (%s)",
@@ -510,9 +512,11 @@ static gboolean derive_block_starts(MsCalib *c, MsCalDerived *d, GError **error)
   typedef struct { double threads, k, ns; } Pt;
   GArray *pts = g_array_new(FALSE, FALSE, sizeof(Pt));
   gboolean ok = TRUE;
+  const char *file = NULL; /* the first launch-blocks record's */
   for (guint i = 0; i < c->records->len && ok; i++) {
     const MsCalRecord *r = c->records->pdata[i];
     if (strcmp(r->algorithm, "launch-blocks") != 0) continue;
+    if (!file) file = r->file;
     Pt p;
     ok = field(r, "params.threads_per_block", FALSE, &p.threads, error) && field(r, "params.blocks_per_sm", FALSE, &p.k, error) &&
          field(r, "median_ns", FALSE, &p.ns, error);
@@ -539,8 +543,7 @@ static gboolean derive_block_starts(MsCalib *c, MsCalDerived *d, GError **error)
   }
   g_array_free(pts, TRUE);
   if (ns == 0)
-    return fail(error, "%s: launch-blocks: no block size with two blocks_per_sm; the rule needs two (%s)",
-                (char *)c->files->pdata[0], RUN_HINT);
+    return fail(error, "%s: launch-blocks: no block size with two blocks_per_sm; the rule needs two (%s)", file, RUN_HINT);
   for (guint i = 1; i < ns; i++) /* sort for the median */
     for (guint j = i; j > 0 && slopes[j - 1] > slopes[j]; j--) {
       double t = slopes[j];
@@ -549,7 +552,7 @@ static gboolean derive_block_starts(MsCalib *c, MsCalDerived *d, GError **error)
     }
   d->block_start_ns = ns % 2 ? slopes[ns / 2] : 0.5 * (slopes[ns / 2 - 1] + slopes[ns / 2]);
   d->block_start_units = round_u64(d->block_start_ns / d->time_unit_ns, 0, MS_MAX_LATENCY);
-  d->from_blocks = g_strdup_printf("%s, launch-blocks records (%u block size%s)", (char *)c->files->pdata[0], ns, ns == 1 ? "" : "s");
+  d->from_blocks = g_strdup_printf("%s, launch-blocks records (%u block size%s)", file, ns, ns == 1 ? "" : "s");
   return TRUE;
 }
 
