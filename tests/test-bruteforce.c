@@ -84,6 +84,7 @@ static guint64 naive_umm_write(const gint64 *a, guint n, guint64 gw, guint64 pw)
  * first empty entry of the set, else the least recently used. */
 typedef struct {
   guint64 sets, ways, clock, q; /* sets per partition (l2_partitions: partition p's come p-th) */
+  gboolean hashed;
   guint64 *tag, *used;
   guint32 *held, *dirty;
 } NaiveCache;
@@ -92,7 +93,7 @@ typedef struct {
 static guint64 naive_cache_access(NaiveCache *c, Naive *out, guint64 part, guint64 g, gboolean write, gboolean full) {
   const guint64 line = g / c->q;
   const guint32 bit = 1u << (g % c->q);
-  guint64 base = (part * c->sets + line % c->sets) * c->ways;
+  guint64 base = (part * c->sets + (c->hashed ? ms_l2_hash(line) : line) % c->sets) * c->ways;
   c->clock++;
   for (guint64 i = base; i < base + c->ways; i++)
     if (c->used[i] && c->tag[i] == line) {
@@ -177,6 +178,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   if (cache) {
     const guint64 lw = m->l2_line_words ? m->l2_line_words : m->group_words;
     nc.q = lw / m->group_words;
+    nc.hashed = m->l2_hashed_sets;
     nc.ways = m->l2_ways;
     nc.sets = MAX(1, m->l2_words / lw / m->l2_ways / parts);
     nc.tag = g_new0(guint64, parts * nc.sets * nc.ways);
@@ -650,6 +652,7 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
       const guint64 q = g_rand_boolean(g) ? (guint64)(2 << g_rand_int_range(g, 0, 2)) : 1;
       if (q > 1 && m->l2_words / (q * m->group_words) / m->l2_ways >= MAX(1u, m->l2_partitions))
         m->l2_line_words = q * m->group_words;
+      m->l2_hashed_sets = g_rand_boolean(g);
     }
   }
   if (m->kind != MS_MODEL_DMM && !m->l2_ways && g_rand_int_range(g, 0, 3) == 0)
@@ -675,7 +678,7 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
 Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   guint32 seed = test_seed(20261122u);
   GRand *g = g_rand_new_with_seed(seed);
-  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0, lined = 0;
+  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0, lined = 0, hashed = 0;
   for (guint it = 0; it < RANDOM_EXTENSION_TRACES; it++) {
     MsModel *m = random_model(g);
     MtTrace *t = random_trace(g, m->width);
@@ -697,6 +700,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
     parted += r->l2_cached && m->l2_partitions > 1 && r->dram_stages > 0;
     starts += m->block_start_units > 0 && r->blocks > m->dmms;
     lined += r->l2_cached && m->l2_line_words > m->group_words && r->dram_stages > 0;
+    hashed += r->l2_cached && m->l2_hashed_sets && r->dram_stages > 0;
     ms_result_free(r);
     mt_trace_free(t);
     ms_model_free(m);
@@ -712,6 +716,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   cr_expect_gt(parted, RANDOM_EXTENSION_TRACES / 100, "l2_partitions under-tested: %u", parted);
   cr_expect_gt(starts, RANDOM_EXTENSION_TRACES / 100, "block_start_units under-tested: %u", starts);
   cr_expect_gt(lined, RANDOM_EXTENSION_TRACES / 100, "l2_line_words under-tested: %u", lined);
+  cr_expect_gt(hashed, RANDOM_EXTENSION_TRACES / 50, "l2_hashed_sets under-tested: %u", hashed);
   g_rand_free(g);
 }
 

@@ -8,12 +8,15 @@ int ms_cmd_calibrate(int argc, char **argv) {
   char *output = NULL;
   gboolean quiet = FALSE, to_stdout = TRUE;
   gint l2_ways = 0;
+  gboolean hashed = FALSE;
   GOptionEntry entries[] = {
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the model to FILE ('-' or absent: stdout)", "FILE"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "With -o FILE: do not print the derivation summary", NULL},
       {"l2-ways", 0, 0, G_OPTION_ARG_INT, &l2_ways,
        "Add l2_ways N (1 ... 64): footprints beyond l2_words run through an N-way L2 cache (docs/models.md); "
        "partial_write_stages is then left out, and l2-random-sweep records add l2_partitions", "N"},
+      {"l2-hashed-sets", 0, 0, G_OPTION_ARG_NONE, &hashed,
+       "With --l2-ways: add l2_hashed_sets (lines go to hashed sets, docs/models.md)", NULL},
       {NULL}};
   /* the command line as given, recorded in the model */
   GString *cmd = g_string_new("memsim calibrate");
@@ -35,6 +38,12 @@ int ms_cmd_calibrate(int argc, char **argv) {
     goto out;
   }
   c->l2_ways = (guint32)l2_ways;
+  if (hashed && !l2_ways) {
+    fprintf(stderr, "memsim calibrate: --l2-hashed-sets needs --l2-ways\n");
+    code = MS_EXIT_INPUT;
+    goto out;
+  }
+  c->l2_hashed_sets = hashed;
   if (argc < 2) {
     fprintf(stderr, "memsim calibrate: expected one or more record files\nTry 'memsim calibrate --help'\n");
     code = MS_EXIT_INPUT;

@@ -902,6 +902,7 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
   if (d->from_writes && !c->l2_ways) cJSON_AddNumberToObject(o, "partial_write_stages", d->partial_write_stages);
   if (d->from_l2_writes) cJSON_AddNumberToObject(o, "l2_partial_write_stages", d->l2_partial_write_stages);
   if (c->l2_ways) cJSON_AddNumberToObject(o, "l2_ways", c->l2_ways);
+  if (c->l2_ways && c->l2_hashed_sets) cJSON_AddBoolToObject(o, "l2_hashed_sets", TRUE);
   if (d->from_random && d->l2_partitions > 1) cJSON_AddNumberToObject(o, "l2_partitions", d->l2_partitions);
   if (d->from_line && d->l2_line_words > d->group_words) cJSON_AddNumberToObject(o, "l2_line_words", (double)d->l2_line_words);
   if (d->from_blocks && d->block_start_units) cJSON_AddNumberToObject(o, "block_start_units", (double)d->block_start_units);

@@ -73,6 +73,7 @@ typedef struct {
   char *device_name, *date, *git_commit, *timing;
   MsCalDerived d;
   gboolean derived;
+  gboolean l2_hashed_sets; /* --l2-hashed-sets: the cache's lines go to hashed sets */
   guint32 l2_ways;      /* --l2-ways: the model runs large footprints through an L2 cache of this
                          * many ways (a structure, not a measurement; 0: none) */
 } MsCalib;

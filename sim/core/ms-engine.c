@@ -92,6 +92,7 @@ struct Engine;
 typedef struct {
   guint64 sets; /* per partition: partition q's sets are q * sets .. (q + 1) * sets - 1 */
   guint32 ways, parts, q;
+  gboolean hashed; /* l2_hashed_sets */
   guint64 *tag;
   guint32 *mask;
   guint8 *cnt;
@@ -460,7 +461,8 @@ static guint l2_groups(const Engine *e, Counter *c, const gint64 *a, guint n, gu
 /* The cache set of group g for warp `warp`: its block's partition, then g mod sets. */
 static inline guint64 l2_set_of(const Engine *e, guint64 warp, guint64 g) {
   const L2Cache *L = e->l2c;
-  return ((warp / e->wpb) % L->parts) * L->sets + (g / L->q) % L->sets;
+  const guint64 line = g / L->q;
+  return ((warp / e->wpb) % L->parts) * L->sets + (L->hashed ? ms_l2_hash(line) : line) % L->sets;
 }
 
 /* L2 cache: warp `warp`'s global request through the cache, on one thread.  Returns its
@@ -1766,6 +1768,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     L->parts = MAX(1u, model->l2_partitions);
     const guint64 lw = model->l2_line_words ? model->l2_line_words : model->group_words;
     L->q = (guint32)(lw / model->group_words);
+    L->hashed = model->l2_hashed_sets;
     L->sets = MAX(G_GUINT64_CONSTANT(1), model->l2_words / lw / model->l2_ways / L->parts);
     L->tag = g_new(guint64, L->parts * L->sets * L->ways);
     L->mask = g_new(guint32, L->parts * L->sets * L->ways);

@@ -87,6 +87,7 @@ char *ms_model_describe(const MsModel *m) {
   if (m->l2_ways) g_string_append_printf(s, " l2_ways=%u", m->l2_ways);
   if (m->l2_partitions > 1) g_string_append_printf(s, " l2_partitions=%u", m->l2_partitions);
   if (m->l2_line_words) g_string_append_printf(s, " l2_line_words=%" G_GUINT64_FORMAT, m->l2_line_words);
+  if (m->l2_hashed_sets) g_string_append(s, " l2_hashed_sets=true");
   return g_string_free(s, FALSE);
 }
 
@@ -99,7 +100,7 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "l2_latency",  "l2_rate",        "read_window",
                                          "posted_writes", "partial_write_stages",
                                          "l2_partial_write_stages", "l2_ways",
-                                         "l2_partitions", "block_start_units", "l2_line_words", NULL};
+                                         "l2_partitions", "block_start_units", "l2_line_words", "l2_hashed_sets", NULL};
 
 static gboolean fail(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static gboolean fail(GError **error, int code, const char *fmt, ...) {
@@ -297,6 +298,12 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
       return fail(error, MS_ERROR_INVALID,
                   "%s: l2_line_words: lines of %" G_GUINT64_FORMAT " words leave a partition less than one set", fn, v);
     m->l2_line_words = v;
+  }
+  it = cJSON_GetObjectItemCaseSensitive(root, "l2_hashed_sets");
+  if (it) {
+    if (!cJSON_IsBool(it)) return fail(error, MS_ERROR_INVALID, "%s: l2_hashed_sets: expected true or false", fn);
+    if (!m->l2_ways) return fail(error, MS_ERROR_INVALID, "%s: l2_hashed_sets: needs l2_ways", fn);
+    m->l2_hashed_sets = cJSON_IsTrue(it);
   }
   it = cJSON_GetObjectItemCaseSensitive(root, "time_unit_ns");
   if (it) {

@@ -92,7 +92,20 @@ typedef struct {
    * times 1, 2, 4, 8 or 16, filled a group at a time (docs/models.md, "L2 lines").  0: a
    * line is a group. */
   guint64 l2_line_words;
+  /* l2_hashed_sets (with l2_ways): line x goes to set ms_l2_hash(x) mod sets instead of x mod
+   * sets, as a GPU hashes addresses to L2 slices (docs/models.md, "L2 lines") */
+  gboolean l2_hashed_sets;
 } MsModel;
+
+/* The set hash of l2_hashed_sets: the 64-bit finalizer of MurmurHash3. */
+static inline guint64 ms_l2_hash(guint64 x) {
+  x ^= x >> 33;
+  x *= G_GUINT64_CONSTANT(0xff51afd7ed558ccd);
+  x ^= x >> 33;
+  x *= G_GUINT64_CONSTANT(0xc4ceb9fe1a85ec53);
+  x ^= x >> 33;
+  return x;
+}
 
 #define MS_MAX_L2_WAYS 64u
 #define MS_MAX_L2_PARTITIONS 16u
