@@ -332,6 +332,27 @@ JSON
   else fail "memory_cap_small_run"; fi
 fi
 
+# calibrate: the shipped grounded models are what the documented command makes of the
+# committed records (docs/calibration.md), key for key
+for g in h100 h200; do
+  n=$((n + 1))
+  m=$src/traces/measured/$g
+  if "$memsim" calibrate "$m/calibrate.json" "$m/loops.json" "$m/l2sweep.json" "$m/writes.json" "$m/randsweep.json" \
+       --l2-ways 16 -q -o "cal-$g.json" 2>cal.err &&
+     a=$("$memsim" run "cal-$g.json" "$fig" --json 2>/dev/null) && b=$("$memsim" run "$src/models/$g.json" "$fig" --json 2>/dev/null) &&
+     [ "${a%%\"trace\"*}" = "${b%%\"trace\"*}" ] && grep -q '"l2_partitions":2' <<<"$a"; then echo "ok - calibrate_makes_shipped_$g"
+  else fail "calibrate_makes_shipped_$g: $(head -c 300 cal.err) / $a / $b"; fi
+done
+expect calibrate_hashed_needs_ways 2 "memsim calibrate: --l2-hashed-sets needs --l2-ways" -- calibrate --l2-hashed-sets "$src/traces/measured/h100/calibrate.json"
+# the worked examples of docs/models.md's extensions, by the command
+for ex in "hmm-l2-partitions:l2-partitions:8" "hmm-block-starts:block-starts:11" "umm-l2-cache:l2-cache:18"; do
+  IFS=: read -r mo tr want <<<"$ex"
+  n=$((n + 1))
+  if out=$("$memsim" run "$src/models/extensions/$mo.json" "$src/traces/$tr.json" --json 2>/dev/null) &&
+     grep -q "^{\"time_units\":$want," <<<"$out"; then echo "ok - worked_example_$mo"
+  else fail "worked_example_$mo: $out"; fi
+done
+
 # without a GPU (CI), measure says so and exits 3; on a GPU machine this check is skipped
 n=$((n + 1))
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi >/dev/null 2>&1; then
