@@ -378,8 +378,23 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
           if (best < 0) break; /* blocks start in increasing order */
           placed[b] = resident[b] = TRUE;
           bdmm[b] = best;
-          const gint64 s0 = MAX(now, nstart[best]);
-          nstart[best] = s0 + (gint64)m->block_start_units;
+          /* block_start_units: a block with a request in this kernel takes its DMM's next
+           * start; one without starts (and retires) at once */
+          gboolean req = FALSE;
+          for (guint64 j = b * wpb; j < b * wpb + nw && !req; j++)
+            for (guint64 s = pos[j]; s < nsteps; s++) {
+              MsStep st = g_array_index(t->steps, MsStep, s);
+              if (st.op == MS_OP_SYNC && st.scope == MS_SCOPE_GRID && boundary) break;
+              if (st.op != MS_OP_SYNC && k[s * W + j] > 0) {
+                req = TRUE;
+                break;
+              }
+            }
+          gint64 s0 = now;
+          if (req && m->block_start_units) {
+            s0 = MAX(now, nstart[best]);
+            nstart[best] = s0 + (gint64)m->block_start_units;
+          }
           for (guint64 j = b * wpb; j < b * wpb + nw; j++) ready[j] = start[j] = s0;
           changed = TRUE;
         }

@@ -201,6 +201,7 @@ typedef struct Engine {
   guint64 lim_warps, lim_blocks; /* per DMM, 0: unlimited */
   gint32 *block_dmm;    /* per block: its DMM while resident, else -1 */
   gint64 *dmm_start;    /* block_start_units: per DMM, the earliest time its next block starts */
+  gint64 *blk_start;    /* block_start_units: per block, when it started in its kernel (-1: not yet) */
   guint64 *blk_done;    /* per block: warps that finished the kernel */
   gint64 *blk_retire;   /* per block: when it retires (latest ready of its warps) */
   guint64 *res_warps, *res_blocks, *res_dead; /* per DMM */
@@ -1242,18 +1243,16 @@ static gboolean place_blocks(Engine *e, gint64 t) {
       if (best < 0 || e->res_warps[x] < e->res_warps[best]) best = x;
     }
     if (best < 0) break;
-    /* block_start_units: the DMM starts it when its previous start is that long past */
-    const gint64 start = e->dmm_start ? MAX(t, e->dmm_start[best]) : t;
-    if (e->dmm_start) e->dmm_start[best] = start + (gint64)e->model->block_start_units;
     e->block_dmm[b] = (gint32)best;
     e->res_warps[best] += nw;
     e->res_blocks[best]++;
     e->blk_done[b] = 0;
-    e->blk_retire[b] = start;
+    e->blk_retire[b] = t;
+    if (e->blk_start) e->blk_start[b] = -1; /* it starts at its first request (advance) */
     e->next_block++;
     for (guint64 i = b * e->wpb; i < b * e->wpb + nw; i++) {
       g_array_append_val(e->res_list[best], i);
-      e->ready[i] = start;
+      e->ready[i] = t;
       g_array_append_val(e->work, i);
     }
     if (!drain(e)) return FALSE;
@@ -1385,6 +1384,15 @@ static gboolean advance(Engine *e, guint64 j) {
       e->cursor[j]++;
       pass(e, r);
       continue;
+    }
+    if (e->blk_start) { /* block_start_units: the block starts when a warp reaches a request */
+      const guint64 b = j / e->wpb;
+      if (e->blk_start[b] < 0) {
+        const guint x = (guint)e->block_dmm[b];
+        e->blk_start[b] = MAX(e->ready[j], e->dmm_start[x]);
+        e->dmm_start[x] = e->blk_start[b] + (gint64)e->model->block_start_units;
+      }
+      e->ready[j] = MAX(e->ready[j], e->blk_start[b]);
     }
     hold(e, j, r->step.op);
     guint p = pipe_of(e, j, r->step.space);
@@ -1635,6 +1643,7 @@ static void engine_free(Engine *e) {
   g_free(e->busy);
   g_free(e->block_dmm);
   g_free(e->dmm_start);
+  g_free(e->blk_start);
   g_free(e->blk_done);
   g_free(e->blk_retire);
   g_free(e->res_warps);
@@ -1779,7 +1788,10 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   if (e.dyn) {
     guint d = model->dmms;
     e.block_dmm = g_new(gint32, e.blocks);
-    if (model->block_start_units) e.dmm_start = g_new0(gint64, model->dmms);
+    if (model->block_start_units) {
+      e.dmm_start = g_new0(gint64, model->dmms);
+      e.blk_start = g_new(gint64, e.blocks);
+    }
     for (guint64 b = 0; b < e.blocks; b++) e.block_dmm[b] = -1;
     e.blk_done = g_new0(guint64, e.blocks);
     e.blk_retire = g_new0(gint64, e.blocks);
