@@ -22,6 +22,10 @@
  *   l2-strided-read,   the strided reads (ld.global.cg) and stores over a 16 MiB buffer,
  *   l2-strided-write   many passes: the same question where the data stays in L2
  *                      (the model's l2_partial_write_stages)
+ *   sm-strided-read,   the l2-strided pattern run by k = 1, 2, 4, 8 blocks of 1024 threads
+ *   sm-strided-write   (one SM each, 32 warps): what one SM's load/store path passes per
+ *                      clock when every lane's word is in its own line (s = 32), against
+ *                      a coalesced request (s = 1): the model's dmm_global_rate
  *   l2-read            16-byte ld.global.cg loads over a 16 MiB buffer, many passes
  *   l2-sweep           the same read over footprints of 8 .. 128 MiB (whole passes, a
  *                      grid-stride loop each): bandwidth against footprint shows how much
@@ -211,6 +215,32 @@ __global__ void __launch_bounds__(256) strided_write(uint32_t *b, size_t m, size
 template <bool WRITE>
 __global__ void __launch_bounds__(256) l2_strided(uint32_t *a, size_t m, size_t stride, size_t total,
                                                   uint32_t *sum) {
+  const size_t T = (size_t)gridDim.x * blockDim.x, mask = m - 1;
+  size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t s = 0;
+  for (; q + 7 * T < total; q += 8 * T) {
+    if (WRITE) {
+#pragma unroll
+      for (int u = 0; u < 8; u++) a[((q + u * T) & mask) * stride] = pattern((q + u * T) & mask);
+    } else {
+      uint32_t v[8];
+#pragma unroll
+      for (int u = 0; u < 8; u++) v[u] = __ldcg(a + ((q + u * T) & mask) * stride);
+#pragma unroll
+      for (int u = 0; u < 8; u++) s += v[u];
+    }
+  }
+  for (; q < total; q += T) {
+    if (WRITE) a[(q & mask) * stride] = pattern(q & mask);
+    else s += __ldcg(a + (q & mask) * stride);
+  }
+  if (!WRITE) block_add(s, sum);
+}
+
+/* l2_strided's pattern for blocks of 1024 threads: a few blocks, one SM each. */
+template <bool WRITE>
+__global__ void __launch_bounds__(1024) sm_strided(uint32_t *a, size_t m, size_t stride, size_t total,
+                                                   uint32_t *sum) {
   const size_t T = (size_t)gridDim.x * blockDim.x, mask = m - 1;
   size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   uint32_t s = 0;
@@ -729,6 +759,66 @@ void run_l2_strided(const Dev &d) {
       measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
         return "{\"ns_per_warp_request\": " + jnum(med / (double)requests) + "}";
       });
+    }
+  }
+  MS_CUDA(cudaFree(a));
+  MS_CUDA(cudaFree(sum));
+  MS_CUDA(cudaFree(bad));
+}
+
+/* sm-strided-read and sm-strided-write: k blocks of 1024 threads (one SM each) over a 16 MiB
+ * buffer that stays in L2, 2^16 warp requests per call at s = 1 and s = 32. */
+void run_sm_strided(const Dev &d) {
+  const bool rd = ms_selected("sm-strided-read"), wr = ms_selected("sm-strided-write");
+  if (!rd && !wr) return;
+  const size_t bytes = (size_t)16 << 20, words = bytes / 4;
+  uint32_t *a, *sum;
+  unsigned long long *bad;
+  MS_CUDA(cudaMalloc(&a, bytes));
+  MS_CUDA(cudaMalloc(&sum, 4));
+  MS_CUDA(cudaMalloc(&bad, 2 * sizeof(unsigned long long)));
+  for (int write = 0; write < 2; write++) {
+    if (write ? !wr : !rd) continue;
+    for (int k : {1, 2, 4, 8}) {
+      if (k > d.sms) continue;
+      for (long long s : {1LL, 32LL}) {
+        const size_t requests = (size_t)1 << 16, total = requests * 32, m = words / (size_t)s;
+        fill_pattern<<<d.sms * 8, 256>>>(a, words);
+        MS_CHECK_LAUNCH();
+        MsRecord rec;
+        rec.workload = "calibrate";
+        rec.algorithm = write ? "sm-strided-write" : "sm-strided-read";
+        rec.p("stride_words", s);
+        rec.p("footprint_bytes", (long long)bytes);
+        rec.p("blocks", (long long)k);
+        rec.p("threads_per_block", 1024LL);
+        rec.x("warp_requests", (long long)requests);
+        rec.x("lines_per_request", s == 1 ? 1LL : 32LL);
+        auto poison = [&] {
+          if (write) MS_CUDA(cudaMemset(a, 0xff, bytes));
+          else MS_CUDA(cudaMemset(sum, 0xff, 4));
+        };
+        auto launch = [&] {
+          if (write) {
+            sm_strided<true><<<k, 1024>>>(a, m, (size_t)s, total, sum);
+          } else {
+            MS_CUDA(cudaMemsetAsync(sum, 0, 4));
+            sm_strided<false><<<k, 1024>>>(a, m, (size_t)s, total, sum);
+          }
+        };
+        auto verify = [&]() -> std::string {
+          /* total < m for s = 1 and s = 32 (2^21 lanes, 2^22 and 2^17 words): words
+           * q = 0 .. total - 1 once each, or m words total / m times */
+          const size_t touched = std::min(total, m);
+          if (write) return check_strided_words(d, a, touched, (size_t)s, bad);
+          uint32_t h = 0, want = (uint32_t)(total / touched) * pattern_sum(touched, (uint64_t)s);
+          MS_CUDA(cudaMemcpy(&h, sum, 4, cudaMemcpyDeviceToHost));
+          return h == want ? "" : ms_fmt("sum %u, want %u", h, want);
+        };
+        measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+          return "{\"ns_per_warp_request\": " + jnum(med / (double)requests) + "}";
+        });
+      }
     }
   }
   MS_CUDA(cudaFree(a));
@@ -1283,6 +1373,7 @@ void ms_run_calibrate(const MsOptions &o) {
   if (any_dram) run_dram(o, d);
   if (ms_selected("l2-read")) run_l2_read(d);
   run_l2_strided(d);
+  run_sm_strided(d);
   if (ms_selected("l2-sweep")) run_l2_sweep(d, o.quick);
   if (ms_selected("l2-copy-sweep")) run_l2_copy_sweep(d, o.quick);
   if (ms_selected("l2-random-sweep")) run_random_sweep<false>(d, o.quick);
