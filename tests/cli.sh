@@ -343,9 +343,18 @@ for g in h100 h200; do
      [ "${a%%\"trace\"*}" = "${b%%\"trace\"*}" ] && grep -q '"l2_partitions":2' <<<"$a"; then echo "ok - calibrate_makes_shipped_$g"
   else fail "calibrate_makes_shipped_$g: $(head -c 300 cal.err) / $a / $b"; fi
 done
+# the one-SM records give dmm_global_rate 1 on both GPUs (not in the shipped models: docs/validation.md)
+for g in h100 h200; do
+  n=$((n + 1))
+  m=$src/traces/measured/$g
+  if "$memsim" calibrate "$m/calibrate.json" "$m/loops.json" "$m/l2sweep.json" "$m/writes.json" "$m/randsweep.json" \
+       "$m/sm-strided.json" --l2-ways 16 -q -o "port-$g.json" 2>cal.err && grep -q '"dmm_global_rate":[[:space:]]*1,' "port-$g.json"; then
+    echo "ok - calibrate_dmm_global_rate_$g"
+  else fail "calibrate_dmm_global_rate_$g: $(head -c 300 cal.err)"; fi
+done
 expect calibrate_hashed_needs_ways 2 "memsim calibrate: --l2-hashed-sets needs --l2-ways" -- calibrate --l2-hashed-sets "$src/traces/measured/h100/calibrate.json"
 # the worked examples of docs/models.md's extensions, by the command
-for ex in "hmm-l2-partitions:l2-partitions:8" "hmm-block-starts:block-starts:11" "umm-l2-cache:l2-cache:18"; do
+for ex in "hmm-l2-partitions:l2-partitions:8" "hmm-block-starts:block-starts:11" "umm-l2-cache:l2-cache:18" "hmm-dmm-port:dmm-port:8"; do
   IFS=: read -r mo tr want <<<"$ex"
   n=$((n + 1))
   if out=$("$memsim" run "$src/models/extensions/$mo.json" "$src/traces/$tr.json" --json 2>/dev/null) &&

@@ -250,6 +250,9 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   const gint64 d_rate = (gint64)g_rate; /* the cache's DRAM slots per time unit */
   const gint64 d_lat = (gint64)(hmm ? m->global_latency : m->latency);
   gint64 next_dslot = 0;
+  /* dmm_global_rate: each DMM's port, its next free slot */
+  const gint64 p_rate = hmm ? (gint64)m->dmm_global_rate : 0;
+  gint64 *next_pslot = g_new0(gint64, d);
   if (l2 || cache) g_rate = m->l2_rate;
   l2 = l2 || cache; /* the global pipeline at the L2's rate and latency */
   gint64 L = (gint64)m->launch_units;
@@ -440,6 +443,15 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
             complete = MAX(complete, (d0 + dk - 1) / d_rate + d_lat - 1);
             next_dslot = d0 + dk;
           }
+          gint64 entered = (s0 + (gint64)kk - 1) / rate;
+          if (p_rate && q == d) { /* the DMM's port: its slots too, from now on */
+            const gint64 x = bdmm[j / wpb];
+            gint64 p0 = MAX(next_pslot[x], now * p_rate);
+            gint64 pe = (p0 + (gint64)kk - 1) / p_rate;
+            complete = MAX(complete, pe + (gint64)l - 1);
+            entered = MAX(entered, pe);
+            next_pslot[x] = p0 + (gint64)kk;
+          }
           next_slot[q] = s0 + (gint64)kk;
           busy[q] += kk;
           ready[j] = complete + 1;
@@ -447,7 +459,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
             ready[j] = MAX(ready[j], start[j]);
             for (guint i = 0; i < rdone[j]->len; i++) ready[j] = MAX(ready[j], g_array_index(rdone[j], gint64, i) + 1);
             for (guint i = 0; i < wdone[j]->len; i++) ready[j] = MAX(ready[j], g_array_index(wdone[j], gint64, i) + 1);
-            issue[j] = (s0 + (gint64)kk - 1) / rate + 1;
+            issue[j] = entered + 1;
             g_array_append_val(st.op == MS_OP_READ ? rdone[j] : wdone[j], complete);
           }
           last_warp[q] = (gint64)j;
@@ -487,6 +499,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   g_free(start);
   g_free(issue);
   g_free(next_slot);
+  g_free(next_pslot);
   g_free(busy);
   g_free(last_warp);
   g_free(bdmm);
@@ -677,6 +690,7 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
     if (g_rand_boolean(g)) m->resident_blocks = (guint64)g_rand_int_range(g, 1, 4);
     if ((m->resident_warps || m->resident_blocks) && g_rand_boolean(g))
       m->block_start_units = (guint64)g_rand_int_range(g, 1, 6);
+    if (g_rand_int_range(g, 0, 3) == 0) m->dmm_global_rate = (guint32)g_rand_int_range(g, 1, 4);
     if (g_rand_int_range(g, 0, 3) == 0) {
       t->shared_words = (guint64)g_rand_int_range(g, 1, 50);
       m->shared_words_per_dmm = t->shared_words * (guint64)g_rand_int_range(g, 1, 4) +
@@ -693,7 +707,7 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
 Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   guint32 seed = test_seed(20261122u);
   GRand *g = g_rand_new_with_seed(seed);
-  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0, lined = 0, hashed = 0;
+  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0, lined = 0, hashed = 0, ported = 0;
   for (guint it = 0; it < RANDOM_EXTENSION_TRACES; it++) {
     MsModel *m = random_model(g);
     MtTrace *t = random_trace(g, m->width);
@@ -716,6 +730,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
     starts += m->block_start_units > 0 && r->blocks > m->dmms;
     lined += r->l2_cached && m->l2_line_words > m->group_words && r->dram_stages > 0;
     hashed += r->l2_cached && m->l2_hashed_sets && r->dram_stages > 0;
+    ported += m->dmm_global_rate > 0 && r->global.stages > 0;
     ms_result_free(r);
     mt_trace_free(t);
     ms_model_free(m);
@@ -732,6 +747,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   cr_expect_gt(starts, RANDOM_EXTENSION_TRACES / 100, "block_start_units under-tested: %u", starts);
   cr_expect_gt(lined, RANDOM_EXTENSION_TRACES / 100, "l2_line_words under-tested: %u", lined);
   cr_expect_gt(hashed, RANDOM_EXTENSION_TRACES / 50, "l2_hashed_sets under-tested: %u", hashed);
+  cr_expect_gt(ported, RANDOM_EXTENSION_TRACES / 20, "dmm_global_rate under-tested: %u", ported);
   g_rand_free(g);
 }
 

@@ -911,6 +911,28 @@ Test(gpu, l2_partitions_worked_example) {
   }
 }
 
+/* docs/models.md, "A DMM's port": HMM w = 4, global latency 5, group_words 4, global_rate
+ * 8; two blocks of one warp read 4 groups each: 5 time units without a port, 8 with
+ * dmm_global_rate 1 on two DMMs, 12 on one (models/extensions/hmm-dmm-port.json,
+ * traces/dmm-port.json). */
+Test(gpu, dmm_port_worked_example) {
+  const struct { guint32 d, rate; guint64 want; } cases[] = {{2, 0, 5}, {2, 1, 8}, {1, 1, 12}, {1, 0, 5}};
+  for (gsize c = 0; c < G_N_ELEMENTS(cases); c++) {
+    g_autoptr(MsModel) m = mt_hmm(MS_MODEL_HMM, 4, cases[c].d, 1, 5);
+    m->group_words = 4;
+    m->global_rate = 8;
+    m->dmm_global_rate = cases[c].rate;
+    MtTrace *t = mt_trace_new(8, 4);
+    gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 8; i++) a[i] = 4 * i;
+    MsSimOptions opt = {0};
+    g_autoptr(MsResult) r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, cases[c].want, "d %u rate %u: %" G_GUINT64_FORMAT " time units", cases[c].d,
+                 cases[c].rate, r->time_units);
+    mt_trace_free(t);
+  }
+}
+
 /* docs/models.md, "Block starts": HMM d = 1, w = 4, global latency 5, resident_blocks 2;
  * three blocks of one warp read one group each.  Block 2 waits for block 0 to retire (at
  * 5); with block_start_units 3, block 1 starts at 3 and block 2 at max(5, 3 + 3) = 6:

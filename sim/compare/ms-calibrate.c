@@ -43,7 +43,7 @@ static void derived_clear(MsCalDerived *d) {
                    &d->from_global, &d->from_shared, &d->from_launch, &d->from_device,
                    &d->from_l2read, &d->from_l2chase, &d->from_load_loop, &d->from_store_loop,
                    &d->from_l2sweep, &d->from_writes, &d->from_l2_writes, &d->from_random,
-                   &d->from_line, &d->from_blocks};
+                   &d->from_line, &d->from_blocks, &d->from_port};
   for (guint i = 0; i < G_N_ELEMENTS(from); i++) g_clear_pointer(from[i], g_free);
   memset(d, 0, sizeof *d);
 }
@@ -556,6 +556,44 @@ static gboolean derive_block_starts(MsCalib *c, MsCalDerived *d, GError **error)
   return TRUE;
 }
 
+/* A DMM's port (sm-strided-read: k blocks of 1024 threads, one SM each, 4-byte loads 32
+ * words apart over a buffer in L2): at stride 32 each warp request is 32 groups (group_words
+ * <= 32), so one SM passes 32 x warp_requests / k groups in median_ns; dmm_global_rate =
+ * round(the median over k of that per time unit).  Without records the key is left out. */
+static gboolean derive_port(MsCalib *c, MsCalDerived *d, GError **error) {
+  double rates[16];
+  guint n = 0;
+  const char *file = NULL;
+  for (guint i = 0; i < c->records->len && n < G_N_ELEMENTS(rates); i++) {
+    const MsCalRecord *r = c->records->pdata[i];
+    if (strcmp(r->algorithm, "sm-strided-read") != 0) continue;
+    double s, k, req, ns;
+    if (!field(r, "params.stride_words", FALSE, &s, error)) return FALSE;
+    if (s != 32) continue;
+    if (!field(r, "params.blocks", FALSE, &k, error) || !field(r, "warp_requests", FALSE, &req, error) ||
+        !field(r, "median_ns", FALSE, &ns, error))
+      return FALSE;
+    if (!file) file = r->file;
+    if (k < 1 || req < 1 || ns <= 0)
+      return fail(error, "%s: sm-strided-read: blocks, warp_requests and median_ns must be positive", r->file);
+    rates[n++] = 32.0 * req / k / (ns / d->time_unit_ns);
+  }
+  if (n == 0) return TRUE;
+  if (d->group_words > 32)
+    return fail(error, "%s: sm-strided-read: group_words %u > 32: a lane 32 words away may share its group",
+                file, d->group_words);
+  for (guint i = 1; i < n; i++)
+    for (guint j = i; j > 0 && rates[j - 1] > rates[j]; j--) {
+      double t = rates[j];
+      rates[j] = rates[j - 1];
+      rates[j - 1] = t;
+    }
+  d->port_groups_per_unit = n % 2 ? rates[n / 2] : 0.5 * (rates[n / 2 - 1] + rates[n / 2]);
+  d->dmm_global_rate = (guint32)round_u64(d->port_groups_per_unit, 1, MS_MAX_GLOBAL_RATE);
+  d->from_port = g_strdup_printf("%s, %u sm-strided-read records at stride 32", file, n);
+  return TRUE;
+}
+
 /* Partial writes: the median over strides 2, 4, .. 32 of (ns per warp request of `write`'s
  * record / of `read`'s) -- at each of these strides no store covers a whole sector, so every
  * group the model counts is written in part.  Needs all ten records; FALSE with *ratio NAN
@@ -666,6 +704,7 @@ gboolean ms_calib_derive(MsCalib *c, GError **error) {
   if (!derive_l2_sweep(c, d, error)) return FALSE;
   if (!derive_l2_random(c, d, error)) return FALSE;
   if (!derive_block_starts(c, d, error)) return FALSE;
+  if (!derive_port(c, d, error)) return FALSE;
   /* warp issue, from the one-warp loops (optional: older record files have none): the loads
    * a warp keeps in flight in a plain loop = DRAM latency / clocks per iteration; stores
    * that take less than half the latency each do not hold the warp */
@@ -864,6 +903,12 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
                "- at the one below) / (their difference)");
     cJSON_AddNumberToObject(o, "ns_per_block_per_sm", d->block_start_ns);
   }
+  if (d->from_port) {
+    o = figure(cal, "dmm_global_rate", d->dmm_global_rate, d->from_port,
+               "round(the median over blocks k of 32 x warp_requests / k / (median_ns / time_unit_ns)), within 1 .. 4096: "
+               "the groups one SM passes per time unit when each lane's word is in its own group");
+    cJSON_AddNumberToObject(o, "groups_per_unit", d->port_groups_per_unit);
+  }
   if (d->from_random) {
     o = figure(cal, "l2_partitions", d->l2_partitions, d->from_random,
                "round(4 * l2_words / capacity), within 1 .. 16: capacity = the footprint where ns per random load first "
@@ -906,6 +951,7 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
   if (d->from_random && d->l2_partitions > 1) cJSON_AddNumberToObject(o, "l2_partitions", d->l2_partitions);
   if (d->from_line && d->l2_line_words > d->group_words) cJSON_AddNumberToObject(o, "l2_line_words", (double)d->l2_line_words);
   if (d->from_blocks && d->block_start_units) cJSON_AddNumberToObject(o, "block_start_units", (double)d->block_start_units);
+  if (d->from_port) cJSON_AddNumberToObject(o, "dmm_global_rate", d->dmm_global_rate);
   cJSON_AddNumberToObject(o, "time_unit_ns", d->time_unit_ns);
   GString *files = g_string_new(NULL);
   char *desc = g_strdup_printf(
@@ -973,6 +1019,9 @@ char *ms_calib_summary(const MsCalib *c) {
   if (d->from_blocks)
     g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " %.2f ns per block per SM   %s\n", "block_start_units",
                            d->block_start_units, d->block_start_ns, d->from_blocks);
+  if (d->from_port)
+    g_string_append_printf(s, "  %-21s %-9u %.3f groups per SM per time unit at stride 32   %s\n", "dmm_global_rate",
+                           d->dmm_global_rate, d->port_groups_per_unit, d->from_port);
   if (d->from_random)
     g_string_append_printf(s, "  %-21s %-9u random loads %.4f ns each in L2, 1.1 x at %.1f MiB   %s\n", "l2_partitions",
                            d->l2_partitions, d->random_ns_lo, d->random_bytes / 1048576, d->from_random);

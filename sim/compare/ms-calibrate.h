@@ -63,6 +63,12 @@ typedef struct {
   double block_start_ns;
   guint64 block_start_units;
   char *from_blocks;
+  /* a DMM's port (optional sm-strided-read records at stride 32, every lane in its own
+   * group): groups one SM passes per time unit, the median over the block counts;
+   * dmm_global_rate */
+  double port_groups_per_unit;
+  guint32 dmm_global_rate;
+  char *from_port;
 } MsCalDerived;
 
 typedef struct {

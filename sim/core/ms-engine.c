@@ -195,6 +195,7 @@ typedef struct Engine {
                          * fill_worker: counting stays parallel), else it runs in count_range */
   gint64 dslot, drate, dlat; /* L2 cache: the DRAM's next free slot, slots per unit, latency */
   guint64 dbusy;        /* L2 cache: DRAM slots taken */
+  gint64 *pslot, prate; /* dmm_global_rate: per DMM, its port's next free slot; slots per unit */
   gboolean boundary;    /* grid barriers are kernel boundaries */
   guint64 kernels;
   gboolean dyn;         /* residency limits: blocks placed as room frees */
@@ -1429,12 +1430,21 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
     e->dslot = d0 + kd;
     e->dbusy += (guint64)kd;
   }
+  gint64 entered = (s0 + k - 1) / g; /* the time its last stage entered */
+  if (e->pslot && p == e->P - 1) { /* dmm_global_rate: its DMM's port, from its dispatch on */
+    const guint x = pipe_of(e, j, MS_SPACE_SHARED);
+    gint64 p0 = MAX(e->pslot[x], t * e->prate);
+    gint64 pe = (p0 + k - 1) / e->prate;
+    complete = MAX(complete, pe + e->lat[p] - 1);
+    entered = MAX(entered, pe);
+    e->pslot[x] = p0 + k;
+  }
   e->slot[p] = s0 + k;
   e->free_at[p] = e->slot[p] / g;
   e->busy[p] += (guint64)k;
   e->ready[j] = complete + 1;
   if (e->issue) { /* may issue one time unit after its last stage entered; hold() does the rest */
-    e->ready[j] = (s0 + k - 1) / g + 1;
+    e->ready[j] = entered + 1;
     if (r->step.op == MS_OP_READ) {
       gint64 *least = e->rtop + j * e->m + rtop_min(e, j);
       if (complete > *least) *least = complete;
@@ -1643,6 +1653,7 @@ static void engine_free(Engine *e) {
   g_free(e->busy);
   g_free(e->block_dmm);
   g_free(e->dmm_start);
+  g_free(e->pslot);
   g_free(e->blk_start);
   g_free(e->blk_done);
   g_free(e->blk_retire);
@@ -1785,6 +1796,10 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     e.l2c = L;
   }
   e.pw = e.l2 || e.l2c ? model->l2_partial_write_stages : model->partial_write_stages;
+  if (e.hmm && model->dmm_global_rate) {
+    e.pslot = g_new0(gint64, model->dmms);
+    e.prate = (gint64)model->dmm_global_rate;
+  }
   if (e.dyn) {
     guint d = model->dmms;
     e.block_dmm = g_new(gint32, e.blocks);

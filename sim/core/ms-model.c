@@ -88,6 +88,7 @@ char *ms_model_describe(const MsModel *m) {
   if (m->l2_partitions > 1) g_string_append_printf(s, " l2_partitions=%u", m->l2_partitions);
   if (m->l2_line_words) g_string_append_printf(s, " l2_line_words=%" G_GUINT64_FORMAT, m->l2_line_words);
   if (m->l2_hashed_sets) g_string_append(s, " l2_hashed_sets=true");
+  if (m->dmm_global_rate) g_string_append_printf(s, " dmm_global_rate=%u", m->dmm_global_rate);
   return g_string_free(s, FALSE);
 }
 
@@ -100,7 +101,8 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "l2_latency",  "l2_rate",        "read_window",
                                          "posted_writes", "partial_write_stages",
                                          "l2_partial_write_stages", "l2_ways",
-                                         "l2_partitions", "block_start_units", "l2_line_words", "l2_hashed_sets", NULL};
+                                         "l2_partitions", "block_start_units", "l2_line_words", "l2_hashed_sets",
+                                         "dmm_global_rate", NULL};
 
 static gboolean fail(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static gboolean fail(GError **error, int code, const char *fmt, ...) {
@@ -209,6 +211,13 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
       return fail(error, MS_ERROR_INVALID, "%s: %s: only hmm and async-hmm models have DMMs to hold blocks",
                   fn, residency[i]);
     if (!ms_json_get_uint(it, 1, MS_MAX_JSON_INT, fn, residency[i], residency_field[i], error)) return FALSE;
+  }
+  it = cJSON_GetObjectItemCaseSensitive(root, "dmm_global_rate");
+  if (it) {
+    if (!hmm)
+      return fail(error, MS_ERROR_INVALID, "%s: dmm_global_rate: only hmm and async-hmm models have DMMs", fn);
+    if (!ms_json_get_uint(it, 1, MS_MAX_GLOBAL_RATE, fn, "dmm_global_rate", &v, error)) return FALSE;
+    m->dmm_global_rate = (guint32)v;
   }
   it = cJSON_GetObjectItemCaseSensitive(root, "launch_units");
   if (it && !ms_json_get_uint(it, 0, MS_MAX_LATENCY, fn, "launch_units", &m->launch_units, error))

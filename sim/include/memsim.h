@@ -95,6 +95,11 @@ typedef struct {
   /* l2_hashed_sets (with l2_ways): line x goes to set ms_l2_hash(x) mod sets instead of x mod
    * sets, as a GPU hashes addresses to L2 slices (docs/models.md, "L2 lines") */
   gboolean l2_hashed_sets;
+  /* hmm kinds (a project extension, docs/models.md, "A DMM's port"): a DMM passes at most
+   * this many global stages per time unit; a request of k stages from a DMM also takes k
+   * slots of its port and completes no earlier than its last port slot + the latency - 1
+   * (0: no port, the papers' model). */
+  guint32 dmm_global_rate;
 } MsModel;
 
 /* The set hash of l2_hashed_sets: the 64-bit finalizer of MurmurHash3. */
