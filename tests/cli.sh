@@ -348,10 +348,13 @@ for g in h100 h200; do
   n=$((n + 1))
   m=$src/traces/measured/$g
   if "$memsim" calibrate "$m/calibrate.json" "$m/loops.json" "$m/l2sweep.json" "$m/writes.json" "$m/randsweep.json" \
-       "$m/sm-strided.json" --l2-ways 16 -q -o "port-$g.json" 2>cal.err && grep -q '"dmm_global_rate":[[:space:]]*1,' "port-$g.json"; then
+       "$m/sm-strided.json" --l2-ways 16 --dmm-port -q -o "port-$g.json" 2>cal.err && grep -q '"dmm_global_rate":[[:space:]]*1,' "port-$g.json" &&
+     "$memsim" calibrate "$m/calibrate.json" "$m/sm-strided.json" -q -o "noport-$g.json" 2>>cal.err &&
+     ! grep -q dmm_global_rate "noport-$g.json"; then
     echo "ok - calibrate_dmm_global_rate_$g"
   else fail "calibrate_dmm_global_rate_$g: $(head -c 300 cal.err)"; fi
 done
+expect calibrate_dmm_port_needs_records 2 "memsim calibrate: --dmm-port: no sm-strided-read record at stride_words 32" -- calibrate --dmm-port "$src/traces/measured/h100/calibrate.json"
 expect calibrate_hashed_needs_ways 2 "memsim calibrate: --l2-hashed-sets needs --l2-ways" -- calibrate --l2-hashed-sets "$src/traces/measured/h100/calibrate.json"
 # the worked examples of docs/models.md's extensions, by the command
 for ex in "hmm-l2-partitions:l2-partitions:8" "hmm-block-starts:block-starts:11" "umm-l2-cache:l2-cache:18" "hmm-dmm-port:dmm-port:8"; do

@@ -8,7 +8,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
   char *output = NULL;
   gboolean quiet = FALSE, to_stdout = TRUE;
   gint l2_ways = 0;
-  gboolean hashed = FALSE;
+  gboolean hashed = FALSE, port = FALSE;
   GOptionEntry entries[] = {
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the model to FILE ('-' or absent: stdout)", "FILE"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "With -o FILE: do not print the derivation summary", NULL},
@@ -17,6 +17,9 @@ int ms_cmd_calibrate(int argc, char **argv) {
        "partial_write_stages is then left out, and l2-random-sweep records add l2_partitions", "N"},
       {"l2-hashed-sets", 0, 0, G_OPTION_ARG_NONE, &hashed,
        "With --l2-ways: add l2_hashed_sets (lines go to hashed sets, docs/models.md)", NULL},
+      {"dmm-port", 0, 0, G_OPTION_ARG_NONE, &port,
+       "Add dmm_global_rate from the sm-strided-read records (a DMM's port, docs/models.md; not in the shipped models)",
+       NULL},
       {NULL}};
   /* the command line as given, recorded in the model */
   GString *cmd = g_string_new("memsim calibrate");
@@ -44,6 +47,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
     goto out;
   }
   c->l2_hashed_sets = hashed;
+  c->dmm_port = port;
   if (argc < 2) {
     fprintf(stderr, "memsim calibrate: expected one or more record files\nTry 'memsim calibrate --help'\n");
     code = MS_EXIT_INPUT;

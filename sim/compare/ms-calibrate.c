@@ -578,7 +578,11 @@ static gboolean derive_port(MsCalib *c, MsCalDerived *d, GError **error) {
       return fail(error, "%s: sm-strided-read: blocks, warp_requests and median_ns must be positive", r->file);
     rates[n++] = 32.0 * req / k / (ns / d->time_unit_ns);
   }
-  if (n == 0) return TRUE;
+  if (n == 0) {
+    if (c->dmm_port)
+      return fail(error, "--dmm-port: no sm-strided-read record at stride_words 32 (%s)", RUN_HINT);
+    return TRUE;
+  }
   if (d->group_words > 32)
     return fail(error, "%s: sm-strided-read: group_words %u > 32: a lane 32 words away may share its group",
                 file, d->group_words);
@@ -704,7 +708,7 @@ gboolean ms_calib_derive(MsCalib *c, GError **error) {
   if (!derive_l2_sweep(c, d, error)) return FALSE;
   if (!derive_l2_random(c, d, error)) return FALSE;
   if (!derive_block_starts(c, d, error)) return FALSE;
-  if (!derive_port(c, d, error)) return FALSE;
+  if (c->dmm_port && !derive_port(c, d, error)) return FALSE;
   /* warp issue, from the one-warp loops (optional: older record files have none): the loads
    * a warp keeps in flight in a plain loop = DRAM latency / clocks per iteration; stores
    * that take less than half the latency each do not hold the warp */

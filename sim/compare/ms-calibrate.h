@@ -80,6 +80,7 @@ typedef struct {
   MsCalDerived d;
   gboolean derived;
   gboolean l2_hashed_sets; /* --l2-hashed-sets: the cache's lines go to hashed sets */
+  gboolean dmm_port;       /* --dmm-port: dmm_global_rate from sm-strided-read records */
   guint32 l2_ways;      /* --l2-ways: the model runs large footprints through an L2 cache of this
                          * many ways (a structure, not a measurement; 0: none) */
 } MsCalib;
