@@ -405,7 +405,9 @@ static void usage(FILE *f) {
       "                     or bulk (bulk execution of oblivious programs, column- and\n"
       "                     row-wise, not part of all; docs/workloads/bulk.md), or gf2\n"
       "                     (GF(2) Gaussian elimination, seed 004's GEonGPU, row- and\n"
-      "                     column-wise, with a single-core CPU baseline; not part of all)\n"
+      "                     column-wise, with a single-core CPU baseline; not part of all),\n"
+      "                     or mul (seed 002's sum-rotate multiplication, n = bits/32\n"
+      "                     lanes a product, warp shuffles or shared memory; not part of all)\n"
       "  --quick            small sizes and few repetitions (smoke test)\n"
       "  --counters         one small launch per kernel (run under ncu; see\n"
       "                     kernels/ncu-counters.sh); writes launch log to --launch-log\n"
@@ -446,6 +448,8 @@ static void list_algorithms() {
               "             (p instances, column|row arrangement; only with --workload bulk)\n"
               "gf2:         eliminate (symbols x length, row|column arrangement; only with\n"
               "             --workload gf2)\n"
+              "mul:         sum-rotate sum-rotate-shared (bits 64..1024 x products, n = bits/32\n"
+              "             lanes a product; only with --workload mul)\n"
               "calibrate:   clock-spin launch-empty launch-burst dram-read dram-write dram-copy\n"
               "             strided-read l2-read dram-chase l2-chase l1-chase shared-chase\n"
               "             shared-wavefronts (only with --workload calibrate)\n");
@@ -496,7 +500,7 @@ int main(int argc, char **argv) {
   }
   if (workload != "all" && workload != "permutation" && workload != "sat" && workload != "gcd" &&
       workload != "bpbc" && workload != "simple" && workload != "bulk" && workload != "gf2" &&
-      workload != "calibrate") {
+      workload != "mul" && workload != "calibrate") {
     std::fprintf(stderr, "memsim-measure: unknown workload '%s'\nTry 'memsim-measure --help'\n",
                  workload.c_str());
     return MS_EXIT_USAGE;
@@ -576,6 +580,7 @@ int main(int argc, char **argv) {
   if (workload == "bulk" && family_selected({"prefix-sums", "bitonic", "floyd-warshall", "montgomery", "cky", "school", "comba"}))
     ms_run_bulk(g_opt);
   if (workload == "gf2" && family_selected({"eliminate"})) ms_run_gf2(g_opt);
+  if (workload == "mul" && family_selected({"sum-rotate", "sum-rotate-shared"})) ms_run_mul(g_opt);
   if (workload == "calibrate") ms_run_calibrate(g_opt);
   MS_CUDA(cudaDeviceSynchronize());
   if (g_use_cupti) cupti_flush();

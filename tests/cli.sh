@@ -157,7 +157,18 @@ if "$memsim" gen gf2 -n 40 -L 70 --arrangement column -o gf2.json 2>/dev/null &&
 else fail "gf2_text_equals_source: $a / $b"; fi
 expect gf2_bad_arrangement 2 "memsim gen gf2: gf2: --arrangement must be row or column, got \"diagonal\"" -- gen gf2 --arrangement diagonal
 expect gf2_extra_argument 2 "memsim gen gf2: unexpected argument" -- gen gf2 extra
-expect mul_unknown_algorithm 2 "memsim gen mul: unknown algorithm \"karatsuba\" (school, comba)" -- gen mul -a karatsuba
+expect mul_unknown_algorithm 2 "memsim gen mul: unknown algorithm \"karatsuba\" (school, comba, sum-rotate, sum-rotate-shared)" -- gen mul -a karatsuba
+expect mul_sum_rotate_bits 2 "memsim gen mul: mul sum-rotate: bits: 96 is not 64, 128, 256, 512 or 1024" -- gen mul -a sum-rotate --bits 96
+expect mul_sum_rotate_arrangement 2 "memsim gen mul: --arrangement is for school and comba" -- gen mul -a sum-rotate --arrangement row
+# sum-rotate: 2 reads and 2 writes a thread (64 products x 8 lanes), 3n shuffles a warp and
+# the carry rounds; through shared memory the same exchanges are shared requests instead
+n=$((n + 1))
+if a=$("$memsim" gen mul -a sum-rotate --bits 256 -p 64 --run "$src/models/hmm.json" --json 2>/dev/null) &&
+   b=$("$memsim" gen mul -a sum-rotate-shared --bits 256 -p 64 --run "$src/models/hmm.json" --json 2>/dev/null) &&
+   grep -q '"requests":2048,' <<<"$a" && grep -q '"shuffle_steps":' <<<"$a" &&
+   python3 -c 'import json,sys; a=json.loads(sys.argv[1]); b=json.loads(sys.argv[2]); assert a["shuffles"] >= 16 * 24, a; assert b["shared"]["requests"] == 2 * 32 * a["shuffles"], (a["shuffles"], b["shared"]); assert b["global"]["requests"] == 2048' "$a" "$b"
+then echo "ok - mul_sum_rotate_shuffles"
+else fail "mul_sum_rotate_shuffles: $a / $b"; fi
 expect mul_bits_rule 2 "bits" -- gen mul -a school --bits 100
 n=$((n + 1))
 if out=$("$memsim" gen mul -a comba --bits 256 -p 64 --run "$src/models/umm-w32.json" --json 2>/dev/null) &&
@@ -357,7 +368,7 @@ done
 expect calibrate_dmm_port_needs_records 2 "memsim calibrate: --dmm-port: no sm-strided-read record at stride_words 32" -- calibrate --dmm-port "$src/traces/measured/h100/calibrate.json"
 expect calibrate_hashed_needs_ways 2 "memsim calibrate: --l2-hashed-sets needs --l2-ways" -- calibrate --l2-hashed-sets "$src/traces/measured/h100/calibrate.json"
 # the worked examples of docs/models.md's extensions, by the command
-for ex in "hmm-l2-partitions:l2-partitions:8" "hmm-block-starts:block-starts:11" "umm-l2-cache:l2-cache:18" "hmm-dmm-port:dmm-port:8"; do
+for ex in "hmm-l2-partitions:l2-partitions:8" "hmm-block-starts:block-starts:11" "umm-l2-cache:l2-cache:18" "hmm-dmm-port:dmm-port:8" "umm-shuffles:shuffles:16"; do
   IFS=: read -r mo tr want <<<"$ex"
   n=$((n + 1))
   if out=$("$memsim" run "$src/models/extensions/$mo.json" "$src/traces/$tr.json" --json 2>/dev/null) &&

@@ -18,6 +18,7 @@ typedef struct {
   guint64 grid_barriers, block_barriers;
   guint64 kernels, launch_total, global_busy, shared_busy;
   guint64 l2_hits, l2_misses, dram_stages;
+  guint64 shuffle_steps, shuffles;
   guint64 nsteps;
   guint64 step_stages[16], step_disp[16], step_req[16];
   gint64 first[16], last[16];
@@ -189,6 +190,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   /* k[s][j]: stages of warp j in step s, kd[s][j] its DRAM slots (cache); and the counters */
   guint64 *k = g_new0(guint64, nsteps * W);
   guint64 *kd = g_new0(guint64, nsteps * W);
+  gboolean *sh = g_new0(gboolean, nsteps * W); /* shuffle steps: warp j takes part */
   for (guint64 s = 0; s < nsteps; s++) {
     MsStep st = g_array_index(t->steps, MsStep, s);
     out->first[s] = out->last[s] = -1;
@@ -198,6 +200,18 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
       continue;
     }
     const gint64 *a = g_ptr_array_index(t->addr, s);
+    if (st.op == MS_OP_SHUFFLE) { /* no stage: its warps with an active thread, and those threads */
+      for (guint64 j = 0; j < W; j++)
+        for (guint64 i = j * w; i < MIN(p, (j + 1) * w); i++)
+          if (a[i] >= 0) {
+            out->step_req[s]++;
+            if (!sh[s * W + j]) out->step_disp[s]++;
+            sh[s * W + j] = TRUE;
+          }
+      out->shuffles += out->step_disp[s];
+      out->shuffle_steps += out->step_disp[s] > 0;
+      continue;
+    }
     gboolean shared_rule = m->kind == MS_MODEL_DMM || (hmm && st.space == MS_SPACE_SHARED);
     guint64 per_dmm[8] = {0};
     guint64 sum = 0;
@@ -300,6 +314,30 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
         if (dyn && !resident[j / wpb]) continue;
         while (pos[j] < nsteps) {
           MsStep st = g_array_index(t->steps, MsStep, pos[j]);
+          if (st.op == MS_OP_SHUFFLE && sh[pos[j] * W + j]) {
+            /* a shuffle it takes part in: after its reads (and, without posted writes, its
+             * writes) complete, shuffle_units of its own time; no pipeline */
+            const gint64 su = (gint64)m->shuffle_units;
+            gint64 t0 = ready[j];
+            if (ext) {
+              t0 = MAX(issue[j], start[j]);
+              for (guint i = 0; i < rdone[j]->len; i++) t0 = MAX(t0, g_array_index(rdone[j], gint64, i) + 1);
+              if (!m->posted_writes)
+                for (guint i = 0; i < wdone[j]->len; i++) t0 = MAX(t0, g_array_index(wdone[j], gint64, i) + 1);
+              issue[j] = t0 + su;
+              ready[j] = MAX(ready[j], t0 + su);
+            } else {
+              ready[j] = t0 + su;
+            }
+            if (su) {
+              if (out->first[pos[j]] < 0 || t0 < out->first[pos[j]]) out->first[pos[j]] = t0;
+              out->last[pos[j]] = MAX(out->last[pos[j]], t0 + su - 1);
+              last_complete = MAX(last_complete, t0 + su - 1);
+            }
+            pos[j]++;
+            changed = TRUE;
+            continue;
+          }
           if (st.op == MS_OP_SYNC || k[pos[j] * W + j] > 0) break;
           pos[j]++;
           changed = TRUE;
@@ -419,7 +457,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
           if (dyn && !resident[j / wpb]) continue;
           if (pos[j] >= nsteps) continue;
           MsStep st = g_array_index(t->steps, MsStep, pos[j]);
-          if (st.op == MS_OP_SYNC) continue;
+          if (st.op == MS_OP_SYNC || st.op == MS_OP_SHUFFLE) continue;
           if (!ext && ready[j] > now) continue;
           if (ext) { /* may it issue now? */
             if (start[j] > now || issue[j] > now) continue;
@@ -484,6 +522,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
     if (hmm ? q != d : m->kind == MS_MODEL_DMM) out->shared_busy = MAX(out->shared_busy, busy[q]);
   g_free(k);
   g_free(kd);
+  g_free(sh);
   g_free(nc.tag);
   g_free(nc.used);
   g_free(nc.held);
@@ -540,6 +579,12 @@ static MtTrace *random_trace(GRand *g, guint w) {
       mt_sync(t, g_rand_boolean(g) ? MS_SCOPE_BLOCK : MS_SCOPE_GRID);
       continue;
     }
+    if (r == 2) { /* a shuffle: every thread, or a random part of them */
+      gint64 *a = mt_mem(t, MS_OP_SHUFFLE, MS_SPACE_GLOBAL);
+      const gboolean all = g_rand_boolean(g);
+      for (guint64 i = 0; i < threads; i++) a[i] = all || g_rand_int_range(g, 0, 3) == 0 ? 0 : MS_ADDR_NONE;
+      continue;
+    }
     gint64 *a = mt_mem(t, g_rand_boolean(g) ? MS_OP_READ : MS_OP_WRITE,
                        g_rand_boolean(g) ? MS_SPACE_SHARED : MS_SPACE_GLOBAL);
     gint64 base = g_rand_int_range(g, 0, 3) * 1000;
@@ -570,6 +615,12 @@ static char *describe(const MsModel *m, const MtTrace *t, guint32 seed, guint it
     const gint64 *a = g_ptr_array_index(t->addr, i);
     if (st.op == MS_OP_SYNC) {
       g_string_append_printf(s, "  sync %s\n", ms_scope_name(st.scope));
+      continue;
+    }
+    if (st.op == MS_OP_SHUFFLE) {
+      g_string_append(s, "  shuffle [");
+      for (guint64 j = 0; j < t->threads; j++) g_string_append(s, a[j] < 0 ? "." : "x");
+      g_string_append(s, "]\n");
       continue;
     }
     g_string_append_printf(s, "  %s %s [", ms_op_name(st.op), ms_space_name(st.space));
@@ -608,6 +659,8 @@ static void compare(const MsResult *r, const Naive *n, const char *desc) {
   CHECK("l2_hits", r->l2_hits, n->l2_hits);
   CHECK("l2_misses", r->l2_misses, n->l2_misses);
   CHECK("dram_stages", r->dram_stages, n->dram_stages);
+  CHECK("shuffle_steps", r->shuffle_steps, n->shuffle_steps);
+  CHECK("shuffles", r->shuffles, n->shuffles);
   if (!r->per_step) return;
   cr_assert_eq(r->per_step->len, n->nsteps, "per_step length\n%s", desc);
   for (guint s = 0; s < n->nsteps; s++) {
@@ -700,6 +753,9 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
   /* warp issue: reads in flight, posted writes */
   if (g_rand_int_range(g, 0, 3) == 0) m->read_window = (guint32)g_rand_int_range(g, 1, 5);
   if (g_rand_int_range(g, 0, 3) == 0) m->posted_writes = TRUE;
+  /* warp shuffles (not with block starts: a shuffle before a block's first request delays
+   * its start, which the evaluator's placement-time starts do not see) */
+  if (!m->block_start_units && g_rand_int_range(g, 0, 3) == 0) m->shuffle_units = (guint64)g_rand_int_range(g, 1, 6);
 }
 
 #define RANDOM_EXTENSION_TRACES 4000
@@ -707,7 +763,7 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
 Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   guint32 seed = test_seed(20261122u);
   GRand *g = g_rand_new_with_seed(seed);
-  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0, lined = 0, hashed = 0, ported = 0;
+  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0, lined = 0, hashed = 0, ported = 0, shuffled = 0;
   for (guint it = 0; it < RANDOM_EXTENSION_TRACES; it++) {
     MsModel *m = random_model(g);
     MtTrace *t = random_trace(g, m->width);
@@ -731,6 +787,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
     lined += r->l2_cached && m->l2_line_words > m->group_words && r->dram_stages > 0;
     hashed += r->l2_cached && m->l2_hashed_sets && r->dram_stages > 0;
     ported += m->dmm_global_rate > 0 && r->global.stages > 0;
+    shuffled += m->shuffle_units > 0 && r->shuffles > 0;
     ms_result_free(r);
     mt_trace_free(t);
     ms_model_free(m);
@@ -748,6 +805,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   cr_expect_gt(lined, RANDOM_EXTENSION_TRACES / 100, "l2_line_words under-tested: %u", lined);
   cr_expect_gt(hashed, RANDOM_EXTENSION_TRACES / 50, "l2_hashed_sets under-tested: %u", hashed);
   cr_expect_gt(ported, RANDOM_EXTENSION_TRACES / 20, "dmm_global_rate under-tested: %u", ported);
+  cr_expect_gt(shuffled, RANDOM_EXTENSION_TRACES / 20, "shuffle_units under-tested: %u", shuffled);
   g_rand_free(g);
 }
 

@@ -933,6 +933,39 @@ Test(gpu, dmm_port_worked_example) {
   }
 }
 
+/* docs/models.md, "Warp shuffles": UMM w = 4, l = 5; two warps read, shuffle, shuffle
+ * (warp 0 only), write (traces/shuffles.json).  Without shuffle_units the shuffles cost
+ * nothing: 11 time units, as without them.  With 3: W0 reads at 0, ready at 5, shuffles
+ * 5-7 and 8-10; W1 reads at 1, ready at 6, shuffles 6-8; W1 writes at 9 (complete 13),
+ * W0 at 11 (complete 15): 16 time units (models/extensions/umm-shuffles.json). */
+Test(gpu, shuffle_units_worked_example) {
+  const guint64 want[2] = {11, 16};
+  for (int c = 0; c < 2; c++) {
+    g_autoptr(MsModel) m = ms_model_new(MS_MODEL_UMM, 4, 5, 1, 0, 0);
+    m->shuffle_units = c ? 3 : 0;
+    MtTrace *t = mt_trace_new(8, 8);
+    gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 8; i++) a[i] = i;
+    a = mt_mem(t, MS_OP_SHUFFLE, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 8; i++) a[i] = 0;
+    a = mt_mem(t, MS_OP_SHUFFLE, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 4; i++) a[i] = 0;
+    a = mt_mem(t, MS_OP_WRITE, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 8; i++) a[i] = 8 + i;
+    MsSimOptions opt = {.per_step = TRUE};
+    g_autoptr(MsResult) r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, want[c], "shuffle_units %d: %" G_GUINT64_FORMAT " time units", c ? 3 : 0, r->time_units);
+    cr_expect_eq(r->shuffle_steps, 2);
+    cr_expect_eq(r->shuffles, 3);
+    cr_expect_eq(r->stages, 4, "a shuffle takes no stage");
+    cr_expect_eq(r->memory_steps, 2);
+    const MsStepResult *s2 = &g_array_index(r->per_step, MsStepResult, 2);
+    cr_expect_eq(s2->requests, 4, "the second shuffle's threads");
+    cr_expect_eq(s2->dispatches, 1, "the second shuffle's warps");
+    mt_trace_free(t);
+  }
+}
+
 /* docs/models.md, "Block starts": HMM d = 1, w = 4, global latency 5, resident_blocks 2;
  * three blocks of one warp read one group each.  Block 2 waits for block 0 to retire (at
  * 5); with block_start_units 3, block 1 starts at 3 and block 2 at max(5, 3 + 3) = 6:

@@ -1,8 +1,10 @@
-/* cmd-gen-mul.c: `memsim gen mul`: multiple-length multiplication (seed 002 ch. 3), one
- * thread per product: the School and Comba methods as bulk programs (docs/workloads/mul.md).
- * The traces are the bulk family's ("school", "comba"), so records of either verb match. */
+/* cmd-gen-mul.c: `memsim gen mul`: multiple-length multiplication (seed 002 ch. 3): one
+ * thread per product, the School and Comba methods as bulk programs (their traces are the
+ * bulk family's, so records of either verb match); and one warp per product, sum-rotate
+ * with warp shuffles or with shared memory (mul/ms-mul.h).  docs/workloads/mul.md. */
 #include "ms-cli.h"
 #include "bulk/ms-bulk.h"
+#include "mul/ms-mul.h"
 #include <string.h>
 
 int ms_cmd_gen_mul(int argc, char **argv) {
@@ -11,11 +13,11 @@ int ms_cmd_gen_mul(int argc, char **argv) {
   char *alg = NULL, *output = NULL, *format = NULL, *run = NULL;
   gboolean json = FALSE, info_flag = FALSE;
   GOptionEntry entries[] = {
-      {"algorithm", 'a', 0, G_OPTION_ARG_STRING, &alg, "school or comba (one thread per product)", "ALG"},
-      {"bits", 0, 0, G_OPTION_ARG_STRING, &v[0], "Bits of each operand, a multiple of 32 up to 8192 (default 1024)", "BITS"},
-      {"products", 'p', 0, G_OPTION_ARG_STRING, &v[1], "Products computed at once = threads (default 1024)", "P"},
-      {"arrangement", 0, 0, G_OPTION_ARG_STRING, &v[2], "column (word x of product j at x*p + j; default) or row", "ARR"},
-      {"threads-per-block", 'b', 0, G_OPTION_ARG_STRING, &v[3], "Threads per block (default 256 when it divides p, else p)", "T"},
+      {"algorithm", 'a', 0, G_OPTION_ARG_STRING, &alg, "school or comba (one thread per product); sum-rotate or sum-rotate-shared (one warp per product)", "ALG"},
+      {"bits", 0, 0, G_OPTION_ARG_STRING, &v[0], "Bits of each operand: a multiple of 32 up to 8192; 64 ... 1024, a power of two, for sum-rotate (default 1024)", "BITS"},
+      {"products", 'p', 0, G_OPTION_ARG_STRING, &v[1], "Products computed at once (default 1024)", "P"},
+      {"arrangement", 0, 0, G_OPTION_ARG_STRING, &v[2], "school, comba: column (word x of product j at x*p + j; default) or row", "ARR"},
+      {"threads-per-block", 'b', 0, G_OPTION_ARG_STRING, &v[3], "Threads per block (school, comba: default 256 when it divides p, else p; sum-rotate: 32)", "T"},
       {"seed", 0, 0, G_OPTION_ARG_STRING, &v[4], "The operands (default 1)", "SEED"},
       {"info", 0, 0, G_OPTION_ARG_NONE, &info_flag, "Print the program's reads and writes on stderr", NULL},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the trace to FILE (default stdout)", "FILE"},
@@ -24,10 +26,12 @@ int ms_cmd_gen_mul(int argc, char **argv) {
       {"json", 'j', 0, G_OPTION_ARG_NONE, &json, "With --run: print one JSON object", NULL},
       {NULL}};
   GOptionContext *ctx = g_option_context_new("- multiple-length multiplication C = A * B (seed 002 ch. 3)");
-  g_option_context_set_summary(ctx, "p threads each multiply two BITS-bit numbers by the School or Comba method, the\n"
-                                    "operands arranged column-wise or row-wise.  Each product is computed on data through\n"
-                                    "the trace's addresses and checked against GMP before the trace is written.\n"
-                                    "The warp methods (column-based, sum-rotate) and Toom-k are not built yet.");
+  g_option_context_set_summary(ctx, "school, comba: p threads each multiply two BITS-bit numbers, the operands arranged\n"
+                                    "column-wise or row-wise; each product is computed on data through the trace's\n"
+                                    "addresses.  sum-rotate: BITS/32 lanes of a warp per product (Algorithm 3), the\n"
+                                    "words exchanged by warp shuffles (\"shuffle\" steps: no memory stage), or through\n"
+                                    "shared memory (sum-rotate-shared).  Every product is checked against GMP before\n"
+                                    "the trace is written.  The column-based method and Toom-k are not built yet.");
   g_option_context_add_main_entries(ctx, entries, NULL);
   int code = MS_EXIT_OK;
   GError *err = NULL;
@@ -38,20 +42,35 @@ int ms_cmd_gen_mul(int argc, char **argv) {
     code = MS_EXIT_INPUT;
     goto out;
   }
-  if (strcmp(alg, "school") && strcmp(alg, "comba")) {
-    fprintf(stderr, "memsim gen mul: unknown algorithm \"%s\" (school, comba)\n", alg);
+  const gboolean warp = strcmp(alg, "sum-rotate") == 0 || strcmp(alg, "sum-rotate-shared") == 0;
+  if (strcmp(alg, "school") && strcmp(alg, "comba") && !warp) {
+    fprintf(stderr, "memsim gen mul: unknown algorithm \"%s\" (school, comba, sum-rotate, sum-rotate-shared)\n", alg);
     code = MS_EXIT_INPUT;
     goto out;
   }
+  if (warp && v[2]) {
+    fprintf(stderr, "memsim gen mul: --arrangement is for school and comba (sum-rotate's operands are lane-major)\n");
+    code = MS_EXIT_INPUT;
+    goto out;
+  }
+  /* sum-rotate's parameter is "products" (a record's key); the bulk programs' is "p" */
   for (gsize i = 0; i < G_N_ELEMENTS(keys); i++)
-    if (v[i]) g_hash_table_insert(params, (gpointer)keys[i], g_strdup(v[i]));
+    if (v[i]) g_hash_table_insert(params, (gpointer)(warp && i == 1 ? "products" : keys[i]), g_strdup(v[i]));
   MsBulkInfo info;
-  char *text = ms_bulk_compact(alg, params, &info, &err);
+  MsMulInfo winfo;
+  char *text = warp ? ms_mul_compact(alg, params, &winfo, &err) : ms_bulk_compact(alg, params, &info, &err);
   if (!text) {
     code = ms_cli_fail("gen mul", err);
     goto out;
   }
-  if (info_flag) {
+  if (info_flag && warp) {
+    fprintf(stderr, "mul %s: %" G_GUINT64_FORMAT " products of %" G_GUINT64_FORMAT " words, %" G_GUINT64_FORMAT
+            " threads (blocks of %" G_GUINT64_FORMAT "); per thread 2 reads and 2 writes; %" G_GUINT64_FORMAT
+            " warp shuffles (3n per warp + carry rounds, at most %" G_GUINT64_FORMAT " per warp)%s; %" G_GUINT64_FORMAT
+            " products checked against GMP\n",
+            alg, winfo.products, winfo.n, winfo.threads, winfo.block_threads, winfo.shuffles, winfo.carry_max,
+            strcmp(alg, "sum-rotate-shared") == 0 ? ", each as a shared write and read" : "", winfo.checked);
+  } else if (info_flag) {
     const guint64 w = (info.words) / 4;
     fprintf(stderr, "mul %s: p = %" G_GUINT64_FORMAT ", %s, w = %" G_GUINT64_FORMAT " words, t = %" G_GUINT64_FORMAT
             " memory steps (%s), %" G_GUINT64_FORMAT " products checked against GMP\n", alg, info.p,

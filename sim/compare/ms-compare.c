@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const families[] = {"permutation", "sat", "gcd", "bpbc", "simple", "bulk", "gf2", NULL};
+static const char *const families[] = {"permutation", "sat", "gcd", "bpbc", "simple", "bulk", "gf2", "mul", NULL};
 
 /* --reduced: above these caps a record's work parameter is reduced and the prediction scaled
  * (docs/validation.md, "Reduced simulations"); by default every record runs at full size. */
@@ -465,6 +465,9 @@ static double estimate_work(const MsCmpRecord *r, GHashTable *p) {
     double sy = (double)param_or(p, "symbols", 256), w = ceil(sy / 32) + ceil((double)param_or(p, "length", 1024) / 32);
     return sy * (sy + 10) * (1.5 * w + 1);
   }
+  if (strcmp(f, "mul") == 0) /* 4 requests per thread, 3n + 1 exchanges per warp (x 64 through shared memory) */
+    return (double)param_or(p, "products", 1024) * (double)param_or(p, "bits", 1024) / 32 *
+           (4 + (strstr(a, "shared") ? 6.0 : 0.1) * (double)param_or(p, "bits", 1024) / 32);
   if (strcmp(f, "gcd") == 0) {
     double words = (double)param_or(p, "bits", 1024) / 32, inst = (double)param_or(p, "instances", 1024);
     double iters = strcmp(a, "binary") == 0 ? 64 * words : strcmp(a, "fast-binary") == 0 ? 32 * words : 4 * words;
@@ -482,7 +485,7 @@ static double estimate_work(const MsCmpRecord *r, GHashTable *p) {
 gboolean ms_cmp_map(const MsCompare *cmp, MsCmpRecord *r, GHashTable **sim_params, GError **error) {
   const char *fam = r->workload, *alg = r->algorithm;
   if (!g_strv_contains(families, fam)) {
-    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: record %u (%s %s %s): no workload matches: unknown family \"%s\" (permutation, sat, gcd, bpbc, simple, bulk, gf2)",
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: record %u (%s %s %s): no workload matches: unknown family \"%s\" (permutation, sat, gcd, bpbc, simple, bulk, gf2, mul)",
                 r->file, r->index, fam, alg, r->params_text, fam);
     return FALSE;
   }

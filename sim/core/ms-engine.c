@@ -566,6 +566,14 @@ static inline gboolean dyn_pipe(const Engine *e, guint p) { return e->dyn && p !
 /* Steps with at least this many warps are counted by all workers. */
 #define PAR_MIN_WARPS 2048u
 
+/* A shuffle step: 1 for a warp with an active lane (it takes part), else 0; no stage. */
+static inline guint shuffle_warp(const gint64 *a, guint n, guint *active) {
+  guint act = 0;
+  for (guint i = 0; i < n; i++) act += a[i] >= 0;
+  *active = act;
+  return act ? 1 : 0;
+}
+
 /* Fill and count warps c->wfrom .. c->wto - 1 of step r into r->k and c's sums.  `worker`:
  * through the source's fill_worker (several threads at once), else fill(). */
 static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_rule, gboolean shared_hmm,
@@ -583,9 +591,10 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
     for (guint64 off = 0; off < cnt; off += e->w) {
       guint n = (guint)MIN((guint64)e->w, cnt - off);
       guint act;
-      guint k = dmm_rule ? dmm_stages(e, c, c->addr + off, n, &act)
-                : pw   ? umm_write_stages(e, c, c->addr + off, n, &act, pw)
-                       : umm_stages(e, c, c->addr + off, n, &act);
+      guint k = r->step.op == MS_OP_SHUFFLE ? shuffle_warp(c->addr + off, n, &act)
+                : dmm_rule                  ? dmm_stages(e, c, c->addr + off, n, &act)
+                : pw                        ? umm_write_stages(e, c, c->addr + off, n, &act, pw)
+                                            : umm_stages(e, c, c->addr + off, n, &act);
       guint64 warp = w0 + off / e->w;
       r->k[warp - r->klo] = (guint16)k;
       if (r->kd && !e->l2_refill) r->kd[warp - r->klo] = (guint16)l2_warp(e, c, warp, c->addr + off, n, r->step.op == MS_OP_WRITE);
@@ -936,10 +945,13 @@ static gboolean load_step(Engine *e) {
       R->grid_barriers++;
     }
   } else {
-    gboolean dmm_rule = e->model->kind == MS_MODEL_DMM || (e->hmm && st.space == MS_SPACE_SHARED);
-    const gboolean shared_hmm = e->hmm && st.space == MS_SPACE_SHARED;
+    /* a shuffle step is counted like a memory step (its warps with an active thread), on
+     * no pipeline: no stage rule, no cache, no repeated blocks */
+    const gboolean shfl = st.op == MS_OP_SHUFFLE;
+    gboolean dmm_rule = !shfl && (e->model->kind == MS_MODEL_DMM || (e->hmm && st.space == MS_SPACE_SHARED));
+    const gboolean shared_hmm = !shfl && e->hmm && st.space == MS_SPACE_SHARED;
     /* partial_write_stages: a global write's groups it does not cover cost more */
-    const guint pw = !dmm_rule && st.op == MS_OP_WRITE ? e->pw : 0;
+    const guint pw = !dmm_rule && !shfl && st.op == MS_OP_WRITE ? e->pw : 0;
     guint64 step_stages = 0, step_disp = 0, step_req = 0;
     /* only the warps that overlap the source's active range can have requests */
     guint64 lo, hi;
@@ -951,14 +963,14 @@ static gboolean load_step(Engine *e) {
     r->khi = whi;
     r->k = k_take(e, whi - wlo);
     memset(r->k, 0, (whi - wlo) * sizeof(guint16));
-    if (e->l2c && !dmm_rule) { /* the cache sees the warps in order: one thread (no pool, no reuse) */
+    if (e->l2c && !dmm_rule && !shfl) { /* the cache sees the warps in order: one thread (no pool, no reuse) */
       r->kd = k_take(e, whi - wlo);
       memset(r->kd, 0, (whi - wlo) * sizeof(guint16));
     }
     /* many warps and several workers: each counts a contiguous share (sums are the same in
      * any split; the first error is the lowest failing share's, as in thread order) */
     guint used = 1;
-    if (e->reuse && whi - wlo >= 2 * e->wpb && ms_source_block_repeats(e->src)) {
+    if (!shfl && e->reuse && whi - wlo >= 2 * e->wpb && ms_source_block_repeats(e->src)) {
       count_blocks(e, r, dmm_rule, shared_hmm, pw, wlo, whi);
     } else if (e->pool && whi - wlo >= e->par_min) {
       used = e->pool->n;
@@ -995,6 +1007,11 @@ static gboolean load_step(Engine *e) {
     r->res.stages = step_stages;
     r->res.dispatches = step_disp;
     r->res.requests = step_req;
+    if (shfl) { /* its warps and threads, no stage; no memory counts, no round */
+      R->shuffle_steps += step_disp > 0;
+      R->shuffles += step_disp;
+      r->res.stages = step_stages = step_disp = step_req = 0;
+    }
     MsMemoryCounts *mc = (e->model->kind == MS_MODEL_DMM || (e->hmm && st.space == MS_SPACE_SHARED))
                              ? &R->shared : &R->global;
     mc->stages += step_stages;
@@ -1381,6 +1398,20 @@ static gboolean advance(Engine *e, guint64 j) {
           continue;
         }
         r = step_at(e, e->cursor[j]); /* loading may have grown the window's ring */
+      }
+      e->cursor[j]++;
+      pass(e, r);
+      continue;
+    }
+    if (r->step.op == MS_OP_SHUFFLE) { /* no stage: wait for the reads it exchanges, then shuffle_units */
+      hold(e, j, MS_OP_SHUFFLE);
+      const gint64 su = (gint64)e->model->shuffle_units;
+      if (su) {
+        const gint64 done = e->ready[j] + su - 1;
+        if (r->res.first_dispatch < 0 || e->ready[j] < r->res.first_dispatch) r->res.first_dispatch = e->ready[j];
+        r->res.last_complete = MAX(r->res.last_complete, done);
+        e->last_complete = MAX(e->last_complete, done);
+        e->ready[j] += su;
       }
       e->cursor[j]++;
       pass(e, r);

@@ -8,6 +8,7 @@ const char *ms_op_name(MsOp op) {
   case MS_OP_READ: return "read";
   case MS_OP_WRITE: return "write";
   case MS_OP_SYNC: return "sync";
+  case MS_OP_SHUFFLE: return "shuffle";
   }
   return "?";
 }

@@ -89,6 +89,7 @@ char *ms_model_describe(const MsModel *m) {
   if (m->l2_line_words) g_string_append_printf(s, " l2_line_words=%" G_GUINT64_FORMAT, m->l2_line_words);
   if (m->l2_hashed_sets) g_string_append(s, " l2_hashed_sets=true");
   if (m->dmm_global_rate) g_string_append_printf(s, " dmm_global_rate=%u", m->dmm_global_rate);
+  if (m->shuffle_units) g_string_append_printf(s, " shuffle_units=%" G_GUINT64_FORMAT, m->shuffle_units);
   return g_string_free(s, FALSE);
 }
 
@@ -102,7 +103,7 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "posted_writes", "partial_write_stages",
                                          "l2_partial_write_stages", "l2_ways",
                                          "l2_partitions", "block_start_units", "l2_line_words", "l2_hashed_sets",
-                                         "dmm_global_rate", NULL};
+                                         "dmm_global_rate", "shuffle_units", NULL};
 
 static gboolean fail(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static gboolean fail(GError **error, int code, const char *fmt, ...) {
@@ -221,6 +222,9 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
   }
   it = cJSON_GetObjectItemCaseSensitive(root, "launch_units");
   if (it && !ms_json_get_uint(it, 0, MS_MAX_LATENCY, fn, "launch_units", &m->launch_units, error))
+    return FALSE;
+  it = cJSON_GetObjectItemCaseSensitive(root, "shuffle_units");
+  if (it && !ms_json_get_uint(it, 0, MS_MAX_LATENCY, fn, "shuffle_units", &m->shuffle_units, error))
     return FALSE;
   it = cJSON_GetObjectItemCaseSensitive(root, "block_start_units");
   if (it) {

@@ -44,6 +44,7 @@ static cJSON *model_json(const MsModel *m) {
   if (m->l2_line_words) cJSON_AddNumberToObject(o, "l2_line_words", (double)m->l2_line_words);
   if (m->l2_hashed_sets) cJSON_AddBoolToObject(o, "l2_hashed_sets", TRUE);
   if (m->dmm_global_rate) cJSON_AddNumberToObject(o, "dmm_global_rate", m->dmm_global_rate);
+  if (m->shuffle_units) cJSON_AddNumberToObject(o, "shuffle_units", (double)m->shuffle_units);
   if (m->time_unit_ns > 0) cJSON_AddNumberToObject(o, "time_unit_ns", m->time_unit_ns);
   if (m->launch_ns > 0) cJSON_AddNumberToObject(o, "launch_ns", m->launch_ns);
   return o;
@@ -81,6 +82,10 @@ char *ms_result_to_json(const MsResult *r, const MsModel *m, const MsSource *src
   cJSON_AddNumberToObject(o, "memory_steps", (double)r->memory_steps);
   cJSON_AddNumberToObject(o, "grid_barriers", (double)r->grid_barriers);
   cJSON_AddNumberToObject(o, "block_barriers", (double)r->block_barriers);
+  if (r->shuffle_steps) { /* only traces with shuffles: other results stay as they were */
+    cJSON_AddNumberToObject(o, "shuffle_steps", (double)r->shuffle_steps);
+    cJSON_AddNumberToObject(o, "shuffles", (double)r->shuffles);
+  }
   cJSON_AddNumberToObject(o, "kernel_calls", (double)(r->grid_barriers + 1));
   cJSON_AddNumberToObject(o, "threads", (double)r->threads);
   cJSON_AddNumberToObject(o, "warps", (double)r->warps);
@@ -110,6 +115,9 @@ char *ms_result_to_json(const MsResult *r, const MsModel *m, const MsSource *src
       cJSON_AddStringToObject(e, "op", ms_op_name(s->step.op));
       if (s->step.op == MS_OP_SYNC) {
         cJSON_AddStringToObject(e, "scope", ms_scope_name(s->step.scope));
+      } else if (s->step.op == MS_OP_SHUFFLE) {
+        cJSON_AddNumberToObject(e, "threads", (double)s->requests);
+        cJSON_AddNumberToObject(e, "warps", (double)s->dispatches);
       } else {
         cJSON_AddStringToObject(e, "space", ms_space_name(s->step.space));
         cJSON_AddNumberToObject(e, "requests", (double)s->requests);
@@ -138,6 +146,9 @@ void ms_result_print_text(const MsResult *r, const MsModel *m, const MsSource *s
                " grid and %" G_GUINT64_FORMAT " block barriers)\n",
           ms_source_name(src), r->threads, r->warps, r->blocks, r->steps, r->memory_steps,
           r->grid_barriers, r->block_barriers);
+  if (r->shuffle_steps)
+    fprintf(out, "shuffles %" G_GUINT64_FORMAT " warp shuffles in %" G_GUINT64_FORMAT " shuffle steps\n", r->shuffles,
+            r->shuffle_steps);
   fprintf(out, "---\n");
   fprintf(out, "time units     %" G_GUINT64_FORMAT "\n", r->time_units);
   fprintf(out, "round sum      %" G_GUINT64_FORMAT "   (papers' per-round bound)\n", r->round_sum);
@@ -178,6 +189,11 @@ void ms_result_print_text(const MsResult *r, const MsModel *m, const MsSource *s
       const MsStepResult *s = &g_array_index(r->per_step, MsStepResult, i);
       if (s->step.op == MS_OP_SYNC) {
         fprintf(out, "%6" G_GUINT64_FORMAT " %-5s %-6s\n", s->index, "sync", ms_scope_name(s->step.scope));
+        continue;
+      }
+      if (s->step.op == MS_OP_SHUFFLE) { /* requests: its active threads; dispatch: its warps */
+        fprintf(out, "%6" G_GUINT64_FORMAT " %-5s %-6s %10" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT "\n", s->index,
+                "shfl", "-", s->requests, s->dispatches);
         continue;
       }
       fprintf(out, "%6" G_GUINT64_FORMAT " %-5s %-6s %10" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT

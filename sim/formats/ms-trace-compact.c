@@ -453,11 +453,19 @@ static Item *parse_item(Compact *c, const cJSON *st, const char *where, int dept
     return it;
   }
   it->kind = I_MEM;
-  if (!ms_json_check_keys(st, mem_keys, c->fn, where, error)) goto fail;
-  const cJSON *ad = cJSON_GetObjectItemCaseSensitive(st, "addr");
+  static const char *const shuffle_keys[] = {"op", "when", NULL};
+  const gboolean shfl = it->step.op == MS_OP_SHUFFLE;
+  if (!ms_json_check_keys(st, shfl ? shuffle_keys : mem_keys, c->fn, where, error)) goto fail;
   char *aw = g_strdup_printf("%s.addr", where);
-  if (!ad) g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s: missing key \"addr\"", c->fn, where);
-  else it->addr = parse_expr_item(c, ad, aw, &it->elem_words, error);
+  if (shfl) { /* a shuffle has no address: its active threads get 0 (docs/trace-format.md) */
+    cJSON *zero = cJSON_CreateString("0");
+    it->addr = parse_expr_item(c, zero, aw, &it->elem_words, error);
+    cJSON_Delete(zero);
+  } else {
+    const cJSON *ad = cJSON_GetObjectItemCaseSensitive(st, "addr");
+    if (!ad) g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s: missing key \"addr\"", c->fn, where);
+    else it->addr = parse_expr_item(c, ad, aw, &it->elem_words, error);
+  }
   g_free(aw);
   if (!it->addr) goto fail;
   const cJSON *wh = cJSON_GetObjectItemCaseSensitive(st, "when");

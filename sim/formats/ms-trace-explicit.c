@@ -58,12 +58,19 @@ gboolean ms_parse_op(const cJSON *step, const char *fn, const char *where, MsSte
   if (strcmp(s, "read") == 0) out->op = MS_OP_READ;
   else if (strcmp(s, "write") == 0) out->op = MS_OP_WRITE;
   else if (strcmp(s, "sync") == 0) out->op = MS_OP_SYNC;
+  else if (strcmp(s, "shuffle") == 0) out->op = MS_OP_SHUFFLE;
   else {
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
-                "%s: %s.op: unknown op \"%s\" (expected read, write or sync)", fn, where, s);
+                "%s: %s.op: unknown op \"%s\" (expected read, write, sync or shuffle)", fn, where, s);
     return FALSE;
   }
-  if (out->op == MS_OP_SYNC) {
+  if (out->op == MS_OP_SHUFFLE) { /* register exchange: no memory, no barrier */
+    if (cJSON_GetObjectItemCaseSensitive(step, "space") || cJSON_GetObjectItemCaseSensitive(step, "scope")) {
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                  "%s: %s: a shuffle step has neither a space nor a scope", fn, where);
+      return FALSE;
+    }
+  } else if (out->op == MS_OP_SYNC) {
     if (cJSON_GetObjectItemCaseSensitive(step, "space")) {
       g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
                   "%s: %s: a sync step has a scope, not a space", fn, where);
@@ -159,6 +166,7 @@ MsSource *ms_trace_explicit_from_json(const cJSON *root, const char *fn, GError 
                                      "shared_words", "global_words", "steps", NULL};
   static const char *const mem_keys[] = {"op", "space", "addr", NULL};
   static const char *const sync_keys[] = {"op", "scope", NULL};
+  static const char *const shuffle_keys[] = {"op", "active", NULL};
   if (!ms_json_check_keys(root, keys, fn, "trace", error)) return NULL;
   char *name;
   guint64 threads, bt, shared_words, global_words;
@@ -189,10 +197,34 @@ MsSource *ms_trace_explicit_from_json(const cJSON *root, const char *fn, GError 
     }
     MsStep step;
     if (!ms_parse_op(st, fn, where, &step, error)) goto fail;
-    if (!ms_json_check_keys(st, step.op == MS_OP_SYNC ? sync_keys : mem_keys, fn, where, error))
+    if (!ms_json_check_keys(st, step.op == MS_OP_SYNC ? sync_keys : step.op == MS_OP_SHUFFLE ? shuffle_keys : mem_keys,
+                            fn, where, error))
       goto fail;
     gint64 *a = NULL;
-    if (step.op != MS_OP_SYNC) {
+    if (step.op == MS_OP_SHUFFLE) { /* "active": one true/false per thread; absent: all */
+      const cJSON *ac = cJSON_GetObjectItemCaseSensitive(st, "active");
+      a = g_new0(gint64, threads);
+      if (ac) {
+        if (!cJSON_IsArray(ac) || (guint64)cJSON_GetArraySize(ac) != threads) {
+          g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                      "%s: %s.active: expected an array of %" G_GUINT64_FORMAT " true or false (one per thread), got %s",
+                      fn, where, threads, cJSON_IsArray(ac) ? "another length" : ms_json_type_name(ac));
+          g_free(a);
+          goto fail;
+        }
+        guint64 i = 0;
+        for (const cJSON *e = ac->child; e; e = e->next, i++) {
+          if (!cJSON_IsBool(e)) {
+            g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                        "%s: %s.active[%" G_GUINT64_FORMAT "]: expected true or false, got %s", fn, where, i,
+                        ms_json_type_name(e));
+            g_free(a);
+            goto fail;
+          }
+          a[i] = cJSON_IsTrue(e) ? 0 : MS_ADDR_NONE;
+        }
+      }
+    } else if (step.op != MS_OP_SYNC) {
       const cJSON *ad = cJSON_GetObjectItemCaseSensitive(st, "addr");
       if (!ad || !cJSON_IsArray(ad)) {
         g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s.addr: expected an array, got %s",

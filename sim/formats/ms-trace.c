@@ -104,13 +104,35 @@ static gboolean write_explicit(MsSource *src, FILE *out, const char *name, GErro
       break;
     }
     if (nx == MS_NEXT_END) break;
-    fprintf(out, "%s\n  {\"op\": \"%s\", ", first ? "" : ",", ms_op_name(st.op));
+    fprintf(out, "%s\n  {\"op\": \"%s\"", first ? "" : ",", ms_op_name(st.op));
     first = FALSE;
     if (st.op == MS_OP_SYNC) {
-      fprintf(out, "\"scope\": \"%s\"}", ms_scope_name(st.scope));
+      fprintf(out, ", \"scope\": \"%s\"}", ms_scope_name(st.scope));
       continue;
     }
-    fprintf(out, "\"space\": \"%s\", \"addr\": [", ms_space_name(st.space));
+    if (st.op == MS_OP_SHUFFLE) { /* "active" only when some thread is not */
+      guint8 *act = g_malloc(p);
+      gboolean all = TRUE;
+      for (guint64 f = 0; f < p && ok; f += 65536) {
+        guint64 n = MIN(65536, p - f);
+        if (!ms_source_fill(src, f, n, a, error)) ok = FALSE;
+        for (guint64 i = 0; ok && i < n; i++) all &= (act[f + i] = a[i] >= 0);
+      }
+      if (ok && !all) {
+        fputs(", \"active\": [", out);
+        for (guint64 i = 0; i < p; i++) fputs(i ? (act[i] ? ", true" : ", false") : (act[i] ? "true" : "false"), out);
+        fputs("]", out);
+      }
+      g_free(act);
+      if (!ok) break;
+      fputs("}", out);
+      if (!write_err(out, name, error)) {
+        ok = FALSE;
+        break;
+      }
+      continue;
+    }
+    fprintf(out, ", \"space\": \"%s\", \"addr\": [", ms_space_name(st.space));
     for (guint64 f = 0; f < p && ok; f += 65536) {
       guint64 n = MIN(65536, p - f);
       if (!ms_source_fill(src, f, n, a, error)) ok = FALSE;

@@ -100,6 +100,9 @@ typedef struct {
    * slots of its port and completes no earlier than its last port slot + the latency - 1
    * (0: no port, the papers' model). */
   guint32 dmm_global_rate;
+  /* Warp shuffles (a project extension, docs/models.md, "Warp shuffles"): time units a
+   * shuffle step holds its warp, after what it waits for (0: none, the papers' model) */
+  guint64 shuffle_units;
 } MsModel;
 
 /* The set hash of l2_hashed_sets: the 64-bit finalizer of MurmurHash3. */
@@ -140,7 +143,10 @@ guint ms_model_pipelines(const MsModel *model);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(MsModel, ms_model_free)
 
 /* ---- steps and sources --------------------------------------------------------------- */
-typedef enum { MS_OP_READ, MS_OP_WRITE, MS_OP_SYNC } MsOp;
+/* MS_OP_SHUFFLE: a warp shuffle (register exchange within a warp, docs/models.md,
+ * "Warp shuffles"): no memory stage; its threads are those fill() marks active (any
+ * address but MS_ADDR_NONE). */
+typedef enum { MS_OP_READ, MS_OP_WRITE, MS_OP_SYNC, MS_OP_SHUFFLE } MsOp;
 typedef enum { MS_SPACE_GLOBAL, MS_SPACE_SHARED } MsSpace;
 typedef enum { MS_SCOPE_GRID, MS_SCOPE_BLOCK } MsScope;
 
@@ -288,6 +294,8 @@ typedef struct {
   guint64 memory_steps;   /* steps with at least one request */
   guint64 grid_barriers;  /* B of the asynchronous HMM: kernel boundaries */
   guint64 block_barriers;
+  guint64 shuffle_steps;  /* shuffle steps with at least one active thread */
+  guint64 shuffles;       /* warp shuffles: warps with an active thread, summed over them */
   guint64 threads, warps, blocks;
   /* GPU extensions: what bounds the time (docs/models.md) */
   guint64 kernels;        /* 1 + kernel boundaries (grid barriers of async-hmm, or of hmm

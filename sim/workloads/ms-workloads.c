@@ -3,6 +3,7 @@
 #include "simple/ms-simple.h"
 #include "bulk/ms-bulk.h"
 #include "gf2/ms-gf2.h"
+#include "mul/ms-mul.h"
 #include <errno.h>
 #include <string.h>
 
@@ -19,11 +20,12 @@ MsSource *ms_workload_source(const char *family, const char *algorithm, GHashTab
       {"simple", ms_simple_source},
       {"bulk", ms_bulk_source},
       {"gf2", ms_gf2_source},
+      {"mul", ms_mul_source},
   };
   for (gsize i = 0; i < G_N_ELEMENTS(families); i++)
     if (strcmp(families[i].name, family) == 0) return families[i].fn(algorithm, params, error);
   g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
-              "unknown workload family \"%s\" (permutation, sat, gcd, bpbc, simple, bulk, gf2)", family);
+              "unknown workload family \"%s\" (permutation, sat, gcd, bpbc, simple, bulk, gf2, mul)", family);
   return NULL;
 }
 

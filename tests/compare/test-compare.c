@@ -259,7 +259,7 @@ static const SimCase sim_cases[] = {
      "record 0 (permutation nope n=1024): no workload matches: permutation: unknown algorithm \"nope\""},
     {"unknown_family", HMM,
      "{\"workload\": \"fft\", \"algorithm\": \"radix2\", \"params\": {\"n\": 8}, \"median_ns\": 5, \"kernels_per_call\": 1, \"verified\": true}",
-     "record 0 (fft radix2 n=8): no workload matches: unknown family \"fft\" (permutation, sat, gcd, bpbc, simple, bulk, gf2)"},
+     "record 0 (fft radix2 n=8): no workload matches: unknown family \"fft\" (permutation, sat, gcd, bpbc, simple, bulk, gf2, mul)"},
     {"unknown_param", HMM,
      "{\"workload\": \"bpbc\", \"algorithm\": \"pairwise-sum\", \"params\": {\"k\": 2, \"colour\": \"red\"}, \"median_ns\": 5, \"kernels_per_call\": 1, \"verified\": true}",
      "record 0 (bpbc pairwise-sum k=2 colour=red): no workload matches: "},

@@ -1,0 +1,27 @@
+/* ms-mul.h: multiple-length multiplication by one warp per product (seed 002 ch. 3,
+ * Algorithm 3, sum-rotate), docs/workloads/mul.md.  The one-thread-per-product School and
+ * Comba methods are bulk programs (bulk/ms-bulk.h). */
+#ifndef MS_MUL_H
+#define MS_MUL_H
+
+#include "ms-workloads.h"
+
+/* "sum-rotate" (register exchange by warp shuffles) and "sum-rotate-shared" (the same
+ * exchanges through shared memory), NULL-terminated. */
+extern const char *const ms_mul_algorithms[];
+
+typedef struct {
+  guint64 products, n; /* products; n = bits / 32 words per operand = lanes per product */
+  guint64 threads, block_threads;
+  guint64 shuffles;    /* warp shuffles of the whole trace (3n + carry rounds per warp) */
+  guint64 carry_max;   /* most carry rounds of one warp */
+  guint64 checked;     /* products checked against GMP */
+} MsMulInfo;
+
+/* The compact trace (g_free) of `algorithm` with `params` (bits, products,
+ * threads_per_block, seed).  Every product is computed by the warp algorithm on data first
+ * and compared with mpz_mul (MS_ERROR_VERIFY if one differs). */
+char *ms_mul_compact(const char *algorithm, GHashTable *params, MsMulInfo *info, GError **error);
+MsSource *ms_mul_source(const char *algorithm, GHashTable *params, GError **error);
+
+#endif
