@@ -44,6 +44,8 @@
  *   dram-chase         one thread: p = a[p] over a random cyclic permutation of nodes
  *                      128 bytes apart (ld.global.cg), footprint far beyond L2
  *   l2-chase, l1-chase the same over 4 MiB (L2, ld.global.cg) and 16 KiB (L1, ld.global)
+ *   l1-sweep           the L1 chase over 32 KiB ... 512 KiB: where its latency leaves
+ *                      L1's is the L1's capacity (the model's l1_words)
  *   shared-chase       one thread: p = s[p] over a random cycle of 4096 shared words
  *   load-loop          one warp runs a plain loop `s += a[line(i) * 32 + lane]` (no
  *                      unrolling asked for: what nvcc -O3 makes of it) over lines of a buffer
@@ -1152,7 +1154,7 @@ void run_chase(const MsOptions &o, const char *alg, size_t footprint, long long 
   MS_CHECK_LAUNCH();
   MS_CUDA(cudaDeviceSynchronize());
   MS_CUDA(cudaFree(d_next));
-  const bool l1 = std::string(alg) == "l1-chase";
+  const bool l1 = std::string(alg) == "l1-chase" || std::string(alg) == "l1-sweep";
   MsRecord rec;
   rec.workload = "calibrate";
   rec.algorithm = alg;
@@ -1382,6 +1384,12 @@ void ms_run_calibrate(const MsOptions &o) {
   run_chase(o, "dram-chase", o.quick ? (size_t)128 << 20 : (size_t)512 << 20, 0, o.quick ? 8192 : 32768);
   run_chase(o, "l2-chase", (size_t)4 << 20, 32768, 65536);
   run_chase(o, "l1-chase", (size_t)16 << 10, 128, o.quick ? 65536 : 262144);
+  /* l1-sweep: the L1 chase over footprints around the SM's 256 KiB of L1 and shared memory,
+   * each warmed by two walks of its cycle: where the latency leaves L1's is the capacity a
+   * kernel without shared memory gets (memsim calibrate --l1) */
+  if (ms_selected("l1-sweep"))
+    for (size_t kib : {32, 64, 96, 128, 160, 176, 192, 208, 224, 240, 256, 288, 320, 384, 512})
+      run_chase(o, "l1-sweep", kib << 10, (long long)(kib << 10) / 64, o.quick ? 16384 : 65536);
   run_shared_chase(o);
   run_loops(o);
   if (ms_selected("shared-wavefronts")) {

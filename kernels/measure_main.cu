@@ -451,8 +451,8 @@ static void list_algorithms() {
               "mul:         sum-rotate sum-rotate-shared (bits 64..1024 x products, n = bits/32\n"
               "             lanes a product; only with --workload mul)\n"
               "calibrate:   clock-spin launch-empty launch-burst dram-read dram-write dram-copy\n"
-              "             strided-read l2-read dram-chase l2-chase l1-chase shared-chase\n"
-              "             shared-wavefronts (only with --workload calibrate)\n");
+              "             strided-read l2-read dram-chase l2-chase l1-chase l1-sweep\n"
+              "             shared-chase shared-wavefronts (only with --workload calibrate)\n");
 }
 
 int main(int argc, char **argv) {

@@ -366,9 +366,19 @@ for g in h100 h200; do
   else fail "calibrate_dmm_global_rate_$g: $(head -c 300 cal.err)"; fi
 done
 expect calibrate_dmm_port_needs_records 2 "memsim calibrate: --dmm-port: no sm-strided-read record at stride_words 32" -- calibrate --dmm-port "$src/traces/measured/h100/calibrate.json"
+# the L1 sweep gives l1_words 53248 (208 KiB) and l1_latency 40 on both GPUs (not in the shipped models)
+for g in h100 h200; do
+  n=$((n + 1))
+  m=$src/traces/measured/$g
+  if "$memsim" calibrate "$m/calibrate.json" "$m/l1sweep.json" --l1 -q -o "l1-$g.json" 2>cal.err &&
+     grep -q '"l1_words":[[:space:]]*53248,' "l1-$g.json" && grep -q '"l1_latency":[[:space:]]*40,' "l1-$g.json"; then
+    echo "ok - calibrate_l1_$g"
+  else fail "calibrate_l1_$g: $(head -c 300 cal.err)"; fi
+done
+expect calibrate_l1_needs_records 2 "memsim calibrate: --l1: needs at least 3 l1-sweep records, got 0" -- calibrate --l1 "$src/traces/measured/h100/calibrate.json"
 expect calibrate_hashed_needs_ways 2 "memsim calibrate: --l2-hashed-sets needs --l2-ways" -- calibrate --l2-hashed-sets "$src/traces/measured/h100/calibrate.json"
 # the worked examples of docs/models.md's extensions, by the command
-for ex in "hmm-l2-partitions:l2-partitions:8" "hmm-block-starts:block-starts:11" "umm-l2-cache:l2-cache:18" "hmm-dmm-port:dmm-port:8" "umm-shuffles:shuffles:16"; do
+for ex in "hmm-l2-partitions:l2-partitions:8" "hmm-block-starts:block-starts:11" "umm-l2-cache:l2-cache:18" "hmm-dmm-port:dmm-port:8" "umm-shuffles:shuffles:16" "hmm-l1:l1-cache:17"; do
   IFS=: read -r mo tr want <<<"$ex"
   n=$((n + 1))
   if out=$("$memsim" run "$src/models/extensions/$mo.json" "$src/traces/$tr.json" --json 2>/dev/null) &&

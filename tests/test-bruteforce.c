@@ -19,6 +19,7 @@ typedef struct {
   guint64 kernels, launch_total, global_busy, shared_busy;
   guint64 l2_hits, l2_misses, dram_stages;
   guint64 shuffle_steps, shuffles;
+  guint64 l1_hits, l1_misses;
   guint64 nsteps;
   guint64 step_stages[16], step_disp[16], step_req[16];
   gint64 first[16], last[16];
@@ -154,6 +155,63 @@ static guint64 naive_cache_warp(NaiveCache *c, Naive *out, guint64 part, const g
 
 /* ---- the evaluator ---- */
 
+/* The L1 of l1_words, naively: per block, sets of `ways` entries, each the group it holds
+ * (+1; 0: empty) and the time it was last used; the least recently used goes.  A warp's
+ * groups in ascending order; the set of group g is h(g) S / 2^64 (MODELS.md extension). */
+typedef struct {
+  guint64 sets, ways, clock;
+  guint64 *tag, *used; /* blocks x sets x ways */
+} NaiveL1;
+
+/* One warp's global request through block b's share: returns whether a read's group hit;
+ * a read's hit lanes become -1 in a. */
+static gboolean naive_l1_warp(NaiveL1 *c, Naive *out, guint64 b, gint64 *a, guint n, guint64 gw, gboolean write) {
+  guint64 gs[64];
+  guint m = 0;
+  for (guint i = 0; i < n; i++) {
+    if (a[i] < 0) continue;
+    const guint64 g = (guint64)a[i] / gw;
+    gboolean seen = FALSE;
+    for (guint j = 0; j < m; j++) seen |= gs[j] == g;
+    if (!seen) gs[m++] = g;
+  }
+  for (guint i = 0; i < m; i++) /* ascending */
+    for (guint j = i + 1; j < m; j++)
+      if (gs[j] < gs[i]) {
+        guint64 x = gs[i];
+        gs[i] = gs[j];
+        gs[j] = x;
+      }
+  gboolean hit[64] = {0}, any = FALSE;
+  for (guint j = 0; j < m; j++) {
+    const guint64 set = (guint64)(((unsigned __int128)ms_l2_hash(gs[j]) * c->sets) >> 64);
+    guint64 *tag = c->tag + (b * c->sets + set) * c->ways, *used = c->used + (b * c->sets + set) * c->ways;
+    guint64 x = c->ways;
+    for (guint64 y = 0; y < c->ways; y++)
+      if (tag[y] == gs[j] + 1) x = y;
+    if (x < c->ways) {
+      if (!write) {
+        hit[j] = any = TRUE;
+        out->l1_hits++;
+      }
+    } else {
+      if (!write) out->l1_misses++;
+      x = 0; /* an empty entry, else the least recently used */
+      for (guint64 y = 0; y < c->ways; y++)
+        if (tag[y] == 0 || (tag[x] != 0 && used[y] < used[x])) {
+          x = y;
+          if (tag[y] == 0) break;
+        }
+      tag[x] = gs[j] + 1;
+    }
+    used[x] = ++c->clock;
+  }
+  for (guint i = 0; i < n; i++)
+    for (guint j = 0; j < m; j++)
+      if (a[i] >= 0 && hit[j] && (guint64)a[i] / gw == gs[j]) a[i] = -1;
+  return any;
+}
+
 static gboolean is_hmm(const MsModel *m) {
   return m->kind == MS_MODEL_HMM || m->kind == MS_MODEL_ASYNC_HMM;
 }
@@ -190,16 +248,47 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   /* k[s][j]: stages of warp j in step s, kd[s][j] its DRAM slots (cache); and the counters */
   guint64 *k = g_new0(guint64, nsteps * W);
   guint64 *kd = g_new0(guint64, nsteps * W);
+  /* L1: each block's share of l1_words, less the shared words of the blocks a DMM holds */
+  gboolean *l1h = g_new0(gboolean, nsteps * W); /* a read's group hit in the L1 */
+  NaiveL1 l1 = {0};
+  const guint64 nblk = (W + wpb - 1) / wpb;
+  if (hmm && m->l1_words) {
+    const gboolean dyn0 = m->resident_warps || m->resident_blocks || (m->shared_words_per_dmm && t->shared_words);
+    guint64 nr = (nblk + d - 1) / d;
+    if (dyn0) {
+      guint64 lb = m->resident_blocks;
+      if (m->shared_words_per_dmm && t->shared_words) {
+        const guint64 cap = m->shared_words_per_dmm / t->shared_words;
+        if (!lb || cap < lb) lb = cap;
+      }
+      if (lb) nr = MIN(nr, lb);
+      if (m->resident_warps) nr = MIN(nr, m->resident_warps / wpb);
+    }
+    nr = MAX(nr, 1);
+    const gint64 free_words = (gint64)m->l1_words - (gint64)(nr * t->shared_words);
+    const guint64 share = free_words > 0 ? (guint64)free_words / nr : 0, G = share / m->group_words;
+    if (G) {
+      l1.ways = MIN(m->l1_ways, G);
+      l1.sets = G / l1.ways;
+      l1.tag = g_new0(guint64, nblk * l1.sets * l1.ways);
+      l1.used = g_new0(guint64, nblk * l1.sets * l1.ways);
+    }
+  }
   gboolean *sh = g_new0(gboolean, nsteps * W); /* shuffle steps: warp j takes part */
   for (guint64 s = 0; s < nsteps; s++) {
     MsStep st = g_array_index(t->steps, MsStep, s);
     out->first[s] = out->last[s] = -1;
     if (st.op == MS_OP_SYNC) {
-      if (st.scope == MS_SCOPE_GRID) out->grid_barriers++;
-      else out->block_barriers++;
+      if (st.scope == MS_SCOPE_GRID) {
+        out->grid_barriers++;
+        if (l1.tag) memset(l1.tag, 0, nblk * l1.sets * l1.ways * sizeof *l1.tag); /* a kernel boundary */
+      } else {
+        out->block_barriers++;
+      }
       continue;
     }
-    const gint64 *a = g_ptr_array_index(t->addr, s);
+    const gint64 *a0 = g_ptr_array_index(t->addr, s);
+    gint64 *a = g_memdup2(a0, p * sizeof *a0); /* the L1's hit lanes become -1 */
     if (st.op == MS_OP_SHUFFLE) { /* no stage: its warps with an active thread, and those threads */
       for (guint64 j = 0; j < W; j++)
         for (guint64 i = j * w; i < MIN(p, (j + 1) * w); i++)
@@ -217,6 +306,9 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
     guint64 sum = 0;
     for (guint64 j = 0; j < W; j++) {
       guint n = (guint)MIN((guint64)w, p - j * w);
+      for (guint i = 0; i < n; i++) out->step_req[s] += a[j * w + i] >= 0;
+      if (l1.tag && !shared_rule)
+        l1h[s * W + j] = naive_l1_warp(&l1, out, j / wpb, a + j * w, n, m->group_words, st.op == MS_OP_WRITE);
       guint64 kk = shared_rule ? naive_dmm(a + j * w, n, w)
                    : st.op == MS_OP_WRITE && pw ? naive_umm_write(a + j * w, n, m->group_words, pw)
                                                 : naive_umm(a + j * w, n, m->group_words);
@@ -224,7 +316,6 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
       if (cache && !shared_rule)
         kd[s * W + j] = naive_cache_warp(&nc, out, (j / wpb) % parts, a + j * w, n, m->group_words, st.op == MS_OP_WRITE);
       out->dram_stages += kd[s * W + j];
-      for (guint i = 0; i < n; i++) out->step_req[s] += a[j * w + i] >= 0;
       if (kk) {
         out->step_disp[s]++;
         out->step_stages[s] += kk;
@@ -251,6 +342,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
         out->round_sum += sum + m->latency - 1;
       }
     }
+    g_free(a);
   }
   out->stages = out->shared_stages + out->global_stages;
   out->dispatches = out->shared_dispatches + out->global_dispatches;
@@ -334,6 +426,43 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
               out->last[pos[j]] = MAX(out->last[pos[j]], t0 + su - 1);
               last_complete = MAX(last_complete, t0 + su - 1);
             }
+            pos[j]++;
+            changed = TRUE;
+            continue;
+          }
+          if (st.op == MS_OP_READ && k[pos[j] * W + j] == 0 && l1h[pos[j] * W + j]) {
+            /* every group hit in the L1: no pipeline; it issues as a read would and
+             * completes l1_latency later */
+            gint64 t0 = ready[j];
+            if (ext) {
+              t0 = MAX(issue[j], start[j]);
+              GArray *rd = rdone[j];
+              if (rd->len >= m->read_window) { /* the read_window-th latest read's completion */
+                gint64 *v = g_memdup2(rd->data, rd->len * sizeof(gint64));
+                for (guint x = 0; x < m->read_window; x++)
+                  for (guint y = x + 1; y < rd->len; y++)
+                    if (v[y] > v[x]) {
+                      gint64 z = v[x];
+                      v[x] = v[y];
+                      v[y] = z;
+                    }
+                t0 = MAX(t0, v[m->read_window - 1] + 1);
+                g_free(v);
+              }
+              if (!m->posted_writes)
+                for (guint i = 0; i < wdone[j]->len; i++) t0 = MAX(t0, g_array_index(wdone[j], gint64, i) + 1);
+            }
+            const gint64 done = t0 + (gint64)m->l1_latency - 1;
+            if (ext) {
+              issue[j] = t0 + 1;
+              g_array_append_val(rdone[j], done);
+              ready[j] = MAX(ready[j], done + 1);
+            } else {
+              ready[j] = done + 1;
+            }
+            if (out->first[pos[j]] < 0 || t0 < out->first[pos[j]]) out->first[pos[j]] = t0;
+            out->last[pos[j]] = MAX(out->last[pos[j]], done);
+            last_complete = MAX(last_complete, done);
             pos[j]++;
             changed = TRUE;
             continue;
@@ -481,6 +610,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
             complete = MAX(complete, (d0 + dk - 1) / d_rate + d_lat - 1);
             next_dslot = d0 + dk;
           }
+          if (l1h[pos[j] * W + j]) complete = MAX(complete, now + (gint64)m->l1_latency - 1); /* its L1 hits */
           gint64 entered = (s0 + (gint64)kk - 1) / rate;
           if (p_rate && q == d) { /* the DMM's port: its slots too, from now on */
             const gint64 x = bdmm[j / wpb];
@@ -501,7 +631,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
             g_array_append_val(st.op == MS_OP_READ ? rdone[j] : wdone[j], complete);
           }
           last_warp[q] = (gint64)j;
-          if (out->first[pos[j]] < 0) out->first[pos[j]] = now;
+          if (out->first[pos[j]] < 0 || now < out->first[pos[j]]) out->first[pos[j]] = now;
           out->last[pos[j]] = MAX(out->last[pos[j]], complete);
           last_complete = MAX(last_complete, complete);
           pos[j]++;
@@ -523,6 +653,9 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   g_free(k);
   g_free(kd);
   g_free(sh);
+  g_free(l1h);
+  g_free(l1.tag);
+  g_free(l1.used);
   g_free(nc.tag);
   g_free(nc.used);
   g_free(nc.held);
@@ -661,6 +794,8 @@ static void compare(const MsResult *r, const Naive *n, const char *desc) {
   CHECK("dram_stages", r->dram_stages, n->dram_stages);
   CHECK("shuffle_steps", r->shuffle_steps, n->shuffle_steps);
   CHECK("shuffles", r->shuffles, n->shuffles);
+  CHECK("l1_hits", r->l1_hits, n->l1_hits);
+  CHECK("l1_misses", r->l1_misses, n->l1_misses);
   if (!r->per_step) return;
   cr_assert_eq(r->per_step->len, n->nsteps, "per_step length\n%s", desc);
   for (guint s = 0; s < n->nsteps; s++) {
@@ -756,6 +891,13 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
   /* warp shuffles (not with block starts: a shuffle before a block's first request delays
    * its start, which the evaluator's placement-time starts do not see) */
   if (!m->block_start_units && g_rand_int_range(g, 0, 3) == 0) m->shuffle_units = (guint64)g_rand_int_range(g, 1, 6);
+  /* the L1: small shares of few ways, so that groups hit and are evicted (not with block
+   * starts, for the same reason as shuffles: a read that hits is a block's request) */
+  if (ms_model_is_hmm(m) && !m->block_start_units && g_rand_boolean(g)) {
+    m->l1_words = (guint64)g_rand_int_range(g, 1, 80);
+    m->l1_latency = (guint64)g_rand_int_range(g, 1, 7);
+    m->l1_ways = (guint32)g_rand_int_range(g, 1, 5);
+  }
 }
 
 #define RANDOM_EXTENSION_TRACES 4000
@@ -763,7 +905,7 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
 Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   guint32 seed = test_seed(20261122u);
   GRand *g = g_rand_new_with_seed(seed);
-  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0, lined = 0, hashed = 0, ported = 0, shuffled = 0;
+  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0, lined = 0, hashed = 0, ported = 0, shuffled = 0, l1hit = 0, l1evict = 0;
   for (guint it = 0; it < RANDOM_EXTENSION_TRACES; it++) {
     MsModel *m = random_model(g);
     MtTrace *t = random_trace(g, m->width);
@@ -788,6 +930,8 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
     hashed += r->l2_cached && m->l2_hashed_sets && r->dram_stages > 0;
     ported += m->dmm_global_rate > 0 && r->global.stages > 0;
     shuffled += m->shuffle_units > 0 && r->shuffles > 0;
+    l1hit += r->l1_hits > 0;
+    l1evict += r->l1_hits > 0 && r->l1_misses > r->l1_share_words / m->group_words;
     ms_result_free(r);
     mt_trace_free(t);
     ms_model_free(m);
@@ -806,6 +950,8 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   cr_expect_gt(hashed, RANDOM_EXTENSION_TRACES / 50, "l2_hashed_sets under-tested: %u", hashed);
   cr_expect_gt(ported, RANDOM_EXTENSION_TRACES / 20, "dmm_global_rate under-tested: %u", ported);
   cr_expect_gt(shuffled, RANDOM_EXTENSION_TRACES / 20, "shuffle_units under-tested: %u", shuffled);
+  cr_expect_gt(l1hit, RANDOM_EXTENSION_TRACES / 20, "l1_words under-tested: %u", l1hit);
+  cr_expect_gt(l1evict, RANDOM_EXTENSION_TRACES / 100, "l1 evictions under-tested: %u", l1evict);
   g_rand_free(g);
 }
 

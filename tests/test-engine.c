@@ -938,6 +938,41 @@ Test(gpu, dmm_port_worked_example) {
  * nothing: 11 time units, as without them.  With 3: W0 reads at 0, ready at 5, shuffles
  * 5-7 and 8-10; W1 reads at 1, ready at 6, shuffles 6-8; W1 writes at 9 (complete 13),
  * W0 at 11 (complete 15): 16 time units (models/extensions/umm-shuffles.json). */
+/* docs/models.md, "The L1 cache": one warp (w = 4, global latency 5, l1_words 8: two groups
+ * of 4 words, one set of 2 ways, l1_latency 2) reads group 0 (miss: 0 .. 4), group 0 (hit: no
+ * stage, 5 .. 6), group 1 (miss: 7 .. 11), groups 0, 1, 2 (two hits, one stage: 12 .. 16):
+ * 17 time units; without the L1, 22. */
+Test(gpu, l1_cache_worked_example) {
+  const guint64 want[2] = {22, 17};
+  static const gint64 addr[4][4] = {{0, 1, 2, 3}, {0, 1, 2, 3}, {4, 5, 6, 7}, {0, 4, 8, 9}};
+  for (int c = 0; c < 2; c++) {
+    g_autoptr(MsModel) m = ms_model_new(MS_MODEL_HMM, 4, 0, 1, 1, 5);
+    if (c) {
+      m->l1_words = 8;
+      m->l1_latency = 2;
+      m->l1_ways = 16;
+    }
+    MtTrace *t = mt_trace_new(4, 4);
+    for (int s = 0; s < 4; s++) {
+      gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+      for (int i = 0; i < 4; i++) a[i] = addr[s][i];
+    }
+    MsSimOptions opt = {.per_step = TRUE};
+    g_autoptr(MsResult) r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, want[c], "l1 %d: %" G_GUINT64_FORMAT " time units", c, r->time_units);
+    cr_expect_eq(r->requests, 16, "hits are requests");
+    cr_expect_eq(r->stages, c ? 3 : 6);
+    if (c) {
+      cr_expect_eq(r->l1_hits, 3);
+      cr_expect_eq(r->l1_misses, 3);
+      const MsStepResult *s1 = &g_array_index(r->per_step, MsStepResult, 1);
+      cr_expect_eq(s1->first_dispatch, 5);
+      cr_expect_eq(s1->last_complete, 6, "an L1 hit completes l1_latency after it issues");
+    }
+    mt_trace_free(t);
+  }
+}
+
 Test(gpu, shuffle_units_worked_example) {
   const guint64 want[2] = {11, 16};
   for (int c = 0; c < 2; c++) {

@@ -8,7 +8,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
   char *output = NULL;
   gboolean quiet = FALSE, to_stdout = TRUE;
   gint l2_ways = 0;
-  gboolean hashed = FALSE, port = FALSE;
+  gboolean hashed = FALSE, port = FALSE, l1 = FALSE;
   GOptionEntry entries[] = {
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the model to FILE ('-' or absent: stdout)", "FILE"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "With -o FILE: do not print the derivation summary", NULL},
@@ -18,8 +18,10 @@ int ms_cmd_calibrate(int argc, char **argv) {
       {"l2-hashed-sets", 0, 0, G_OPTION_ARG_NONE, &hashed,
        "With --l2-ways: add l2_hashed_sets (lines go to hashed sets, docs/models.md)", NULL},
       {"dmm-port", 0, 0, G_OPTION_ARG_NONE, &port,
-       "Add dmm_global_rate from the sm-strided-read records (a DMM's port, docs/models.md; not in the shipped models)",
+       "Add dmm_global_rate from the sm-strided-read records (a DMM's port, docs/models.md)",
        NULL},
+      {"l1", 0, 0, G_OPTION_ARG_NONE, &l1,
+       "Add l1_words and l1_latency from the l1-sweep records (the L1 cache, docs/models.md)", NULL},
       {NULL}};
   /* the command line as given, recorded in the model */
   GString *cmd = g_string_new("memsim calibrate");
@@ -48,6 +50,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
   }
   c->l2_hashed_sets = hashed;
   c->dmm_port = port;
+  c->l1 = l1;
   if (argc < 2) {
     fprintf(stderr, "memsim calibrate: expected one or more record files\nTry 'memsim calibrate --help'\n");
     code = MS_EXIT_INPUT;

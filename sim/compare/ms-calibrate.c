@@ -43,7 +43,7 @@ static void derived_clear(MsCalDerived *d) {
                    &d->from_global, &d->from_shared, &d->from_launch, &d->from_device,
                    &d->from_l2read, &d->from_l2chase, &d->from_load_loop, &d->from_store_loop,
                    &d->from_l2sweep, &d->from_writes, &d->from_l2_writes, &d->from_random,
-                   &d->from_line, &d->from_blocks, &d->from_port};
+                   &d->from_line, &d->from_blocks, &d->from_port, &d->from_l1};
   for (guint i = 0; i < G_N_ELEMENTS(from); i++) g_clear_pointer(from[i], g_free);
   memset(d, 0, sizeof *d);
 }
@@ -556,6 +556,47 @@ static gboolean derive_block_starts(MsCalib *c, MsCalDerived *d, GError **error)
   return TRUE;
 }
 
+/* The L1 (l1-sweep: one thread chases a random cycle of nodes 128 bytes apart with
+ * ld.global over footprints of 32 KiB ... 512 KiB, warmed first): l1_latency = the smallest
+ * footprint's clocks per hop; l1_words = the largest footprint within 1.1 x that, in words
+ * (the L1 holds all of it). */
+static gboolean derive_l1(MsCalib *c, MsCalDerived *d, GError **error) {
+  double lo_bytes = 0, lo = 0;
+  guint n = 0;
+  const char *file = NULL;
+  GArray *pts = g_array_new(FALSE, FALSE, sizeof(double));
+  for (guint i = 0; i < c->records->len; i++) {
+    const MsCalRecord *r = c->records->pdata[i];
+    if (strcmp(r->algorithm, "l1-sweep") != 0) continue;
+    double fb, ck;
+    if (!field(r, "params.footprint_bytes", FALSE, &fb, error) || !field(r, "result.clocks_per_hop", FALSE, &ck, error)) {
+      g_array_free(pts, TRUE);
+      return FALSE;
+    }
+    if (!file) file = r->file;
+    g_array_append_val(pts, fb);
+    g_array_append_val(pts, ck);
+    if (n == 0 || fb < lo_bytes) lo_bytes = fb, lo = ck;
+    n++;
+  }
+  if (n < 3) {
+    g_array_free(pts, TRUE);
+    return fail(error, "--l1: needs at least 3 l1-sweep records, got %u (MEMSIM_ONLY=l1-sweep %s)", n, RUN_HINT);
+  }
+  double best = 0;
+  for (guint i = 0; i < n; i++) {
+    const double fb = g_array_index(pts, double, 2 * i), ck = g_array_index(pts, double, 2 * i + 1);
+    if (ck <= 1.1 * lo && fb > best) best = fb;
+  }
+  g_array_free(pts, TRUE);
+  d->l1_clocks = lo;
+  d->l1_bytes = best;
+  d->l1_latency = round_u64(lo, 1, MS_MAX_LATENCY);
+  d->l1_words = (guint64)(best / 4);
+  d->from_l1 = g_strdup_printf("%s, %u l1-sweep records", file, n);
+  return TRUE;
+}
+
 /* A DMM's port (sm-strided-read: k blocks of 1024 threads, one SM each, 4-byte loads 32
  * words apart over a buffer in L2): at stride 32 each warp request is 32 groups (group_words
  * <= 32), so one SM passes 32 x warp_requests / k groups in median_ns; dmm_global_rate =
@@ -709,6 +750,7 @@ gboolean ms_calib_derive(MsCalib *c, GError **error) {
   if (!derive_l2_random(c, d, error)) return FALSE;
   if (!derive_block_starts(c, d, error)) return FALSE;
   if (c->dmm_port && !derive_port(c, d, error)) return FALSE;
+  if (c->l1 && !derive_l1(c, d, error)) return FALSE;
   /* warp issue, from the one-warp loops (optional: older record files have none): the loads
    * a warp keeps in flight in a plain loop = DRAM latency / clocks per iteration; stores
    * that take less than half the latency each do not hold the warp */
@@ -913,6 +955,14 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
                "the groups one SM passes per time unit when each lane's word is in its own group");
     cJSON_AddNumberToObject(o, "groups_per_unit", d->port_groups_per_unit);
   }
+  if (d->from_l1) {
+    o = figure(cal, "l1_words", (double)d->l1_words, d->from_l1,
+               "the largest l1-sweep footprint whose clocks per hop are within 1.1 x the smallest footprint's, / 4");
+    cJSON_AddNumberToObject(o, "capacity_bytes", d->l1_bytes);
+    o = figure(cal, "l1_latency", (double)d->l1_latency, d->from_l1,
+               "round(clocks per hop of the smallest l1-sweep footprint)");
+    cJSON_AddNumberToObject(o, "clocks_per_hop", d->l1_clocks);
+  }
   if (d->from_random) {
     o = figure(cal, "l2_partitions", d->l2_partitions, d->from_random,
                "round(4 * l2_words / capacity), within 1 .. 16: capacity = the footprint where ns per random load first "
@@ -956,6 +1006,10 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
   if (d->from_line && d->l2_line_words > d->group_words) cJSON_AddNumberToObject(o, "l2_line_words", (double)d->l2_line_words);
   if (d->from_blocks && d->block_start_units) cJSON_AddNumberToObject(o, "block_start_units", (double)d->block_start_units);
   if (d->from_port) cJSON_AddNumberToObject(o, "dmm_global_rate", d->dmm_global_rate);
+  if (d->from_l1) {
+    cJSON_AddNumberToObject(o, "l1_words", (double)d->l1_words);
+    cJSON_AddNumberToObject(o, "l1_latency", (double)d->l1_latency);
+  }
   cJSON_AddNumberToObject(o, "time_unit_ns", d->time_unit_ns);
   GString *files = g_string_new(NULL);
   char *desc = g_strdup_printf(
@@ -1026,6 +1080,12 @@ char *ms_calib_summary(const MsCalib *c) {
   if (d->from_port)
     g_string_append_printf(s, "  %-21s %-9u %.3f groups per SM per time unit at stride 32   %s\n", "dmm_global_rate",
                            d->dmm_global_rate, d->port_groups_per_unit, d->from_port);
+  if (d->from_l1) {
+    g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " the L1 chase holds %.0f KiB at %.2f clocks per hop   %s\n",
+                           "l1_words", d->l1_words, d->l1_bytes / 1024, d->l1_clocks, d->from_l1);
+    g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " clocks per hop of the smallest footprint   %s\n",
+                           "l1_latency", d->l1_latency, d->from_l1);
+  }
   if (d->from_random)
     g_string_append_printf(s, "  %-21s %-9u random loads %.4f ns each in L2, 1.1 x at %.1f MiB   %s\n", "l2_partitions",
                            d->l2_partitions, d->random_ns_lo, d->random_bytes / 1048576, d->from_random);

@@ -69,6 +69,12 @@ typedef struct {
   double port_groups_per_unit;
   guint32 dmm_global_rate;
   char *from_port;
+  /* the L1 (l1-sweep records, with --l1): l1_latency = round(the smallest footprint's
+   * clocks per hop); l1_words = the largest footprint whose clocks per hop are within
+   * 1.1 x that, / 4 */
+  double l1_clocks, l1_bytes;
+  guint64 l1_words, l1_latency;
+  char *from_l1;
 } MsCalDerived;
 
 typedef struct {
@@ -81,6 +87,7 @@ typedef struct {
   gboolean derived;
   gboolean l2_hashed_sets; /* --l2-hashed-sets: the cache's lines go to hashed sets */
   gboolean dmm_port;       /* --dmm-port: dmm_global_rate from sm-strided-read records */
+  gboolean l1;             /* --l1: l1_words and l1_latency from l1-sweep records */
   guint32 l2_ways;      /* --l2-ways: the model runs large footprints through an L2 cache of this
                          * many ways (a structure, not a measurement; 0: none) */
 } MsCalib;

@@ -49,6 +49,8 @@ typedef struct {
   Run *run;          /* memory steps: their run */
   guint16 *k;        /* stages of warps klo..khi-1 (others: 0, no request); NULL for sync steps */
   guint16 *kd;       /* L2 cache, global steps: DRAM slots of warps klo..khi-1; else NULL */
+  guint32 *kh;       /* L1, global reads: warp klo..khi-1's groups that hit (bit j: its j-th
+                      * distinct group in ascending order; bit 31 also for any beyond); else NULL */
   guint64 klo, khi;  /* the warps that overlap the step's active range */
   guint64 remaining; /* warps that have not passed this step */
   guint64 arrived;   /* grid barrier: warps arrived */
@@ -77,6 +79,7 @@ typedef struct {
   guint64 stages, disp, req;
   guint64 wfrom, wto;  /* its warps of the step */
   guint64 l2_hits, l2_misses; /* L2 cache: its accesses' */
+  guint64 l1_hits, l1_misses; /* L1: its global read groups' */
   guint16 *l2kd;       /* parallel cache pass: DRAM slots of each warp of the batch, its sets' */
   L2Ent *l2s;          /* its share's accesses, stably sorted by the worker that owns their set */
   guint32 *l2off;      /* workers + 1: where each owner's accesses start in l2s */
@@ -97,6 +100,15 @@ typedef struct {
   guint32 *mask;
   guint8 *cnt;
 } L2Cache;
+
+/* The L1 (l1_words): per block, a private share of its DMM's L1 in `sets` sets of `ways`
+ * groups, most recently used first.  tag[b] holds block b's (group + 1, 0: empty), made on
+ * its first global access and emptied at a grid barrier (a kernel boundary). */
+typedef struct {
+  guint64 sets, blocks;
+  guint32 ways;
+  guint32 **tag;
+} L1Cache;
 
 /* Worker threads that fill and count disjoint warp ranges of one step at a time (sources
  * with fill_worker); the engine's thread is worker 0. */
@@ -188,6 +200,7 @@ typedef struct Engine {
   guint64 l2_batch;     /* warps per batch */
   guint64 l2_w0, l2_nw; /* the batch: its first warp, its warps */
   gboolean l2_write;
+  const StepRec *l2_rec; /* the step of the parallel cache pass */
   guint64 *l2ent, *l2set;
   guint8 *l2own;
   guint16 *l2cnt;
@@ -195,6 +208,8 @@ typedef struct Engine {
                          * fill_worker: counting stays parallel), else it runs in count_range */
   gint64 dslot, drate, dlat; /* L2 cache: the DRAM's next free slot, slots per unit, latency */
   guint64 dbusy;        /* L2 cache: DRAM slots taken */
+  L1Cache *l1c;         /* l1_words: global steps look in their block's share first */
+  gint64 l1lat;
   gint64 *pslot, prate; /* dmm_global_rate: per DMM, its port's next free slot; slots per unit */
   gboolean boundary;    /* grid barriers are kernel boundaries */
   guint64 kernels;
@@ -480,6 +495,71 @@ static guint l2_warp(const Engine *e, Counter *c, guint64 warp, const gint64 *a,
   return kd;
 }
 
+/* L1: warp `warp`'s global request through its block's share.  A read's groups that are held
+ * hit: their lanes become inactive (-1) in a, so they take no stage and go to no L2; the
+ * others come in.  A write's groups all come in (write-through, allocate).  Returns the
+ * groups that hit as a mask (kh); 0 with c->error when a group is beyond the 2^32 - 2 the
+ * tags hold.  The set of group g is h(g) S / 2^64 (h: ms_l2_hash; S: sets). */
+static guint32 l1_warp(const Engine *e, Counter *c, guint64 warp, gint64 *a, guint n, gboolean write) {
+  L1Cache *L = e->l1c;
+  const guint64 b = warp / e->wpb;
+  if (!L->tag[b]) L->tag[b] = g_new0(guint32, L->sets * L->ways);
+  guint32 *tb = L->tag[b];
+  guint64 *gs = c->groups;
+  guint32 *hit_of = c->bankcnt; /* scratch, all 0 outside dmm_stages: 1 for a group that hit */
+  const guint m = l2_groups(e, c, a, n, gs);
+  guint32 mask = 0;
+  for (guint j = 0; j < m; j++) {
+    const guint64 g = gs[j] & ~L2_FULL;
+    if (g >= G_MAXUINT32) {
+      if (!c->error)
+        g_set_error(&c->error, MS_ERROR, MS_ERROR_LIMIT,
+                    "%s: l1_words: address group %" G_GUINT64_FORMAT " is beyond the 2^32 - 2 groups the L1 model tracks",
+                    ms_source_name(e->src), g);
+      for (guint i = 0; i < j; i++) hit_of[i] = 0;
+      return 0;
+    }
+    gs[j] = g;
+    guint32 *t = tb + (guint64)(((unsigned __int128)ms_l2_hash(g) * L->sets) >> 64) * L->ways;
+    const guint32 key = (guint32)g + 1;
+    guint x = 0;
+    while (x < L->ways && t[x] && t[x] != key) x++;
+    const gboolean hit = x < L->ways && t[x] == key;
+    if (!write) {
+      if (hit) {
+        c->l1_hits++;
+        hit_of[j] = 1;
+        mask |= j < 31 ? 1u << j : 1u << 31;
+      } else {
+        c->l1_misses++;
+      }
+    }
+    if (x == L->ways) x = L->ways - 1; /* full and not held: the least recently used goes */
+    memmove(t + 1, t, x * sizeof *t);
+    t[0] = key;
+  }
+  if (mask) { /* the hit groups' lanes take no stage */
+    for (guint i = 0; i < n; i++) {
+      if (a[i] < 0) continue;
+      const guint64 g = group_of(e, a[i]);
+      guint lo = 0, hi = m; /* gs is ascending */
+      while (hi - lo > 1) {
+        guint mid = (lo + hi) / 2;
+        if (gs[mid] <= g) lo = mid;
+        else hi = mid;
+      }
+      if (hit_of[lo]) a[i] = -1;
+    }
+    for (guint j = 0; j < m; j++) hit_of[j] = 0;
+  }
+  return mask;
+}
+
+static void l1_clear(Engine *e) {
+  L1Cache *L = e->l1c;
+  for (guint64 b = 0; b < L->blocks; b++) g_clear_pointer(&L->tag[b], g_free);
+}
+
 /* ---- the step window ---------------------------------------------------------------------- */
 
 static inline StepRec *win_get(Engine *e, guint64 s) { return e->ring[s & (e->cap - 1)]; }
@@ -499,6 +579,9 @@ static void win_push(Engine *e, StepRec *r) {
 
 /* Stage count of warp j in step r. */
 static inline guint16 kof(const StepRec *r, guint64 j) { return j >= r->klo && j < r->khi ? r->k[j - r->klo] : 0; }
+static inline guint32 khof(const StepRec *r, guint64 j) {
+  return r->kh && j >= r->klo && j < r->khi ? r->kh[j - r->klo] : 0;
+}
 static inline guint16 kdof(const StepRec *r, guint64 j) {
   return r->kd && j >= r->klo && j < r->khi ? r->kd[j - r->klo] : 0;
 }
@@ -532,6 +615,7 @@ static void rec_free(Engine *e, StepRec *r) {
   if (r->run && --r->run->refs == 0 && r->run != e->cur_run) g_free(r->run);
   if (r->k) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->k - 1);
   if (r->kd) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->kd - 1);
+  g_free(r->kh);
   g_free(r->block_arrived);
   g_free(r->block_release);
   g_free(r);
@@ -582,6 +666,9 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
   if (shared_hmm) memset(c->dmm_stages, 0, sizeof(guint64) * e->model->dmms);
   const guint64 end = MIN(e->p, c->wto * e->w);
   const guint wid = (guint)(c - e->ctr);
+  /* L1: a global step's warps look in their block's share first (one thread, in order) */
+  const gboolean l1 = e->l1c && r->step.op != MS_OP_SHUFFLE && !dmm_rule;
+  const gboolean write = r->step.op == MS_OP_WRITE;
   for (guint64 first = c->wfrom * e->w; first < end; first += e->chunk) {
     guint64 cnt = MIN(e->chunk, end - first);
     gboolean ok = worker ? ms_source_fill_worker(e->src, wid, first, cnt, c->addr, &c->error)
@@ -590,7 +677,13 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
     guint64 w0 = first / e->w;
     for (guint64 off = 0; off < cnt; off += e->w) {
       guint n = (guint)MIN((guint64)e->w, cnt - off);
-      guint act;
+      guint act, act0 = 0;
+      guint32 hit = 0;
+      if (l1) {
+        for (guint i = 0; i < n; i++) act0 += c->addr[off + i] >= 0;
+        hit = l1_warp(e, c, w0 + off / e->w, c->addr + off, n, write);
+        if (c->error) return;
+      }
       guint k = r->step.op == MS_OP_SHUFFLE ? shuffle_warp(c->addr + off, n, &act)
                 : dmm_rule                  ? dmm_stages(e, c, c->addr + off, n, &act)
                 : pw                        ? umm_write_stages(e, c, c->addr + off, n, &act, pw)
@@ -598,11 +691,14 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
       guint64 warp = w0 + off / e->w;
       r->k[warp - r->klo] = (guint16)k;
       if (r->kd && !e->l2_refill) r->kd[warp - r->klo] = (guint16)l2_warp(e, c, warp, c->addr + off, n, r->step.op == MS_OP_WRITE);
+      if (r->kh) r->kh[warp - r->klo] = hit;
       if (k) {
         c->stages += k;
         c->disp++;
-        c->req += act;
+        c->req += l1 ? act0 : act;
         if (shared_hmm) c->dmm_stages[static_dmm(e, warp)] += k;
+      } else if (hit) { /* every group hit: requests, no stage, no dispatch */
+        c->req += act0;
       }
     }
   }
@@ -746,7 +842,14 @@ static void l2_groups_share(Engine *e, guint i) {
     if (!ms_source_fill_worker(e->src, i, first, cnt, c->addr, &c->error)) return;
     for (guint64 off = 0; off < cnt; off += w) {
       const guint64 warp = (first + off) / w, k0 = (warp - e->l2_w0) * w;
-      const guint m = l2_groups(e, c, c->addr + off, (guint)MIN(w, cnt - off), e->l2ent + k0);
+      guint m = l2_groups(e, c, c->addr + off, (guint)MIN(w, cnt - off), e->l2ent + k0);
+      const guint32 hm = khof(e->l2_rec, warp);
+      if (hm) { /* L1: the groups that hit go to no L2 (w <= 32: one bit each) */
+        guint u = 0;
+        for (guint j = 0; j < m; j++)
+          if (!(hm & (1u << j))) e->l2ent[k0 + u++] = e->l2ent[k0 + j];
+        m = u;
+      }
       e->l2cnt[warp - e->l2_w0] = (guint16)m;
       for (guint j = 0; j < m; j++) {
         const guint64 gs = l2_set_of(e, warp, e->l2ent[k0 + j] & ~L2_FULL);
@@ -880,6 +983,7 @@ static void l2_pass(Engine *e, StepRec *r, guint64 wlo, guint64 whi) {
   if (e->l2ent) {
     const guint n = e->nctr;
     e->l2_write = write;
+    e->l2_rec = r;
     for (guint64 v0 = wlo; v0 < whi; v0 += e->l2_batch) {
       const guint64 nw = MIN(e->l2_batch, whi - v0), per = (nw + n - 1) / n;
       e->l2_w0 = v0;
@@ -943,6 +1047,7 @@ static gboolean load_step(Engine *e) {
       r->block_release = g_new0(gint64, e->blocks);
     } else {
       R->grid_barriers++;
+      if (e->l1c) l1_clear(e); /* a kernel boundary: the L1s start empty */
     }
   } else {
     /* a shuffle step is counted like a memory step (its warps with an active thread), on
@@ -967,6 +1072,9 @@ static gboolean load_step(Engine *e) {
       r->kd = k_take(e, whi - wlo);
       memset(r->kd, 0, (whi - wlo) * sizeof(guint16));
     }
+    if (e->l1c && !dmm_rule && !shfl && st.op == MS_OP_READ) {
+      r->kh = g_new0(guint32, MAX(whi - wlo, 1));
+    }
     /* many warps and several workers: each counts a contiguous share (sums are the same in
      * any split; the first error is the lowest failing share's, as in thread order) */
     guint used = 1;
@@ -979,6 +1087,12 @@ static gboolean load_step(Engine *e) {
         e->ctr[i].wfrom = MIN(whi, wlo + i * per);
         e->ctr[i].wto = MIN(whi, wlo + (i + 1) * per);
       }
+      if (e->l1c && !dmm_rule && !shfl) /* L1: whole blocks per worker, each block's warps in order */
+        for (guint i = 0; i < used; i++) {
+          guint64 *x[2] = {&e->ctr[i].wfrom, &e->ctr[i].wto};
+          for (int q = 0; q < 2; q++)
+            if (*x[q] > wlo && *x[q] < whi) *x[q] = MIN(whi, (*x[q] + e->wpb - 1) / e->wpb * e->wpb);
+        }
       pool_job(e->pool, POOL_COUNT, r, dmm_rule, shared_hmm, pw);
     } else {
       e->ctr[0].wfrom = wlo;
@@ -1385,7 +1499,7 @@ static gboolean advance(Engine *e, guint64 j) {
       }
       return TRUE;
     }
-    if (kof(r, j) == 0) { /* no request in this step: skip it at no cost */
+    if (kof(r, j) == 0 && !khof(r, j)) { /* no request in this step: skip it at no cost */
       Run *u = r->run;
       if (u && e->cursor[j] == u->start && (j < u->ulo || j >= u->uhi)) {
         /* at the start of a run: if none of its steps has a request of j, jump over it */
@@ -1427,6 +1541,23 @@ static gboolean advance(Engine *e, guint64 j) {
       e->ready[j] = MAX(e->ready[j], e->blk_start[b]);
     }
     hold(e, j, r->step.op);
+    if (kof(r, j) == 0) { /* L1: every group hit: no pipeline; it completes l1_latency on */
+      const gint64 t = e->ready[j], done = t + e->l1lat - 1;
+      if (r->res.first_dispatch < 0 || t < r->res.first_dispatch) r->res.first_dispatch = t;
+      r->res.last_complete = MAX(r->res.last_complete, done);
+      e->last_complete = MAX(e->last_complete, done);
+      if (e->issue) {
+        gint64 *least = e->rtop + j * e->m + rtop_min(e, j);
+        if (done > *least) *least = done;
+        e->rdone[j] = MAX(e->rdone[j], done);
+        e->ready[j] = t + 1;
+      } else {
+        e->ready[j] = done + 1;
+      }
+      e->cursor[j]++;
+      pass(e, r);
+      continue;
+    }
     guint p = pipe_of(e, j, r->step.space);
     e->pipe[j] = (gint32)p;
     e->elig[p]++;
@@ -1461,6 +1592,7 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
     e->dslot = d0 + kd;
     e->dbusy += (guint64)kd;
   }
+  if (khof(r, j)) complete = MAX(complete, t + e->l1lat - 1); /* L1: its hits */
   gint64 entered = (s0 + k - 1) / g; /* the time its last stage entered */
   if (e->pslot && p == e->P - 1) { /* dmm_global_rate: its DMM's port, from its dispatch on */
     const guint x = pipe_of(e, j, MS_SPACE_SHARED);
@@ -1493,7 +1625,8 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   }
   pq_fix(e, p);
   e->pipe[j] = PIPE_DONE;
-  if (r->res.first_dispatch < 0) r->res.first_dispatch = t;
+  /* (an L1-only read or a shuffle of this step may have set a later time already) */
+  if (r->res.first_dispatch < 0 || t < r->res.first_dispatch) r->res.first_dispatch = t;
   if (complete > r->res.last_complete) r->res.last_complete = complete;
   if (complete > e->last_complete) e->last_complete = complete;
   if (e->opt->max_events) {
@@ -1664,6 +1797,11 @@ static gboolean check_residency(Engine *e, GError **error) {
 }
 
 static void engine_free(Engine *e) {
+  if (e->l1c) {
+    l1_clear(e);
+    g_free(e->l1c->tag);
+    g_free(e->l1c);
+  }
   if (e->l2c) {
     g_free(e->l2c->tag);
     g_free(e->l2c->mask);
@@ -1831,6 +1969,40 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     e.pslot = g_new0(gint64, model->dmms);
     e.prate = (gint64)model->dmm_global_rate;
   }
+  /* L1: each block's share of its DMM's l1_words, less the shared words of the R blocks a
+   * DMM holds at once (residency limits, else all of its blocks) */
+  if (e.hmm && model->l1_words) {
+    const guint64 d = model->dmms;
+    guint64 nr = (e.blocks + d - 1) / d;
+    if (e.lim_blocks) nr = MIN(nr, e.lim_blocks);
+    if (e.lim_warps) nr = MIN(nr, e.lim_warps / e.wpb);
+    nr = MAX(nr, G_GUINT64_CONSTANT(1));
+    const guint64 sw = ms_source_shared_words(src);
+    const guint64 held = sw && nr > model->l1_words / sw ? model->l1_words : nr * sw;
+    const guint64 share = (model->l1_words - held) / nr, G = share / model->group_words;
+    R->l1_cached = TRUE;
+    R->l1_share_words = G ? share : 0;
+    if (G) {
+      guint64 phys = ms_memory_limit();
+      const double need = (double)e.blocks * (double)G * 4;
+      if (phys > 0 && need > (double)(phys / 2)) {
+        g_set_error(error, MS_ERROR, MS_ERROR_LIMIT,
+                    "%s: l1_words: %" G_GUINT64_FORMAT " blocks with an L1 share of %" G_GUINT64_FORMAT
+                    " groups each need %.1f GiB: more than half the memory this process may use",
+                    ms_source_name(src), e.blocks, G, need / (1 << 30));
+        engine_free(&e);
+        ms_result_free(R);
+        return NULL;
+      }
+      L1Cache *L = g_new0(L1Cache, 1);
+      L->ways = (guint32)MIN((guint64)model->l1_ways, G);
+      L->sets = G / L->ways;
+      L->blocks = e.blocks;
+      L->tag = g_new0(guint32 *, e.blocks);
+      e.l1c = L;
+      e.l1lat = (gint64)model->l1_latency;
+    }
+  }
   if (e.dyn) {
     guint d = model->dmms;
     e.block_dmm = g_new(gint32, e.blocks);
@@ -1890,8 +2062,10 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   /* workers: sources whose fill() may run on several threads at once, large traces only */
   guint nw = e.opt->threads == 0 ? (guint)MIN(g_get_num_processors(), MS_MAX_WORKERS) : MIN(e.opt->threads, MS_MAX_WORKERS);
   e.par_min = e.opt->par_min_warps ? e.opt->par_min_warps : PAR_MIN_WARPS;
-  e.l2_refill = e.l2c && ms_source_has_fill_worker(src);
-  if (!ms_source_has_fill_worker(src) || e.W < e.par_min) nw = 1;
+  /* L1: workers take whole blocks (each block's warps in order); the hit masks hold one bit
+   * per group only for w <= 32, else one thread */
+  e.l2_refill = e.l2c && (!e.l1c || e.w <= 32) && ms_source_has_fill_worker(src);
+  if (!ms_source_has_fill_worker(src) || e.W < e.par_min || (e.l1c && e.w > 32)) nw = 1;
   e.nctr = MAX(nw, 1u);
   e.ctr = g_new0(Counter, e.nctr);
   for (guint i = 0; i < e.nctr; i++) {
@@ -1929,7 +2103,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   /* repeated blocks: whole warps per block, several blocks, a block fits a counter's buffer */
   {
     const guint64 bt = e.wpb * e.w;
-    e.reuse = !e.opt->fill_every_block && (!e.l2c || e.l2_refill) && e.src->funcs.block_shift && e.src->funcs.block_repeats &&
+    e.reuse = !e.opt->fill_every_block && !e.l1c && (!e.l2c || e.l2_refill) && e.src->funcs.block_shift && e.src->funcs.block_repeats &&
               e.blocks >= 2 && bt <= e.chunk && bt == ms_source_block_threads(e.src);
     if (e.reuse) {
       e.refaddr = g_new(gint64, bt);
@@ -1959,6 +2133,10 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
       R->dram_stages = e.dbusy;
       R->dram_busy = (e.dbusy + (guint64)e.drate - 1) / (guint64)e.drate;
       R->global_busy = MAX(R->global_busy, R->dram_busy);
+    }
+    for (guint i = 0; i < e.nctr; i++) {
+      R->l1_hits += e.ctr[i].l1_hits;
+      R->l1_misses += e.ctr[i].l1_misses;
     }
   }
   ms_source_free(pf);

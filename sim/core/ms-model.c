@@ -90,6 +90,9 @@ char *ms_model_describe(const MsModel *m) {
   if (m->l2_hashed_sets) g_string_append(s, " l2_hashed_sets=true");
   if (m->dmm_global_rate) g_string_append_printf(s, " dmm_global_rate=%u", m->dmm_global_rate);
   if (m->shuffle_units) g_string_append_printf(s, " shuffle_units=%" G_GUINT64_FORMAT, m->shuffle_units);
+  if (m->l1_words)
+    g_string_append_printf(s, " l1_words=%" G_GUINT64_FORMAT " l1_latency=%" G_GUINT64_FORMAT " l1_ways=%u",
+                           m->l1_words, m->l1_latency, m->l1_ways);
   return g_string_free(s, FALSE);
 }
 
@@ -103,7 +106,8 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "posted_writes", "partial_write_stages",
                                          "l2_partial_write_stages", "l2_ways",
                                          "l2_partitions", "block_start_units", "l2_line_words", "l2_hashed_sets",
-                                         "dmm_global_rate", "shuffle_units", NULL};
+                                         "dmm_global_rate", "shuffle_units", "l1_words",
+                                         "l1_latency", "l1_ways", NULL};
 
 static gboolean fail(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static gboolean fail(GError **error, int code, const char *fmt, ...) {
@@ -317,6 +321,25 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
     if (!cJSON_IsBool(it)) return fail(error, MS_ERROR_INVALID, "%s: l2_hashed_sets: expected true or false", fn);
     if (!m->l2_ways) return fail(error, MS_ERROR_INVALID, "%s: l2_hashed_sets: needs l2_ways", fn);
     m->l2_hashed_sets = cJSON_IsTrue(it);
+  }
+  /* L1: l1_words and l1_latency go together; l1_ways needs them */
+  it = cJSON_GetObjectItemCaseSensitive(root, "l1_words");
+  const cJSON *l1lat = cJSON_GetObjectItemCaseSensitive(root, "l1_latency");
+  const cJSON *l1ways = cJSON_GetObjectItemCaseSensitive(root, "l1_ways");
+  if (it || l1lat || l1ways) {
+    if (!hmm)
+      return fail(error, MS_ERROR_INVALID, "%s: %s: only hmm and async-hmm models have DMMs with an L1", fn,
+                  it ? "l1_words" : l1lat ? "l1_latency" : "l1_ways");
+    if (!it) return fail(error, MS_ERROR_INVALID, "%s: missing key \"l1_words\" (%s needs it)", fn, l1lat ? "l1_latency" : "l1_ways");
+    if (!l1lat) return fail(error, MS_ERROR_INVALID, "%s: missing key \"l1_latency\" (l1_words and l1_latency go together)", fn);
+    if (!ms_json_get_uint(it, 1, MS_MAX_JSON_INT, fn, "l1_words", &m->l1_words, error) ||
+        !ms_json_get_uint(l1lat, 1, MS_MAX_LATENCY, fn, "l1_latency", &m->l1_latency, error))
+      return FALSE;
+    m->l1_ways = 16;
+    if (l1ways) {
+      if (!ms_json_get_uint(l1ways, 1, MS_MAX_L1_WAYS, fn, "l1_ways", &v, error)) return FALSE;
+      m->l1_ways = (guint32)v;
+    }
   }
   it = cJSON_GetObjectItemCaseSensitive(root, "time_unit_ns");
   if (it) {

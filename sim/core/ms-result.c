@@ -45,6 +45,11 @@ static cJSON *model_json(const MsModel *m) {
   if (m->l2_hashed_sets) cJSON_AddBoolToObject(o, "l2_hashed_sets", TRUE);
   if (m->dmm_global_rate) cJSON_AddNumberToObject(o, "dmm_global_rate", m->dmm_global_rate);
   if (m->shuffle_units) cJSON_AddNumberToObject(o, "shuffle_units", (double)m->shuffle_units);
+  if (m->l1_words) {
+    cJSON_AddNumberToObject(o, "l1_words", (double)m->l1_words);
+    cJSON_AddNumberToObject(o, "l1_latency", (double)m->l1_latency);
+    cJSON_AddNumberToObject(o, "l1_ways", m->l1_ways);
+  }
   if (m->time_unit_ns > 0) cJSON_AddNumberToObject(o, "time_unit_ns", m->time_unit_ns);
   if (m->launch_ns > 0) cJSON_AddNumberToObject(o, "launch_ns", m->launch_ns);
   return o;
@@ -102,6 +107,12 @@ char *ms_result_to_json(const MsResult *r, const MsModel *m, const MsSource *src
     cJSON_AddNumberToObject(c, "misses", (double)r->l2_misses);
     cJSON_AddNumberToObject(c, "dram_stages", (double)r->dram_stages);
     cJSON_AddNumberToObject(c, "dram_busy", (double)r->dram_busy);
+  }
+  if (r->l1_cached) {
+    cJSON *c = cJSON_AddObjectToObject(o, "l1_cache");
+    cJSON_AddNumberToObject(c, "share_words", (double)r->l1_share_words);
+    cJSON_AddNumberToObject(c, "hits", (double)r->l1_hits);
+    cJSON_AddNumberToObject(c, "misses", (double)r->l1_misses);
   }
   if (m->time_unit_ns > 0) cJSON_AddNumberToObject(o, "predicted_ns", predicted_ns(r, m));
   cJSON_AddItemToObject(o, "model", model_json(m));
@@ -173,6 +184,10 @@ void ms_result_print_text(const MsResult *r, const MsModel *m, const MsSource *s
     fprintf(out, "l2 cache       %" G_GUINT64_FORMAT " hits, %" G_GUINT64_FORMAT " misses; DRAM stages %" G_GUINT64_FORMAT
                  ", busy %" G_GUINT64_FORMAT " time units\n",
             r->l2_hits, r->l2_misses, r->dram_stages, r->dram_busy);
+  if (r->l1_cached)
+    fprintf(out, "l1 cache       %" G_GUINT64_FORMAT " hits, %" G_GUINT64_FORMAT " misses (global read groups); %"
+                 G_GUINT64_FORMAT " words per block\n",
+            r->l1_hits, r->l1_misses, r->l1_share_words);
   if (m->time_unit_ns > 0) {
     if (m->launch_ns > 0)
       fprintf(out, "predicted ns   %.1f   (%" G_GUINT64_FORMAT " time units x time_unit_ns %g + %" G_GUINT64_FORMAT

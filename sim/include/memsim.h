@@ -103,6 +103,12 @@ typedef struct {
   /* Warp shuffles (a project extension, docs/models.md, "Warp shuffles"): time units a
    * shuffle step holds its warp, after what it waits for (0: none, the papers' model) */
   guint64 shuffle_units;
+  /* L1 (hmm kinds, a project extension, docs/models.md, "The L1 cache"): each DMM has an
+   * L1 of l1_words words; each of its resident blocks holds a private share of it, in sets
+   * of l1_ways groups (LRU).  A global read's group held there takes no stage and completes
+   * l1_latency time units after the warp issues; writes go through and allocate.  0: none. */
+  guint64 l1_words, l1_latency;
+  guint32 l1_ways;
 } MsModel;
 
 /* The set hash of l2_hashed_sets: the 64-bit finalizer of MurmurHash3. */
@@ -116,6 +122,7 @@ static inline guint64 ms_l2_hash(guint64 x) {
 }
 
 #define MS_MAX_L2_WAYS 64u
+#define MS_MAX_L1_WAYS 64u
 #define MS_MAX_L2_PARTITIONS 16u
 
 #define MS_MAX_WARP_STAGES 65535u
@@ -306,6 +313,9 @@ typedef struct {
   gboolean l2_resident;   /* the trace's global_words fit the model's l2_words */
   gboolean l2_cached;     /* the global steps ran through the L2 cache (l2_ways) */
   guint64 l2_hits, l2_misses; /* L2 cache: group accesses that hit, that missed */
+  gboolean l1_cached;     /* the global reads looked in the L1 (l1_words, a share per block) */
+  guint64 l1_share_words; /* L1: each block's share, in words (0: too small for a group) */
+  guint64 l1_hits, l1_misses; /* L1: global read groups that hit, that missed */
   guint64 dram_stages;    /* L2 cache: DRAM slots taken (misses, fills, lines made dirty) */
   guint64 dram_busy;      /* L2 cache: time units the DRAM needs: ceil(dram_stages / global_rate) */
   guint64 repeated_blocks; /* blocks of memory steps counted as a shifted copy of another
