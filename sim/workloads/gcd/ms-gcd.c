@@ -47,6 +47,14 @@ typedef struct {
   SlotUse *use[MAX_SLOTS]; /* per planned thread */
   guint32 slot_len[MAX_SLOTS];
   guint32 len;
+  /* per slot, what next() needs without a pass over the threads: act[s][k] the threads
+   * active at word k (a difference array until plan_iteration sums it), and whether every
+   * thread using the slot is at the same logical word for a given k (ukey: arr * W + base -
+   * dir * start; logical word = ukey + dir * k) */
+  gint32 *act[MAX_SLOTS];
+  gint64 ukey[MAX_SLOTS];
+  gboolean uall[MAX_SLOTS];
+  guint64 nuse[MAX_SLOTS];
 } Phase;
 
 typedef struct {
@@ -67,7 +75,10 @@ typedef struct {
   guint ph, slot;
   guint32 k;
   gboolean prologue_done, finished;
-  gint64 *addr;
+  /* the step next() returned, for fill() */
+  const Phase *cur;
+  guint cur_slot;
+  guint32 cur_k;
   mpz_t tmp, q;
   MsGcdStats local, *stats;
 } Gcd;
@@ -122,12 +133,18 @@ static void phase_open(Gcd *G, guint idx) {
       p = g_ptr_array_index(G->pool, G->nphases);
     } else {
       p = g_new0(Phase, 1);
-      for (guint s = 0; s < MAX_SLOTS; s++) p->use[s] = g_new0(SlotUse, G->nd);
+      for (guint s = 0; s < MAX_SLOTS; s++) {
+        p->use[s] = g_new0(SlotUse, G->nd);
+        p->act[s] = g_new0(gint32, G->words + 3);
+      }
       g_ptr_array_add(G->pool, p);
     }
     for (guint s = 0; s < MAX_SLOTS; s++) {
       if (p->slot_len[s]) memset(p->use[s], 0, G->nd * sizeof(SlotUse));
+      if (p->slot_len[s] || p->nuse[s]) memset(p->act[s], 0, (G->words + 3) * sizeof(gint32));
       p->slot_len[s] = 0;
+      p->nuse[s] = 0;
+      p->uall[s] = TRUE;
     }
     p->len = 0;
     p->nslots = 0;
@@ -135,10 +152,16 @@ static void phase_open(Gcd *G, guint idx) {
   }
 }
 
-static void use(Phase *p, guint s, guint64 t, guint32 start, guint32 count, gint32 base) {
+static void use(const Gcd *G, Phase *p, guint s, guint64 t, guint32 start, guint32 count, gint32 base) {
   if (!count) return;
   p->use[s][t] = (SlotUse){start, count, base};
   guint32 end = start + count;
+  p->act[s][start]++;
+  p->act[s][end]--;
+  const gint64 key = (gint64)(G->xa_iter[t] ^ (guint8)p->def[s].role) * (gint64)G->words + (gint64)base -
+                     (gint64)p->def[s].dir * (gint64)start;
+  if (p->nuse[s]++ == 0) p->ukey[s] = key;
+  else if (key != p->ukey[s]) p->uall[s] = FALSE;
   if (end > p->slot_len[s]) p->slot_len[s] = end;
   if (end > p->len) p->len = end;
 }
@@ -157,11 +180,11 @@ static const SlotDef DEF_HALF_Y[2] = {{MS_OP_READ, ROLE_Y, 1, TRUE}, {MS_OP_WRIT
 static const SlotDef DEF_TEST_X[1] = {{MS_OP_READ, ROLE_X, 1, TRUE}};
 static const SlotDef DEF_TEST_Y[1] = {{MS_OP_READ, ROLE_Y, 1, TRUE}};
 
-static void point_reads(Phase *p, guint64 t, guint32 lx, guint32 ly) {
-  use(p, 0, t, 0, 1, (gint32)lx - 1);
-  use(p, 1, t, 0, lx >= 2, (gint32)lx - 2);
-  use(p, 2, t, 0, 1, (gint32)ly - 1);
-  use(p, 3, t, 0, ly >= 2, (gint32)ly - 2);
+static void point_reads(const Gcd *G, Phase *p, guint64 t, guint32 lx, guint32 ly) {
+  use(G, p, 0, t, 0, 1, (gint32)lx - 1);
+  use(G, p, 1, t, 0, lx >= 2, (gint32)lx - 2);
+  use(G, p, 2, t, 0, 1, (gint32)ly - 1);
+  use(G, p, 3, t, 0, ly >= 2, (gint32)ly - 2);
 }
 
 /* The end of every iteration but the original algorithm's: if (X < Y) swap(X, Y). */
@@ -169,8 +192,8 @@ static void compare_swap(Gcd *G, Phase *p, guint64 t) {
   mpz_ptr x = G->x[t], y = G->y[t];
   guint32 lx = nwords(x), ly = nwords(y);
   guint32 c = cmp_reads(x, lx, y, ly);
-  use(p, 0, t, 0, c, (gint32)lx - 1);
-  use(p, 1, t, 0, c, (gint32)ly - 1);
+  use(G, p, 0, t, 0, c, (gint32)lx - 1);
+  use(G, p, 1, t, 0, c, (gint32)ly - 1);
   if (mpz_cmp(x, y) < 0) {
     mpz_swap(x, y);
     G->xa[t] ^= 1;
@@ -209,7 +232,7 @@ static void plan_thread(Gcd *G, guint64 t) {
   Phase *p;
   switch (G->alg) {
   case ALG_APPROX: {
-    point_reads(phase_get(G, 0, DEF_POINT, 4), t, lx, ly);
+    point_reads(G, phase_get(G, 0, DEF_POINT, 4), t, lx, ly);
     guint64 alpha;
     guint32 beta;
     approx(x, lx, y, ly, &alpha, &beta);
@@ -219,9 +242,9 @@ static void plan_thread(Gcd *G, guint64 t) {
       mpz_submul_ui(x, y, alpha);
       guint32 ws = rshift(x);
       p = phase_get(G, 1, DEF_PASS, 3);
-      use(p, 0, t, 0, lx, 0);
-      use(p, 1, t, 0, ly, 0);
-      use(p, 2, t, 1 + ws, lx - ws, 0);
+      use(G, p, 0, t, 0, lx, 0);
+      use(G, p, 1, t, 0, ly, 0);
+      use(G, p, 2, t, 1 + ws, lx - ws, 0);
     } else {
       G->local.beta_positive++;
       mpz_mul_ui(G->tmp, y, alpha);
@@ -231,10 +254,10 @@ static void plan_thread(Gcd *G, guint64 t) {
       guint32 ws = rshift(x);
       phase_get(G, 1, DEF_PASS, 3);
       p = phase_get(G, 2, DEF_PASS_BETA, 4);
-      use(p, 0, t, 0, lx, 0);
-      use(p, 1, t, beta, ly, 0);
-      use(p, 2, t, 0, ly, 0);
-      use(p, 3, t, 1 + ws, lx - ws, 0);
+      use(G, p, 0, t, 0, lx, 0);
+      use(G, p, 1, t, beta, ly, 0);
+      use(G, p, 2, t, 0, ly, 0);
+      use(G, p, 3, t, 1 + ws, lx - ws, 0);
     }
     compare_swap(G, phase_get(G, 3, DEF_CMP, 2), t);
     break;
@@ -243,33 +266,33 @@ static void plan_thread(Gcd *G, guint64 t) {
     mpz_sub(x, x, y);
     guint32 ws = rshift(x);
     p = phase_get(G, 0, DEF_PASS, 3);
-    use(p, 0, t, 0, lx, 0);
-    use(p, 1, t, 0, ly, 0);
-    use(p, 2, t, 1 + ws, lx - ws, 0);
+    use(G, p, 0, t, 0, lx, 0);
+    use(G, p, 1, t, 0, ly, 0);
+    use(G, p, 2, t, 1 + ws, lx - ws, 0);
     compare_swap(G, phase_get(G, 1, DEF_CMP, 2), t);
     break;
   }
   case ALG_BINARY: {
-    use(phase_get(G, 0, DEF_TEST_X, 1), 0, t, 0, 1, 0);
+    use(G, phase_get(G, 0, DEF_TEST_X, 1), 0, t, 0, 1, 0);
     if (mpz_even_p(x)) {
       mpz_tdiv_q_2exp(x, x, 1);
       p = phase_get(G, 1, DEF_HALF_X, 2);
-      use(p, 0, t, 0, lx, 0);
-      use(p, 1, t, 1, lx, 0);
+      use(G, p, 0, t, 0, lx, 0);
+      use(G, p, 1, t, 1, lx, 0);
     } else {
-      use(phase_get(G, 2, DEF_TEST_Y, 1), 0, t, 0, 1, 0);
+      use(G, phase_get(G, 2, DEF_TEST_Y, 1), 0, t, 0, 1, 0);
       if (mpz_even_p(y)) {
         mpz_tdiv_q_2exp(y, y, 1);
         p = phase_get(G, 3, DEF_HALF_Y, 2);
-        use(p, 0, t, 0, ly, 0);
-        use(p, 1, t, 1, ly, 0);
+        use(G, p, 0, t, 0, ly, 0);
+        use(G, p, 1, t, 1, ly, 0);
       } else {
         mpz_sub(x, x, y);
         mpz_tdiv_q_2exp(x, x, 1);
         p = phase_get(G, 4, DEF_PASS, 3);
-        use(p, 0, t, 0, lx, 0);
-        use(p, 1, t, 0, ly, 0);
-        use(p, 2, t, 1, lx, 0);
+        use(G, p, 0, t, 0, lx, 0);
+        use(G, p, 1, t, 0, ly, 0);
+        use(G, p, 2, t, 1, lx, 0);
       }
     }
     compare_swap(G, phase_get(G, 5, DEF_CMP, 2), t);
@@ -288,7 +311,7 @@ static void plan_thread(Gcd *G, guint64 t) {
     guint32 nq = nwords(G->q);
     for (guint32 r = 0; r < nq; r++) {
       guint32 i = nq - 1 - r, cur = nwords(x);
-      point_reads(phase_get(G, per * r, DEF_POINT, 4), t, cur, ly);
+      point_reads(G, phase_get(G, per * r, DEF_POINT, 4), t, cur, ly);
       mpz_mul_ui(G->tmp, y, word(G->q, i));
       mpz_mul_2exp(G->tmp, G->tmp, 32 * (mp_bitcnt_t)i);
       mpz_sub(x, x, G->tmp);
@@ -296,14 +319,14 @@ static void plan_thread(Gcd *G, guint64 t) {
         guint32 ws = rshift(x);
         phase_get(G, per * r + 1, DEF_PASS, 3);
         p = phase_get(G, per * r + 2, DEF_PASS, 3);
-        use(p, 0, t, 0, cur, 0);
-        use(p, 1, t, 0, ly, 0);
-        use(p, 2, t, 1 + ws, cur - ws, 0);
+        use(G, p, 0, t, 0, cur, 0);
+        use(G, p, 1, t, 0, ly, 0);
+        use(G, p, 2, t, 1 + ws, cur - ws, 0);
       } else {
         p = phase_get(G, per * r + 1, DEF_PASS, 3);
-        use(p, 0, t, 0, cur - i, (gint32)i);
-        use(p, 1, t, 0, ly, 0);
-        use(p, 2, t, 0, cur - i, (gint32)i);
+        use(G, p, 0, t, 0, cur - i, (gint32)i);
+        use(G, p, 1, t, 0, ly, 0);
+        use(G, p, 2, t, 0, cur - i, (gint32)i);
       }
     }
     if (fast) {
@@ -355,6 +378,17 @@ static void finish_stats(Gcd *G) {
   if (G->stats) *G->stats = *s;
 }
 
+/* After planning: each slot's difference array becomes its active threads per word. */
+static void phases_sum(Gcd *G) {
+  for (guint i = 0; i < G->nphases; i++) {
+    Phase *p = g_ptr_array_index(G->pool, i);
+    for (guint s = 0; s < p->nslots; s++) {
+      gint32 *a = p->act[s], run = 0;
+      for (guint32 k = 0; k <= p->slot_len[s]; k++) a[k] = run += a[k];
+    }
+  }
+}
+
 /* Plan the next iteration of every live thread; FALSE at the end (or on error). */
 static gboolean plan_iteration(Gcd *G, GError **error, gboolean *end) {
   G->nphases = 0;
@@ -367,6 +401,7 @@ static gboolean plan_iteration(Gcd *G, GError **error, gboolean *end) {
     G->prologue_done = TRUE;
     Phase *p = phase_get(G, 0, DEF_CMP, 2);
     for (guint64 t = 0; t < G->nd; t++) compare_swap(G, p, t);
+    phases_sum(G);
     return TRUE;
   }
   if (G->live == 0) {
@@ -390,6 +425,7 @@ static gboolean plan_iteration(Gcd *G, GError **error, gboolean *end) {
       G->live--;
     }
   }
+  phases_sum(G);
   return TRUE;
 }
 
@@ -420,49 +456,23 @@ static MsNext gcd_next(gpointer self, MsStep *step, GError **error) {
       G->k++;
     }
     if (k >= p->slot_len[s]) continue;
-    const SlotDef *d = &p->def[s];
-    const SlotUse *u = p->use[s];
-    const guint64 P = G->P, W = G->words;
-    guint64 active = 0;
-    gboolean same = TRUE;
-    gint64 *addr = G->addr;
+    const guint64 P = G->P;
+    guint64 active;
+    gboolean same;
     if (G->oblivious) { /* one data set: every thread has the same word, or none */
-      const SlotUse *v = &u[0];
-      if (k >= v->start && k - v->start < v->count) {
-        gint64 w = (gint64)v->base + (gint64)d->dir * (gint64)(k - v->start);
-        guint64 arr = G->xa_iter[0] ^ (guint64)d->role;
-        for (guint64 t = 0; t < P; t++)
-          addr[t] = (gint64)(arr * P * W) + (G->row ? (gint64)(t * W) + w : w * (gint64)P + (gint64)t);
-        active = P;
-      } else {
-        for (guint64 t = 0; t < P; t++) addr[t] = MS_ADDR_NONE;
-      }
-    } else {
-      /* hot loop of the generator: one pass, no per-thread branches but the activity test */
-      const gint64 dir = d->dir, role = d->role, rowW = G->row ? (gint64)W : 1, colP = G->row ? 1 : (gint64)P;
-      const gint64 plane = (gint64)(P * W);
-      const guint8 *xa = G->xa_iter;
-      /* uniform (for the statistics): every thread at one logical word, which needs every
-       * thread active; tracked in the same pass */
-      gint64 first = -1;
-      for (guint64 t = 0; t < P; t++) {
-        const SlotUse *v = &u[t];
-        guint32 off = k - v->start;
-        if (k < v->start || off >= v->count) {
-          addr[t] = MS_ADDR_NONE;
-          continue;
-        }
-        gint64 w = (gint64)v->base + dir * (gint64)off;
-        gint64 arr = (gint64)(xa[t] ^ role);
-        addr[t] = arr * plane + (gint64)t * rowW + w * colP;
-        gint64 logical = arr * (gint64)W + w;
-        if (active == 0) first = logical;
-        else same &= logical == first;
-        active++;
-      }
+      const SlotUse *v = &p->use[s][0];
+      active = k >= v->start && k - v->start < v->count ? P : 0;
+      same = TRUE;
+    } else { /* counted when planned: no pass over the threads here (fill() makes the addresses) */
+      active = (guint64)p->act[s][k];
+      same = p->uall[s];
     }
     gboolean uniform = same && active == P;
     if (!active) continue;
+    const SlotDef *d = &p->def[s];
+    G->cur = p;
+    G->cur_slot = s;
+    G->cur_k = k;
     G->local.steps++;
     G->local.accesses += active;
     if (!d->fixed) G->local.data_dependent += active;
@@ -474,10 +484,38 @@ static MsNext gcd_next(gpointer self, MsStep *step, GError **error) {
   }
 }
 
+/* The addresses of the step next() returned, for threads [first, first + count): reads only
+ * what next() and the planning left, so several workers may call it at once. */
 static gboolean gcd_fill(gpointer self, guint64 first, guint64 count, gint64 *addr, GError **error) {
   (void)error;
-  Gcd *G = self;
-  memcpy(addr, G->addr + first, count * sizeof(gint64));
+  const Gcd *G = self;
+  const Phase *p = G->cur;
+  const guint s = G->cur_slot;
+  const guint32 k = G->cur_k;
+  const SlotDef *d = &p->def[s];
+  const SlotUse *u = p->use[s];
+  const guint64 P = G->P, W = G->words;
+  const gint64 plane = (gint64)(P * W);
+  const gint64 dir = d->dir, role = d->role, rowW = G->row ? (gint64)W : 1, colP = G->row ? 1 : (gint64)P;
+  if (G->oblivious) {
+    const SlotUse *v = &u[0];
+    const gint64 w = (gint64)v->base + dir * (gint64)(k - v->start);
+    const gint64 arr = (gint64)(G->xa_iter[0] ^ role);
+    for (guint64 i = 0; i < count; i++) addr[i] = arr * plane + (gint64)(first + i) * rowW + w * colP;
+    return TRUE;
+  }
+  const guint8 *xa = G->xa_iter;
+  for (guint64 i = 0; i < count; i++) {
+    const guint64 t = first + i;
+    const SlotUse *v = &u[t];
+    const guint32 off = k - v->start;
+    if (k < v->start || off >= v->count) {
+      addr[i] = MS_ADDR_NONE;
+      continue;
+    }
+    const gint64 w = (gint64)v->base + dir * (gint64)off;
+    addr[i] = (gint64)(xa[t] ^ role) * plane + (gint64)t * rowW + w * colP;
+  }
   return TRUE;
 }
 
@@ -495,7 +533,10 @@ static void gcd_destroy(gpointer self) {
   mpz_clear(G->q);
   for (guint i = 0; i < G->pool->len; i++) {
     Phase *p = g_ptr_array_index(G->pool, i);
-    for (guint s = 0; s < MAX_SLOTS; s++) g_free(p->use[s]);
+    for (guint s = 0; s < MAX_SLOTS; s++) {
+      g_free(p->use[s]);
+      g_free(p->act[s]);
+    }
     g_free(p);
   }
   g_ptr_array_free(G->pool, TRUE);
@@ -503,11 +544,10 @@ static void gcd_destroy(gpointer self) {
   g_free(G->xa_iter);
   g_free(G->iters);
   g_free(G->done);
-  g_free(G->addr);
   g_free(G);
 }
 
-/* fill() copies the addresses next() computed: safe on several workers at once. */
+/* fill() only reads the generator's state: safe on several workers at once. */
 static gboolean gcd_fill_worker(gpointer self, guint worker, guint64 first, guint64 count, gint64 *addr,
                               GError **error) {
   (void)worker;
@@ -598,7 +638,6 @@ MsSource *ms_gcd_source_with_stats(const char *algorithm, GHashTable *params, Ms
   G->done = g_new0(gboolean, G->nd);
   G->live = G->nd;
   G->pool = g_ptr_array_new();
-  G->addr = g_new(gint64, P);
   G->stats = stats;
   if (stats) memset(stats, 0, sizeof *stats);
   char *name = g_strdup_printf("gcd %s bits=%" G_GUINT64_FORMAT " instances=%" G_GUINT64_FORMAT
