@@ -347,6 +347,28 @@ static MsNext bpbc_next(gpointer self, MsStep *step, GError **error) {
 static gboolean bpbc_fill(gpointer self, guint64 first, guint64 count, gint64 *addr, GError **error) {
   (void)error;
   Bpbc *B = self;
+  if (B->alg == LIFE_WORD && B->cur < 9 && count) {
+    /* address()'s life-word case over a range, without a division per thread: the cell
+     * (y, x) walks along the row, and the neighbour's wrap is one compare */
+    const gint64 N = (gint64)B->N, base = (gint64)(B->fk & 1) * N * N;
+    const gint64 dy = NB_DY[B->cur], dx = NB_DX[B->cur];
+    gint64 y = (gint64)(first / B->N), x = (gint64)(first % B->N);
+    for (guint64 i = 0; i < count; i++) {
+      gint64 r = y + dy, w = x + dx;
+      if (r < 0 || r >= N || w < 0 || w >= N) {
+        if (!B->wrap) {
+          addr[i] = MS_ADDR_NONE;
+          goto next;
+        }
+        r = r < 0 ? r + N : r >= N ? r - N : r;
+        w = w < 0 ? w + N : w >= N ? w - N : w;
+      }
+      addr[i] = (base + r * N + w) / 4;
+    next:
+      if (++x == N) x = 0, y++;
+    }
+    return TRUE;
+  }
   for (guint64 i = 0; i < count; i++) addr[i] = address(B, B->cur, first + i);
   return TRUE;
 }
