@@ -9,9 +9,11 @@
  *   4r1w          b[i][j] = a[i][j] + b[i-1][j] + b[i][j-1] - b[i-1][j-1] in
  *                 2n-1 anti-diagonal stages, one kernel call per stage
  *   2r1w          w x w block sums (columns, rows, block), their prefix sums,
- *                 then each block's SAT with the offsets added (6.3). The SAT
- *                 of the block-sum matrix U is computed by two small prefix
- *                 kernels instead of the paper's recursion.
+ *                 then each block's SAT with the offsets added (6.3), the SAT
+ *                 of the block-sum matrix U by the paper's recursion: the
+ *                 kernel calls, tasks and accesses of memsim gen sat -a 2r1w
+ *                 (sat_r2_call). The 1+r triangle keeps the older variant
+ *                 (launch_2r1w: U's SAT by two serial prefix kernels).
  *   1r1w          w x w blocks in 2n/w - 1 anti-diagonal stages, one kernel
  *                 call per stage; each block reads the SAT values bordering it
  *                 (2w + 1 of them) and its own input once (6.4)
@@ -241,11 +243,156 @@ __global__ void sat_2r1w_final(const u32 *__restrict__ a, u32 *b, const u32 *col
   }
 }
 
+constexpr int TT = 128, TR = W * W / TT; /* threads per tile, rows per warp */
+
+/* 2R1W as seed 001 section 6.3 describes it and `memsim gen sat -a 2r1w` traces it: the same
+ * tasks in the same kernel calls, each making the trace's accesses in the trace's order.
+ * A level works on an M x M matrix X of mm x mm tiles of W x W:
+ *   step 1  per tile (128 threads): the tile copied into shared memory (diagonal
+ *           arrangement, 8 coalesced rows per thread, each load stored before the next);
+ *           warp 0 sums its columns -> RS rows 0..mm-2 (Rm), its rows -> RS rows
+ *           mm-1.. (St, transposed) and the tile sum (a tree in shared memory) -> U;
+ *   step 2  2M threads: inclusive prefix down each column of Rm and of St, in place;
+ *   U       the SAT of U: by one block in shared memory (small_sat) when mm <= W, else
+ *           2R1W one level down, its step 1 in the same kernel call as this step 2;
+ *   step 3  per tile: row 0 gets the column sums above and the corner from U, the row
+ *           pass starts from the row sums to the left, then the tile's SAT (row pass,
+ *           column pass by warp 0) is copied out.
+ * Loops that the trace has as a load followed by a store keep that order (unroll 1):
+ * the model's rule is that a write waits for the warp's reads. */
+enum R2Kind { R2_STEP1, R2_STEP2, R2_SMALL, R2_STEP3 };
+struct R2Task {
+  int kind, blocks, M, mm;
+  const u32 *X; /* input matrix (step 1, step 3), U (small) */
+  u32 *Y;       /* step 3's output (X itself above level 0), U (small) */
+  u32 *RS, *U;
+};
+
+__device__ __forceinline__ int r2_diag(int r, int c) { return r * W + ((r + c) & (W - 1)); }
+
+__device__ void r2_step1(const R2Task &t, int b, u32 *sh) {
+  const int lt = threadIdx.x, bi = b / t.mm, bj = b % t.mm, col = lt % W;
+  const size_t M = (size_t)t.M;
+#pragma unroll 1
+  for (int q = 0; q < W * W / TT; q++) {
+    const int row = q * (TT / W) + lt / W;
+    sh[r2_diag(row, col)] = t.X[((size_t)bi * W + row) * M + (size_t)bj * W + col];
+  }
+  __syncthreads();
+  u32 rt = 0;
+  if (lt < W) {
+    u32 rs = 0;
+    for (int r = 0; r < W; r++) rs += sh[r2_diag(r, lt)];
+    if (bi < t.mm - 1) t.RS[(size_t)bi * M + (size_t)bj * W + lt] = rs;
+    for (int c = 0; c < W; c++) rt += sh[r2_diag(lt, c)];
+    if (bj < t.mm - 1) t.RS[(size_t)(t.mm - 1) * M + (size_t)bj * M + (size_t)bi * W + lt] = rt;
+    sh[W * W + lt] = rt;
+  }
+  for (int h = W / 2; h > 0; h >>= 1) {
+    __syncthreads();
+    if (lt < h) {
+      rt += sh[W * W + lt + h];
+      sh[W * W + lt] = rt;
+    }
+  }
+  if (lt == 0) t.U[bi * t.mm + bj] = rt;
+}
+
+__device__ void r2_step2(const R2Task &t, int b) {
+  const int j = b * TT + threadIdx.x;
+  if (j >= 2 * t.M) return;
+  const size_t M = (size_t)t.M, rows = (size_t)t.mm - 1;
+  u32 *col = t.RS + (size_t)(j / t.M) * rows * M + (size_t)(j % t.M);
+  u32 s = col[0];
+#pragma unroll 1
+  for (size_t q = 1; q < rows; q++) {
+    s += col[q * M];
+    col[q * M] = s;
+  }
+}
+
+__device__ void r2_small(const R2Task &t, u32 *sh) {
+  const int lt = threadIdx.x, mm = t.mm;
+  if (lt < mm)
+#pragma unroll 1
+    for (int r = 0; r < mm; r++) sh[r2_diag(r, lt)] = t.Y[r * mm + lt];
+  __syncthreads();
+  if (lt < mm) {
+    u32 s = 0;
+    for (int k = 0; k < mm; k++) {
+      s += sh[r2_diag(lt, k)];
+      sh[r2_diag(lt, k)] = s;
+    }
+  }
+  __syncthreads();
+  if (lt < mm) {
+    u32 s = 0;
+#pragma unroll 1
+    for (int r = 0; r < mm; r++) {
+      s += sh[r2_diag(r, lt)];
+      t.Y[r * mm + lt] = s;
+    }
+  }
+}
+
+__device__ void r2_step3(const R2Task &t, int b, u32 *sh) {
+  const int lt = threadIdx.x, bi = b / t.mm, bj = b % t.mm, col = lt % W;
+  const size_t M = (size_t)t.M;
+  u32 rx = 0, rt = 0, rs = 0;
+  if (t.mm > 1 && lt < W) {
+    if (bi > 0) rx += t.RS[(size_t)(bi - 1) * M + (size_t)bj * W + lt];
+    if (lt == 0 && bi > 0 && bj > 0) rx += t.U[(bi - 1) * t.mm + bj - 1];
+    if (bj > 0) rt = t.RS[(size_t)(t.mm - 1) * M + (size_t)(bj - 1) * M + (size_t)bi * W + lt];
+  }
+  {
+    const int row = lt / W; /* q = 0: the compute threads' row-0 corrections added */
+    rx += t.X[((size_t)bi * W + row) * M + (size_t)bj * W + col];
+    sh[r2_diag(row, col)] = rx;
+  }
+#pragma unroll 1
+  for (int q = 1; q < W * W / TT; q++) {
+    const int row = q * (TT / W) + lt / W;
+    sh[r2_diag(row, col)] = t.X[((size_t)bi * W + row) * M + (size_t)bj * W + col];
+  }
+  __syncthreads();
+  if (lt < W)
+    for (int c = 0; c < W; c++) {
+      rt += sh[r2_diag(lt, c)];
+      sh[r2_diag(lt, c)] = rt;
+    }
+  __syncthreads();
+  if (lt < W)
+    for (int r = 0; r < W; r++) {
+      rs += sh[r2_diag(r, lt)];
+      sh[r2_diag(r, lt)] = rs;
+    }
+  __syncthreads();
+#pragma unroll 1
+  for (int q = 0; q < W * W / TT; q++) {
+    const int row = q * (TT / W) + lt / W;
+    t.Y[((size_t)bi * W + row) * M + (size_t)bj * W + col] = sh[r2_diag(row, col)];
+  }
+}
+
+/* One kernel call of the plan: up to two tasks, blocks [0, t0.blocks) run t0, the rest t1
+ * (the trace's teams, in the same order). */
+__global__ void __launch_bounds__(TT) sat_r2_call(R2Task t0, R2Task t1) {
+  __shared__ u32 sh[W * W + W];
+  int b = blockIdx.x;
+  const R2Task &t = b < t0.blocks ? t0 : t1;
+  if (b >= t0.blocks) b -= t0.blocks;
+  switch (t.kind) {
+  case R2_STEP1: r2_step1(t, b, sh); break;
+  case R2_STEP2: r2_step2(t, b); break;
+  case R2_SMALL: r2_small(t, sh); break;
+  default: r2_step3(t, b, sh); break;
+  }
+}
+
 /* The tile's local SAT in registers, by 128 threads: warp w holds rows
  * 8w..8w+7, lane c column c (one coalesced 128-byte row per load). Row
  * prefix by warp shuffles, column prefix down the warp's 8 rows, then the
  * totals of the warps above through shared memory: no serial 32-step scan. */
-constexpr int TT = 128, TR = W * W / TT; /* threads per tile, rows per warp */
 
 __device__ __forceinline__ u32 warp_scan32(u32 x, int lane) {
 #pragma unroll
@@ -583,7 +730,70 @@ struct SatBufs {
   unsigned long long *rowb = nullptr, *colb = nullptr; /* ordered 1R1W borders */
   u32 *ticket = nullptr;
   u32 epoch = 0;
+  struct R2Level {
+    int M, mm;
+    u32 *RS, *U;
+  };
+  std::vector<R2Level> r2;             /* 2r1w: the recursion's levels */
+  std::vector<std::vector<R2Task>> r2plan; /* 2r1w: the tasks of each kernel call */
 };
+
+/* The kernel calls of 2R1W on level lv from call k0, as sim/workloads/sat/ms-sat.c's r2_emit
+ * lays them out; returns the last call used. */
+int r2_emit(SatBufs &B, size_t lv, const u32 *X, u32 *Y, int k0) {
+  const SatBufs::R2Level L = B.r2[lv];
+  auto add = [&](int k, int kind, int blocks, const u32 *x, u32 *y) {
+    if ((int)B.r2plan.size() <= k) B.r2plan.resize(k + 1);
+    B.r2plan[k].push_back(R2Task{kind, blocks, L.M, L.mm, x, y, L.RS, L.U});
+  };
+  if (L.mm == 1) {
+    add(k0, R2_STEP3, 1, X, Y);
+    return k0;
+  }
+  add(k0, R2_STEP1, L.mm * L.mm, X, Y);
+  add(k0 + 1, R2_STEP2, (2 * L.M + TT - 1) / TT, X, Y);
+  int e = k0 + 1;
+  if (L.mm <= W) add(k0 + 1, R2_SMALL, 1, L.U, L.U);
+  else e = r2_emit(B, lv + 1, L.U, L.U, k0 + 1);
+  add(e + 1, R2_STEP3, L.mm * L.mm, X, Y);
+  return e + 1;
+}
+
+void r2_setup(SatBufs &B) {
+  for (int M = B.n;;) {
+    const int mm = M / W;
+    SatBufs::R2Level L{M, mm, nullptr, nullptr};
+    if (mm > 1) {
+      MS_CUDA(cudaMalloc(&L.RS, (size_t)2 * (mm - 1) * M * 4));
+      MS_CUDA(cudaMalloc(&L.U, (size_t)mm * mm * 4));
+    }
+    B.r2.push_back(L);
+    if (mm <= W) break;
+    M = mm;
+  }
+  r2_emit(B, 0, B.a, B.b, 0);
+  for (const auto &call : B.r2plan)
+    if (call.empty() || call.size() > 2) {
+      std::fprintf(stderr, "sat: 2r1w plan: a kernel call with %zu tasks\n", call.size());
+      std::exit(1);
+    }
+}
+
+void r2_free(SatBufs &B) {
+  for (auto &L : B.r2) {
+    if (L.RS) MS_CUDA(cudaFree(L.RS));
+    if (L.U) MS_CUDA(cudaFree(L.U));
+  }
+  B.r2.clear();
+  B.r2plan.clear();
+}
+
+void launch_2r1w_seed(SatBufs &B) {
+  for (const auto &call : B.r2plan) {
+    R2Task t1 = call.size() > 1 ? call[1] : R2Task{R2_STEP2, 0, 0, 0, nullptr, nullptr, nullptr, nullptr};
+    sat_r2_call<<<call[0].blocks + t1.blocks, TT>>>(call[0], t1);
+  }
+}
 
 int stage_tiles(int T, int k0, int k1) {
   int c = 0;
@@ -622,7 +832,7 @@ void launch_sat(SatBufs &B, const std::string &alg, double r) {
       sat_4r1w_stage<<<(cnt + 63) / 64, 64>>>(B.a, B.b, n, k);
     }
   } else if (alg == "2r1w") {
-    launch_2r1w(B, 0, 2 * T - 2);
+    launch_2r1w_seed(B);
   } else if (alg == "1r1w" || alg == "1+r") {
     int m = 0; /* diagonals of the top-left triangle done by 2R1W */
     if (alg == "1+r") {
@@ -700,6 +910,7 @@ void run_size(const MsOptions &o, int n, const std::vector<std::string> &algs,
   MS_CUDA(cudaMemset(B.rowb, 0, tn * 8));
   MS_CUDA(cudaMemset(B.colb, 0, tn * 8));
   MS_CUDA(cudaMemcpy(B.a, h_a.data(), N * 4, cudaMemcpyHostToDevice));
+  r2_setup(B);
 
   for (const std::string &alg : algs) {
     const bool has_r = alg == "1+r" || alg == "1+r-ordered";
@@ -712,6 +923,10 @@ void run_size(const MsOptions &o, int n, const std::vector<std::string> &algs,
       if (has_r) rec.p("r", r);
       rec.p("block", (long long)W);
       rec.x("elem_bytes", 4LL);
+      if (alg == "2r1w") {
+        rec.x("variant", "seed 001 6.3 with its recursion on U, the tasks and accesses of memsim gen sat -a 2r1w");
+        rec.x("kernel_calls", (long long)B.r2plan.size());
+      }
       if (alg == "1r1w-lookback") {
         const LbConf c = lb_conf(n);
         rec.x("strip_rows", (long long)c.h);
@@ -736,6 +951,7 @@ void run_size(const MsOptions &o, int n, const std::vector<std::string> &algs,
                   (void *)B.aggv, (void *)B.incv, (void *)B.flags, (void *)B.ticket,
                   (void *)B.rowb, (void *)B.colb})
     MS_CUDA(cudaFree(p));
+  r2_free(B);
 }
 
 } // namespace
