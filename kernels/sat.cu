@@ -270,7 +270,7 @@ struct R2Task {
 
 __device__ __forceinline__ int r2_diag(int r, int c) { return r * W + ((r + c) & (W - 1)); }
 
-__device__ void r2_step1(const R2Task &t, int b, u32 *sh) {
+__device__ __forceinline__ void r2_step1(const R2Task &t, int b, u32 *sh) {
   const int lt = threadIdx.x, bi = b / t.mm, bj = b % t.mm, col = lt % W;
   const size_t M = (size_t)t.M;
 #pragma unroll 1
@@ -298,7 +298,7 @@ __device__ void r2_step1(const R2Task &t, int b, u32 *sh) {
   if (lt == 0) t.U[bi * t.mm + bj] = rt;
 }
 
-__device__ void r2_step2(const R2Task &t, int b) {
+__device__ __forceinline__ void r2_step2(const R2Task &t, int b) {
   const int j = b * TT + threadIdx.x;
   if (j >= 2 * t.M) return;
   const size_t M = (size_t)t.M, rows = (size_t)t.mm - 1;
@@ -311,7 +311,7 @@ __device__ void r2_step2(const R2Task &t, int b) {
   }
 }
 
-__device__ void r2_small(const R2Task &t, u32 *sh) {
+__device__ __forceinline__ void r2_small(const R2Task &t, u32 *sh) {
   const int lt = threadIdx.x, mm = t.mm;
   if (lt < mm)
 #pragma unroll 1
@@ -335,7 +335,7 @@ __device__ void r2_small(const R2Task &t, u32 *sh) {
   }
 }
 
-__device__ void r2_step3(const R2Task &t, int b, u32 *sh) {
+__device__ __forceinline__ void r2_step3(const R2Task &t, int b, u32 *sh) {
   const int lt = threadIdx.x, bi = b / t.mm, bj = b % t.mm, col = lt % W;
   const size_t M = (size_t)t.M;
   u32 rx = 0, rt = 0, rs = 0;
@@ -376,17 +376,21 @@ __device__ void r2_step3(const R2Task &t, int b, u32 *sh) {
 
 /* One kernel call of the plan: up to two tasks, blocks [0, t0.blocks) run t0, the rest t1
  * (the trace's teams, in the same order). */
-__global__ void __launch_bounds__(TT) sat_r2_call(R2Task t0, R2Task t1) {
-  __shared__ u32 sh[W * W + W];
-  int b = blockIdx.x;
-  const R2Task &t = b < t0.blocks ? t0 : t1;
-  if (b >= t0.blocks) b -= t0.blocks;
+__device__ __forceinline__ void r2_run(const R2Task &t, int b, u32 *sh) {
   switch (t.kind) {
   case R2_STEP1: r2_step1(t, b, sh); break;
   case R2_STEP2: r2_step2(t, b); break;
   case R2_SMALL: r2_small(t, sh); break;
   default: r2_step3(t, b, sh); break;
   }
+}
+
+/* (each branch reads its task from the parameter space: selecting a reference to one of the
+ * two parameters made nvcc copy both to every thread's local memory, gigabytes of writes) */
+__global__ void __launch_bounds__(TT) sat_r2_call(R2Task t0, R2Task t1) {
+  __shared__ u32 sh[W * W + W];
+  if ((int)blockIdx.x < t0.blocks) r2_run(t0, blockIdx.x, sh);
+  else r2_run(t1, blockIdx.x - t0.blocks, sh);
 }
 
 /* The tile's local SAT in registers, by 128 threads: warp w holds rows
