@@ -12,8 +12,8 @@
  *                 then each block's SAT with the offsets added (6.3), the SAT
  *                 of the block-sum matrix U by the paper's recursion: the
  *                 kernel calls, tasks and accesses of memsim gen sat -a 2r1w
- *                 (sat_r2_call). The 1+r triangle keeps the older variant
- *                 (launch_2r1w: U's SAT by two serial prefix kernels).
+ *                 (sat_r2_call). 1+r-ordered's triangle keeps the older
+ *                 variant (launch_2r1w: U's SAT by two serial prefix kernels).
  *   1r1w          w x w blocks in 2n/w - 1 anti-diagonal stages, one kernel
  *                 call per stage; each block reads the SAT values bordering it
  *                 (2w + 1 of them) and its own input once (6.4)
@@ -23,10 +23,12 @@
  *                 (published as (epoch, value) words) instead of a kernel
  *                 boundary per stage
  *   1+r-ordered   1+r with the 1r1w part done by 1r1w-ordered
- *   1+r           the top-left triangle of blocks holding a fraction r of the
- *                 elements by 2r1w, the rest by 1r1w stages (6.5; the paper
- *                 also does the bottom-right triangle by 2r1w, this harness
- *                 does it by 1r1w stages: reads (1 + r) n, as the name says)
+ *   1+r           (6.5) as memsim gen sat -a 1+r builds it, the same kernel
+ *                 calls, tasks and accesses: 2r1w on the first qa = m sqrt(r)
+ *                 tile diagonals (triangle A, its tiles' row prefixes kept
+ *                 in ColT), 1r1w stages (the row pass from ColT), then 2r1w
+ *                 on the last qb = min(qa, 2m - 1 - qa) diagonals (triangle
+ *                 B, from the finished SAT around it)
  *   1r1w-lookback one kernel call: strips of 32 rows walk left to right in
  *                 chunks of 512 columns (two per thread, 64-bit accesses);
  *                 a chunk's column prefix from the strips above comes by
@@ -38,6 +40,7 @@
 #include "measure.h"
 
 #include <cmath>
+#include <map>
 #include <cstring>
 
 namespace {
@@ -260,24 +263,85 @@ constexpr int TT = 128, TR = W * W / TT; /* threads per tile, rows per warp */
  *           column pass by warp 0) is copied out.
  * Loops that the trace has as a load followed by a store keep that order (unroll 1):
  * the model's rule is that a write waits for the warp's reads. */
-enum R2Kind { R2_STEP1, R2_STEP2, R2_SMALL, R2_STEP3 };
+enum R2Kind { R2_STEP1, R2_STEP2, R2_SMALL, R2_STEP3, R2_STAGE, B_ZERO, B_STEP2, B_STEP3 };
+/* One task of a kernel call.  The trace works in place on a; here the input stays in a and
+ * the SAT goes to b, so a read of an input element reads a and a read of a SAT value reads
+ * b (S), at the same index. */
 struct R2Task {
   int kind, blocks, M, mm;
   const u32 *X; /* input matrix (step 1, step 3), U (small) */
   u32 *Y;       /* step 3's output (X itself above level 0), U (small) */
   u32 *RS, *U;
+  int dlim, dmin; /* tiles with dmin <= bi + bj < dlim (1+r's triangles); 2mm, 0: all */
+  int colt;       /* step 3 / stage: write the row prefixes at the tile's right edge to ColT */
+  int D0;         /* 1+r triangle B: its first diagonal (step 1's extra, zeros, step 2, step 3) */
+  int qa;         /* 1+r: the diagonals of triangle A (stage: the left neighbour's correction) */
+  int K;          /* stage: the anti-diagonal */
+  int N, m;       /* the matrix side and its tiles per side */
+  const u32 *A;   /* the input matrix a */
+  u32 *S;         /* the SAT b (SAT values are read from it) */
+  u32 *ColT;
 };
 
 __device__ __forceinline__ int r2_diag(int r, int c) { return r * W + ((r + c) & (W - 1)); }
 
-__device__ __forceinline__ void r2_step1(const R2Task &t, int b, u32 *sh) {
-  const int lt = threadIdx.x, bi = b / t.mm, bj = b % t.mm, col = lt % W;
-  const size_t M = (size_t)t.M;
+/* tile copies with the 128 threads: 8 coalesced rows per thread, each stored before the next
+ * load (the trace's order); the first row may add the compute threads' corrections rx */
+__device__ __forceinline__ void tile_in(u32 *sh, const u32 *X, size_t M, int bi, int bj, u32 rx, bool add_first) {
+  const int lt = threadIdx.x, col = lt % W;
+  int q = 0;
+  if (add_first) {
+    const int row = lt / W;
+    rx += X[((size_t)bi * W + row) * M + (size_t)bj * W + col];
+    sh[r2_diag(row, col)] = rx;
+    q = 1;
+  }
+#pragma unroll 1
+  for (; q < W * W / TT; q++) {
+    const int row = q * (TT / W) + lt / W;
+    sh[r2_diag(row, col)] = X[((size_t)bi * W + row) * M + (size_t)bj * W + col];
+  }
+}
+
+__device__ __forceinline__ void tile_out(const u32 *sh, u32 *Y, size_t M, int bi, int bj) {
+  const int lt = threadIdx.x, col = lt % W;
 #pragma unroll 1
   for (int q = 0; q < W * W / TT; q++) {
     const int row = q * (TT / W) + lt / W;
-    sh[r2_diag(row, col)] = t.X[((size_t)bi * W + row) * M + (size_t)bj * W + col];
+    Y[((size_t)bi * W + row) * M + (size_t)bj * W + col] = sh[r2_diag(row, col)];
   }
+}
+
+/* The tile's SAT (ms-sat.c's tile_sat after its pre step): copy in with row 0 += rx, row pass
+ * of row lt from rt (ColT written after it when colt), column pass of column lt from rs, copy
+ * out. */
+__device__ __forceinline__ void tile_sat_seed(u32 *sh, const u32 *X, u32 *Y, size_t M, int bi, int bj, u32 rx, u32 rt,
+                                              u32 rs, u32 *colt, int m, size_t N) {
+  const int lt = threadIdx.x;
+  tile_in(sh, X, M, bi, bj, rx, true);
+  __syncthreads();
+  if (lt < W) {
+    for (int c = 0; c < W; c++) {
+      rt += sh[r2_diag(lt, c)];
+      sh[r2_diag(lt, c)] = rt;
+    }
+    if (colt && bj < m - 1) colt[(size_t)bj * N + (size_t)bi * W + lt] = rt;
+  }
+  __syncthreads();
+  if (lt < W)
+    for (int r = 0; r < W; r++) {
+      rs += sh[r2_diag(r, lt)];
+      sh[r2_diag(r, lt)] = rs;
+    }
+  __syncthreads();
+  tile_out(sh, Y, M, bi, bj);
+}
+
+__device__ __forceinline__ void r2_step1(const R2Task &t, int b, u32 *sh) {
+  const int lt = threadIdx.x, bi = b / t.mm, bj = b % t.mm;
+  if (bi + bj >= t.dlim || bi + bj < t.dmin) return;
+  const size_t M = (size_t)t.M;
+  tile_in(sh, t.X, M, bi, bj, 0, false);
   __syncthreads();
   u32 rt = 0;
   if (lt < W) {
@@ -296,16 +360,24 @@ __device__ __forceinline__ void r2_step1(const R2Task &t, int b, u32 *sh) {
     }
   }
   if (lt == 0) t.U[bi * t.mm + bj] = rt;
+  if (t.D0 && lt == 0 && bi + bj == t.D0) { /* 1+r B: the cell of U' left of B in this tile row */
+    const size_t N = (size_t)t.N;
+    u32 x = t.S[((size_t)bi * W + W - 1) * N + (size_t)bj * W - 1];
+    x -= t.S[((size_t)bi * W - 1) * N + (size_t)bj * W - 1];
+    t.U[bi * t.mm + bj - 1] = x;
+  }
 }
 
 __device__ __forceinline__ void r2_step2(const R2Task &t, int b) {
   const int j = b * TT + threadIdx.x;
   if (j >= 2 * t.M) return;
   const size_t M = (size_t)t.M, rows = (size_t)t.mm - 1;
+  const int blk = (j % t.M) / W;
+  if (1 + blk >= t.dlim) return;
   u32 *col = t.RS + (size_t)(j / t.M) * rows * M + (size_t)(j % t.M);
   u32 s = col[0];
 #pragma unroll 1
-  for (size_t q = 1; q < rows; q++) {
+  for (size_t q = 1; q < rows && (int)q + 1 + blk < t.dlim; q++) {
     s += col[q * M];
     col[q * M] = s;
   }
@@ -336,57 +408,107 @@ __device__ __forceinline__ void r2_small(const R2Task &t, u32 *sh) {
 }
 
 __device__ __forceinline__ void r2_step3(const R2Task &t, int b, u32 *sh) {
-  const int lt = threadIdx.x, bi = b / t.mm, bj = b % t.mm, col = lt % W;
+  const int lt = threadIdx.x, bi = b / t.mm, bj = b % t.mm;
+  if (bi + bj >= t.dlim) return;
   const size_t M = (size_t)t.M;
-  u32 rx = 0, rt = 0, rs = 0;
+  u32 rx = 0, rt = 0;
   if (t.mm > 1 && lt < W) {
     if (bi > 0) rx += t.RS[(size_t)(bi - 1) * M + (size_t)bj * W + lt];
     if (lt == 0 && bi > 0 && bj > 0) rx += t.U[(bi - 1) * t.mm + bj - 1];
     if (bj > 0) rt = t.RS[(size_t)(t.mm - 1) * M + (size_t)(bj - 1) * M + (size_t)bi * W + lt];
   }
-  {
-    const int row = lt / W; /* q = 0: the compute threads' row-0 corrections added */
-    rx += t.X[((size_t)bi * W + row) * M + (size_t)bj * W + col];
-    sh[r2_diag(row, col)] = rx;
-  }
-#pragma unroll 1
-  for (int q = 1; q < W * W / TT; q++) {
-    const int row = q * (TT / W) + lt / W;
-    sh[r2_diag(row, col)] = t.X[((size_t)bi * W + row) * M + (size_t)bj * W + col];
-  }
-  __syncthreads();
-  if (lt < W)
-    for (int c = 0; c < W; c++) {
-      rt += sh[r2_diag(lt, c)];
-      sh[r2_diag(lt, c)] = rt;
-    }
-  __syncthreads();
-  if (lt < W)
-    for (int r = 0; r < W; r++) {
-      rs += sh[r2_diag(r, lt)];
-      sh[r2_diag(r, lt)] = rs;
-    }
-  __syncthreads();
-#pragma unroll 1
-  for (int q = 0; q < W * W / TT; q++) {
-    const int row = q * (TT / W) + lt / W;
-    t.Y[((size_t)bi * W + row) * M + (size_t)bj * W + col] = sh[r2_diag(row, col)];
-  }
+  tile_sat_seed(sh, t.X, t.Y, M, bi, bj, rx, rt, 0, t.colt ? t.ColT : nullptr, t.m, (size_t)t.N);
 }
 
-/* One kernel call of the plan: up to two tasks, blocks [0, t0.blocks) run t0, the rest t1
- * (the trace's teams, in the same order). */
+/* 1R1W stage K (1+r's middle): tile b of the anti-diagonal from the top; the row pass starts
+ * from ColT of the tile to the left, the column pass from the SAT row above. */
+__device__ __forceinline__ void r2_stage(const R2Task &t, int b, u32 *sh) {
+  const int lt = threadIdx.x, m = t.m, K = t.K;
+  const int i0 = K > m - 1 ? K - (m - 1) : 0, bi = i0 + b, bj = K - bi;
+  if (b > (K < m - 1 ? K : m - 1) - i0) return;
+  const size_t N = (size_t)t.N;
+  u32 rt = 0, rs = 0;
+  if (lt < W) {
+    if (bj > 0) rt = t.ColT[(size_t)(bj - 1) * N + (size_t)bi * W + lt];
+    if (t.qa > 0 && lt == 0 && bi > 0 && bj > 0 && bi + bj - 1 < t.qa)
+      rt -= t.S[((size_t)bi * W - 1) * N + (size_t)bj * W - 1];
+    if (bi > 0) rs = t.S[((size_t)bi * W - 1) * N + (size_t)bj * W + lt];
+  }
+  tile_sat_seed(sh, t.A, t.S, N, bi, bj, 0, rt, rs, t.ColT, m, N);
+}
+
+/* 1+r B: zeros of U' before the boundary diagonal, and at (m - 1 - qb, m - 1) on it */
+__device__ __forceinline__ void b_zero(const R2Task &t, int b) {
+  const int e = b * TT + threadIdx.x, m = t.m;
+  if (e >= m * m) return;
+  if (e / m + e % m + 1 < t.D0 || (e % m == m - 1 && e / m + m == t.D0)) t.U[e] = 0;
+}
+
+/* 1+r B step 2: column prefix of the B tiles' column sums from 0 (one thread per column), and
+ * row prefix of their row sums from ColT left of B (one thread per row), in place. */
+__device__ __forceinline__ void b_step2(const R2Task &t, int b) {
+  const int j = b * TT + threadIdx.x, m = t.m, N = t.N, D0 = t.D0;
+  if (j >= 2 * N) return;
+  const size_t n = (size_t)N;
+  u32 s = 0;
+  if (j < N) {
+    const int y = j;
+#pragma unroll 1
+    for (int q = 0; q < m - 1; q++)
+      if (q + y / W >= D0) {
+        s += t.RS[(size_t)q * n + y];
+        t.RS[(size_t)q * n + y] = s;
+      }
+    return;
+  }
+  const int x = j - N, bi = x / W;
+  if (bi + m - 1 < D0) return;
+  u32 *St = t.RS + (size_t)(m - 1) * n;
+  s = t.ColT[(size_t)(D0 - 1 - bi) * n + x];
+  if (D0 - 1 < t.qa && x % W == 0 && bi > 0) s -= t.S[((size_t)bi * W - 1) * n + (size_t)(D0 - bi) * W - 1];
+  St[(size_t)(D0 - 1 - bi) * n + x] = s;
+#pragma unroll 1
+  for (int q = 0; q < m - 1; q++)
+    if (q + bi >= D0) {
+      s += St[(size_t)q * n + x];
+      St[(size_t)q * n + x] = s;
+    }
+}
+
+/* 1+r B step 3: the tiles of B with their corrections (ms-sat.c's pre_b) */
+__device__ __forceinline__ void b_step3(const R2Task &t, int b, u32 *sh) {
+  const int lt = threadIdx.x, m = t.m, bi = b / m, bj = b % m, D0 = t.D0;
+  if (bi + bj < D0) return;
+  const size_t N = (size_t)t.N;
+  u32 rx = 0, rt = 0, rs = 0;
+  if (lt < W) {
+    if (bi + bj > D0) {
+      rx += t.RS[(size_t)(bi - 1) * N + (size_t)bj * W + lt];
+      if (lt == 0) rx += t.U[(bi - 1) * m + bj - 1];
+    }
+    rt = t.RS[(size_t)(m - 1) * N + (size_t)(bj - 1) * N + (size_t)bi * W + lt];
+    rs = t.S[((size_t)(D0 - bj) * W - 1) * N + (size_t)bj * W + lt];
+  }
+  tile_sat_seed(sh, t.A, t.S, N, bi, bj, rx, rt, rs, nullptr, m, N);
+}
+
 __device__ __forceinline__ void r2_run(const R2Task &t, int b, u32 *sh) {
   switch (t.kind) {
   case R2_STEP1: r2_step1(t, b, sh); break;
   case R2_STEP2: r2_step2(t, b); break;
   case R2_SMALL: r2_small(t, sh); break;
-  default: r2_step3(t, b, sh); break;
+  case R2_STEP3: r2_step3(t, b, sh); break;
+  case R2_STAGE: r2_stage(t, b, sh); break;
+  case B_ZERO: b_zero(t, b); break;
+  case B_STEP2: b_step2(t, b); break;
+  default: b_step3(t, b, sh); break;
   }
 }
 
-/* (each branch reads its task from the parameter space: selecting a reference to one of the
- * two parameters made nvcc copy both to every thread's local memory, gigabytes of writes) */
+/* One kernel call of the plan: up to two tasks, blocks [0, t0.blocks) run t0, the rest t1
+ * (the trace's teams, in the same order).  (Each branch reads its task from the parameter
+ * space: selecting a reference to one of the two parameters made nvcc copy both to every
+ * thread's local memory, gigabytes of writes.) */
 __global__ void __launch_bounds__(TT) sat_r2_call(R2Task t0, R2Task t1) {
   __shared__ u32 sh[W * W + W];
   if ((int)blockIdx.x < t0.blocks) r2_run(t0, blockIdx.x, sh);
@@ -738,17 +860,34 @@ struct SatBufs {
     int M, mm;
     u32 *RS, *U;
   };
-  std::vector<R2Level> r2;             /* 2r1w: the recursion's levels */
-  std::vector<std::vector<R2Task>> r2plan; /* 2r1w: the tasks of each kernel call */
+  std::vector<R2Level> r2;  /* 2r1w, 1+r triangle A: the recursion's levels */
+  std::vector<R2Level> r2b; /* 1+r triangle B: its RS, U' and U''s levels */
+  u32 *colt = nullptr;      /* 1+r: ColT, the row prefixes at the tiles' right edges */
+  std::vector<std::vector<R2Task>> r2plan;              /* 2r1w: the tasks of each call */
+  std::map<double, std::vector<std::vector<R2Task>>> r1plans; /* 1+r, by r */
 };
+using R2Plan = std::vector<std::vector<R2Task>>;
 
-/* The kernel calls of 2R1W on level lv from call k0, as sim/workloads/sat/ms-sat.c's r2_emit
- * lays them out; returns the last call used. */
-int r2_emit(SatBufs &B, size_t lv, const u32 *X, u32 *Y, int k0) {
-  const SatBufs::R2Level L = B.r2[lv];
+/* The kernel calls of 2R1W on level lv of Ls from call k0, as sim/workloads/sat/ms-sat.c's
+ * r2_emit lays them out (tiles with bi + bj < dlim; colt: step 3 writes ColT); returns the
+ * last call used.  g holds the fields every task shares (N, m, a, b, ColT, qa). */
+int r2_emit(R2Plan &P, const std::vector<SatBufs::R2Level> &Ls, size_t lv, const u32 *X, u32 *Y, int k0, int dlim,
+            int colt, const R2Task &g) {
+  const SatBufs::R2Level L = Ls[lv];
   auto add = [&](int k, int kind, int blocks, const u32 *x, u32 *y) {
-    if ((int)B.r2plan.size() <= k) B.r2plan.resize(k + 1);
-    B.r2plan[k].push_back(R2Task{kind, blocks, L.M, L.mm, x, y, L.RS, L.U});
+    if ((int)P.size() <= k) P.resize(k + 1);
+    R2Task t = g;
+    t.kind = kind;
+    t.blocks = blocks;
+    t.M = L.M;
+    t.mm = L.mm;
+    t.X = x;
+    t.Y = y;
+    t.RS = L.RS;
+    t.U = L.U;
+    t.dlim = dlim;
+    t.colt = colt;
+    P[k].push_back(t);
   };
   if (L.mm == 1) {
     add(k0, R2_STEP3, 1, X, Y);
@@ -758,43 +897,139 @@ int r2_emit(SatBufs &B, size_t lv, const u32 *X, u32 *Y, int k0) {
   add(k0 + 1, R2_STEP2, (2 * L.M + TT - 1) / TT, X, Y);
   int e = k0 + 1;
   if (L.mm <= W) add(k0 + 1, R2_SMALL, 1, L.U, L.U);
-  else e = r2_emit(B, lv + 1, L.U, L.U, k0 + 1);
+  else e = r2_emit(P, Ls, lv + 1, L.U, L.U, k0 + 1, 2 * (L.mm / W), 0, g);
   add(e + 1, R2_STEP3, L.mm * L.mm, X, Y);
   return e + 1;
 }
 
-void r2_setup(SatBufs &B) {
-  for (int M = B.n;;) {
+/* The levels of 2R1W on an M x M matrix: RS (2(mm-1)M words) and U (mm x mm) each. */
+std::vector<SatBufs::R2Level> r2_levels(int M) {
+  std::vector<SatBufs::R2Level> Ls;
+  for (;;) {
     const int mm = M / W;
     SatBufs::R2Level L{M, mm, nullptr, nullptr};
     if (mm > 1) {
       MS_CUDA(cudaMalloc(&L.RS, (size_t)2 * (mm - 1) * M * 4));
       MS_CUDA(cudaMalloc(&L.U, (size_t)mm * mm * 4));
+      MS_CUDA(cudaMemset(L.U, 0, (size_t)mm * mm * 4));
     }
-    B.r2.push_back(L);
+    Ls.push_back(L);
     if (mm <= W) break;
     M = mm;
   }
-  r2_emit(B, 0, B.a, B.b, 0);
-  for (const auto &call : B.r2plan)
+  return Ls;
+}
+
+R2Task r2_globals(const SatBufs &B, int qa) {
+  R2Task g{};
+  g.N = B.n;
+  g.m = B.n / W;
+  g.A = B.a;
+  g.S = B.b;
+  g.ColT = B.colt;
+  g.qa = qa;
+  return g;
+}
+
+void r2_check(const R2Plan &P, const char *what) {
+  for (const auto &call : P)
     if (call.empty() || call.size() > 2) {
-      std::fprintf(stderr, "sat: 2r1w plan: a kernel call with %zu tasks\n", call.size());
+      std::fprintf(stderr, "sat: %s plan: a kernel call with %zu tasks\n", what, call.size());
       std::exit(1);
     }
 }
 
-void r2_free(SatBufs &B) {
-  for (auto &L : B.r2) {
-    if (L.RS) MS_CUDA(cudaFree(L.RS));
-    if (L.U) MS_CUDA(cudaFree(L.U));
-  }
-  B.r2.clear();
-  B.r2plan.clear();
+void r2_setup(SatBufs &B) {
+  B.r2 = r2_levels(B.n);
+  B.r2b = r2_levels(B.n);
+  const int m = B.n / W;
+  MS_CUDA(cudaMalloc(&B.colt, (size_t)std::max(m - 1, 1) * B.n * 4));
+  r2_emit(B.r2plan, B.r2, 0, B.a, B.b, 0, 2 * m, 0, r2_globals(B, 0));
+  r2_check(B.r2plan, "2r1w");
 }
 
-void launch_2r1w_seed(SatBufs &B) {
-  for (const auto &call : B.r2plan) {
-    R2Task t1 = call.size() > 1 ? call[1] : R2Task{R2_STEP2, 0, 0, 0, nullptr, nullptr, nullptr, nullptr};
+/* (1+r)R1W as memsim gen sat -a 1+r builds it (seed 001 section 6.5): 2R1W on the first qa
+ * tile diagonals (triangle A, writing ColT), 1R1W stages qa .. 2m-2-qb (one call each), then
+ * 2R1W on the last qb diagonals (triangle B, from the finished SAT around it). */
+const R2Plan &r1_plan(SatBufs &B, double r) {
+  auto it = B.r1plans.find(r);
+  if (it != B.r1plans.end()) return it->second;
+  const int m = B.n / W;
+  const int qa = (int)std::min<long long>(std::llround((double)m * std::sqrt(r)), m);
+  const int qb = std::min(qa, 2 * m - 1 - qa);
+  const R2Task g = r2_globals(B, qa);
+  R2Plan P;
+  int k = 0;
+  if (qa > 0) k = r2_emit(P, B.r2, 0, B.a, B.b, 0, qa, 1, g) + 1;
+  for (int K = qa; K <= 2 * m - 2 - qb; K++) {
+    R2Task t = g;
+    t.kind = R2_STAGE;
+    t.K = K;
+    const int i0 = K > m - 1 ? K - (m - 1) : 0;
+    t.blocks = std::min(K, m - 1) - i0 + 1;
+    P.push_back({t});
+    k++;
+  }
+  if (qb > 0) {
+    const SatBufs::R2Level L = B.r2b[0];
+    const int D0 = 2 * m - 1 - qb;
+    R2Task t = g;
+    t.M = B.n;
+    t.mm = m;
+    t.X = B.a;
+    t.Y = B.b;
+    t.RS = L.RS;
+    t.U = L.U;
+    t.D0 = D0;
+    t.dlim = 2 * m;
+    P.resize(k + 2);
+    R2Task s1 = t, z = t, s2 = t, s3 = t;
+    s1.kind = R2_STEP1;
+    s1.blocks = m * m;
+    s1.dmin = D0;
+    z.kind = B_ZERO;
+    z.blocks = (m * m + TT - 1) / TT;
+    P[k] = {s1, z};
+    s2.kind = B_STEP2;
+    s2.blocks = (2 * B.n + TT - 1) / TT;
+    P[k + 1] = {s2};
+    int e = k + 1;
+    if (m <= W) {
+      R2Task sm = t;
+      sm.kind = R2_SMALL;
+      sm.blocks = 1;
+      sm.X = L.U;
+      sm.Y = L.U;
+      P[k + 1].push_back(sm);
+    } else {
+      e = r2_emit(P, B.r2b, 1, L.U, L.U, k + 1, 2 * (m / W), 0, g);
+    }
+    s3.kind = B_STEP3;
+    s3.blocks = m * m;
+    if ((int)P.size() <= e + 1) P.resize(e + 2);
+    P[e + 1].push_back(s3);
+  }
+  r2_check(P, "1+r");
+  return B.r1plans.emplace(r, std::move(P)).first->second;
+}
+
+void r2_free(SatBufs &B) {
+  for (auto *Ls : {&B.r2, &B.r2b})
+    for (auto &L : *Ls) {
+      if (L.RS) MS_CUDA(cudaFree(L.RS));
+      if (L.U) MS_CUDA(cudaFree(L.U));
+    }
+  MS_CUDA(cudaFree(B.colt));
+  B.r2.clear();
+  B.r2b.clear();
+  B.r2plan.clear();
+  B.r1plans.clear();
+}
+
+void launch_plan(const R2Plan &P) {
+  for (const auto &call : P) {
+    R2Task t1 = call.size() > 1 ? call[1] : R2Task{};
+    if (call.size() < 2) t1.blocks = 0;
     sat_r2_call<<<call[0].blocks + t1.blocks, TT>>>(call[0], t1);
   }
 }
@@ -836,16 +1071,11 @@ void launch_sat(SatBufs &B, const std::string &alg, double r) {
       sat_4r1w_stage<<<(cnt + 63) / 64, 64>>>(B.a, B.b, n, k);
     }
   } else if (alg == "2r1w") {
-    launch_2r1w_seed(B);
-  } else if (alg == "1r1w" || alg == "1+r") {
-    int m = 0; /* diagonals of the top-left triangle done by 2R1W */
-    if (alg == "1+r") {
-      /* m(m+1)/2 tiles = r T^2 */
-      m = (int)std::lround((std::sqrt(1.0 + 8.0 * r * T * T) - 1.0) / 2.0);
-      if (m > T) m = T;
-      if (m > 0) launch_2r1w(B, 0, m - 1);
-    }
-    for (int k = m; k <= 2 * T - 2; k++)
+    launch_plan(B.r2plan);
+  } else if (alg == "1+r") {
+    launch_plan(r1_plan(B, r));
+  } else if (alg == "1r1w") {
+    for (int k = 0; k <= 2 * T - 2; k++)
       sat_1r1w_stage<<<stage_tiles(T, k, k), 128>>>(B.a, B.b, n, k);
   } else if (alg == "1r1w-ordered" || alg == "1+r-ordered") {
     int m = 0;
@@ -930,6 +1160,15 @@ void run_size(const MsOptions &o, int n, const std::vector<std::string> &algs,
       if (alg == "2r1w") {
         rec.x("variant", "seed 001 6.3 with its recursion on U, the tasks and accesses of memsim gen sat -a 2r1w");
         rec.x("kernel_calls", (long long)B.r2plan.size());
+      }
+      if (alg == "1+r") {
+        const R2Plan &P = r1_plan(B, r);
+        const long long m = n / W, qa = std::min<long long>(std::llround((double)m * std::sqrt(r)), m);
+        rec.x("variant", "seed 001 6.5: 2r1w on triangle A, 1r1w stages, 2r1w on triangle B; the tasks and "
+                         "accesses of memsim gen sat -a 1+r");
+        rec.x("diagonals_a", qa);
+        rec.x("diagonals_b", std::min(qa, 2 * m - 1 - qa));
+        rec.x("kernel_calls", (long long)P.size());
       }
       if (alg == "1r1w-lookback") {
         const LbConf c = lb_conf(n);
