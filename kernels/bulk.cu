@@ -41,6 +41,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -286,6 +288,20 @@ __global__ void bulk_cky(u32 *mem, size_t p, unsigned n, unsigned b, const u32 *
 
 /* ---- host ----------------------------------------------------------------------------- */
 
+/* f(begin, end) over [0, n) in one contiguous chunk per hardware thread: the host work of
+ * the largest records (16 GB of instances to arrange, sort and compare) would otherwise take
+ * minutes of one core on the device machine. */
+template <class F> void par_chunks(size_t n, F f) {
+  const size_t t = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  if (n < 4096 || t == 1) {
+    f((size_t)0, n);
+    return;
+  }
+  std::vector<std::thread> th;
+  for (size_t i = 0; i < t; i++) th.emplace_back(f, n * i / t, n * (i + 1) / t);
+  for (auto &x : th) x.join();
+}
+
 /* New algorithms go at the end: make_inputs' random stream depends on the value. */
 enum Alg { PREFIX, BITONIC, FW, MONT, CKY, SCHOOL, COMBA };
 const char *const alg_names[] = {"prefix-sums", "bitonic", "floyd-warshall", "montgomery", "cky", "school", "comba"};
@@ -356,12 +372,14 @@ struct Layout {
   /* instance-major (word x of instance j at j * words + x) to the arrangement, or back; in tiles of 64
    * instances so that neither side is walked with a stride alone */
   void convert(const u32 *src, u32 *dst, bool back) const {
-    for (size_t j0 = 0; j0 < p; j0 += 64)
-      for (unsigned x = 0; x < words; x++)
-        for (size_t j = j0; j < std::min(p, j0 + 64); j++) {
-          if (back) dst[j * words + x] = src[at(j, x)];
-          else dst[at(j, x)] = src[j * words + x];
-        }
+    par_chunks((p + 63) / 64, [&](size_t t0, size_t t1) { /* tiles are disjoint in dst */
+      for (size_t j0 = t0 * 64; j0 < std::min(p, t1 * 64); j0 += 64)
+        for (unsigned x = 0; x < words; x++)
+          for (size_t j = j0; j < std::min(p, j0 + 64); j++) {
+            if (back) dst[j * words + x] = src[at(j, x)];
+            else dst[at(j, x)] = src[j * words + x];
+          }
+    });
   }
 };
 
@@ -497,9 +515,10 @@ std::string check_instance(Alg alg, unsigned size, unsigned words, const u32 *in
   return "";
 }
 
-/* One algorithm at one size: every p, both arrangements.  cky: b non-terminals, nr rules. */
+/* One algorithm at one size: every p, both arrangements (column-wise only with col_only).
+ * cky: b non-terminals, nr rules. */
 void run_alg(const MsOptions &o, Alg alg, unsigned size, const std::vector<size_t> &ps, unsigned b = 32,
-             unsigned nr = 8192) {
+             unsigned nr = 8192, bool col_only = false) {
   if (!ms_selected(alg_names[alg])) return;
   if (alg == CKY && (b == 0 || b > CKY_MAXB)) {
     std::fprintf(stderr, "bulk cky: %u non-terminals: the kernel holds 1 to %u\n", b, CKY_MAXB);
@@ -517,7 +536,10 @@ void run_alg(const MsOptions &o, Alg alg, unsigned size, const std::vector<size_
     MS_CUDA(cudaMemcpy(d_rules, g.rules.data(), nr * sizeof(u32), cudaMemcpyHostToDevice));
   }
   for (size_t p : ps) {
-    std::vector<u32> in, arranged(p * words), out(p * words), got(p * words);
+    /* `arranged` is copied to the device before the kernel runs, so it also takes the result
+     * back (three host copies: the largest records hold 16 GB each) */
+    std::vector<u32> in, arranged(p * words), got(p * words);
+    std::vector<u32> &out = arranged;
     make_inputs(alg, size, p, words, o.seed, in, &g);
     const size_t bytes = p * words * sizeof(u32);
     u32 *d_in, *d_mem;
@@ -525,7 +547,7 @@ void run_alg(const MsOptions &o, Alg alg, unsigned size, const std::vector<size_
     MS_CUDA(cudaMalloc(&d_mem, bytes));
     const unsigned tpb = p < (size_t)TPB ? (unsigned)p : (unsigned)TPB;
     const unsigned grid = (unsigned)((p + tpb - 1) / tpb);
-    for (int col = 1; col >= 0; col--) {
+    for (int col = 1; col >= (col_only ? 1 : 0); col--) {
       const Layout L{p, words, col != 0};
       L.convert(in.data(), arranged.data(), false);
       MS_CUDA(cudaMemcpy(d_in, arranged.data(), bytes, cudaMemcpyHostToDevice));
@@ -574,10 +596,21 @@ void run_alg(const MsOptions &o, Alg alg, unsigned size, const std::vector<size_
               }
           return "";
         }
-        for (size_t j = 0; j < p; j++) {
-          std::string e = check_instance(alg, size, words, in.data() + j * words, got.data() + j * words, j);
+        /* every instance, in parallel chunks; the first failing instance of the lowest chunk */
+        const size_t t = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+        std::vector<std::string> err(t);
+        const size_t nch = p < 4096 ? 1 : t;
+        std::vector<std::thread> th;
+        for (size_t c = 0; c < nch; c++)
+          th.emplace_back([&, c] {
+            for (size_t j = p * c / nch; j < p * (c + 1) / nch; j++) {
+              err[c] = check_instance(alg, size, words, in.data() + j * words, got.data() + j * words, j);
+              if (!err[c].empty()) return;
+            }
+          });
+        for (auto &x : th) x.join();
+        for (const std::string &e : err)
           if (!e.empty()) return e;
-        }
         return "";
       };
       ms_measure(r, [&] { MS_CUDA(cudaMemset(d_mem, 0xff, bytes)); }, launch, verify);
@@ -615,6 +648,10 @@ void ms_run_bulk(const MsOptions &o) {
    * table7.2: seed 000's Table 7.2, CKY time against non-terminals and rules (32 strings
    * per thread, one warp);
    * cky-large: CKY with 128, 256 and 512 non-terminals, 4096 rules (n = 32, p = 32);
+   * figure8-large: Figure 8's bitonic n = 1K (p = 2^16 .. 2^22, the seed's 4M) and n = 32K
+   * (p = 2^12 .. 2^17), up to 16 GB of instances (32 GB on the GPU, 48 GB on the host);
+   * cky-rules: CKY column-wise with 32768 rules (32 non-terminals, all 32^3) and 16384 to
+   * 131072 rules (64 non-terminals), n = 32, p = 32;
    * mul: seed 002's School and Comba (Table 3.1), one thread per product: 256 and 1024 bits
    * at p = 2^10, 2^14 and 102400 (400 blocks of 256), 2048 bits at p = 2^10 and 2^14.
    * Each replaces the default sweep. */
@@ -641,6 +678,16 @@ void ms_run_bulk(const MsOptions &o) {
   }
   if (sweep && std::string(sweep) == "cky-large") { /* Table 7.2's larger grammars */
     for (unsigned b : {128u, 256u, 512u}) run_alg(o, CKY, 32, pows({5}), b, 4096);
+    return;
+  }
+  if (sweep && std::string(sweep) == "figure8-large") { /* Figure 8's bitonic 1K and 32K to 16 GB */
+    run_alg(o, BITONIC, 1024, pows({16, 18, 20, 22}));
+    run_alg(o, BITONIC, 32768, pows({12, 14, 16, 17}));
+    return;
+  }
+  if (sweep && std::string(sweep) == "cky-rules") { /* Table 7.2's rule counts above 16384 */
+    run_alg(o, CKY, 32, pows({5}), 32, 32768, true);
+    for (unsigned nr : {16384u, 32768u, 65536u, 131072u}) run_alg(o, CKY, 32, pows({5}), 64, nr, true);
     return;
   }
   if (sweep && std::string(sweep) == "mul") {
