@@ -648,8 +648,9 @@ void ms_run_bulk(const MsOptions &o) {
    * table7.2: seed 000's Table 7.2, CKY time against non-terminals and rules (32 strings
    * per thread, one warp);
    * cky-large: CKY with 128, 256 and 512 non-terminals, 4096 rules (n = 32, p = 32);
-   * figure8-large: Figure 8's bitonic n = 1K (p = 2^16 .. 2^22, the seed's 4M) and n = 32K
-   * (p = 2^12 .. 2^17), up to 16 GB of instances (32 GB on the GPU, 48 GB on the host);
+   * figure8-1k, figure8-32k: Figure 8's bitonic n = 1K (p = 2^16 .. 2^22, the seed's 4M)
+   * and n = 32K (p = 2^12 .. 2^17), up to 16 GB of instances (32 GB on the GPU, 48 GB on
+   * the host);
    * cky-rules: CKY column-wise with 32768 rules (32 non-terminals, all 32^3) and 16384 to
    * 131072 rules (64 non-terminals), n = 32, p = 32;
    * mul: seed 002's School and Comba (Table 3.1), one thread per product: 256 and 1024 bits
@@ -680,8 +681,11 @@ void ms_run_bulk(const MsOptions &o) {
     for (unsigned b : {128u, 256u, 512u}) run_alg(o, CKY, 32, pows({5}), b, 4096);
     return;
   }
-  if (sweep && std::string(sweep) == "figure8-large") { /* Figure 8's bitonic 1K and 32K to 16 GB */
+  if (sweep && std::string(sweep) == "figure8-1k") { /* Figure 8's bitonic 1K to 16 GB */
     run_alg(o, BITONIC, 1024, pows({16, 18, 20, 22}));
+    return;
+  }
+  if (sweep && std::string(sweep) == "figure8-32k") { /* Figure 8's bitonic 32K to 16 GB */
     run_alg(o, BITONIC, 32768, pows({12, 14, 16, 17}));
     return;
   }
