@@ -587,13 +587,22 @@ void run_alg(const MsOptions &o, Alg alg, unsigned size, const std::vector<size_
       auto verify = [&]() -> std::string {
         MS_CUDA(cudaMemcpy(out.data(), d_mem, bytes, cudaMemcpyDeviceToHost));
         L.convert(out.data(), got.data(), true);
-        if (alg == CKY) { /* instances 0, 1, p/2, p-1; strings 0, 1, 16, 31 of each (a parse is n^3 R / 6) */
+        if (alg == CKY) { /* instances 0, 1, p/2, p-1; strings 0, 1, 16, 31 of each (a parse is n^3 R / 6),
+                             one host thread per parse */
+          std::vector<std::pair<size_t, unsigned>> parses;
           for (size_t j : {(size_t)0, (size_t)1, p / 2, p - 1})
             for (unsigned st : {0u, 1u, 16u, 31u})
-              if (j < p) {
-                std::string e = cky_check(g, size, in.data() + j * words, got.data() + j * words, j, st);
-                if (!e.empty()) return e;
-              }
+              if (j < p) parses.emplace_back(j, st);
+          std::vector<std::string> err(parses.size());
+          std::vector<std::thread> th;
+          for (size_t i = 0; i < parses.size(); i++)
+            th.emplace_back([&, i] {
+              const size_t j = parses[i].first;
+              err[i] = cky_check(g, size, in.data() + j * words, got.data() + j * words, j, parses[i].second);
+            });
+          for (auto &x : th) x.join();
+          for (const std::string &e : err)
+            if (!e.empty()) return e;
           return "";
         }
         /* every instance, in parallel chunks; the first failing instance of the lowest chunk */

@@ -22,6 +22,9 @@ namespace {
 
 MsOptions g_opt;
 std::vector<MsRecord> g_records;
+/* With -o, the record file is rewritten after every record, so that a run stopped by a time
+ * limit keeps what it measured (the end of the run writes it once more, whole). */
+std::function<void()> g_checkpoint;
 FILE *g_counter_log = nullptr;
 int g_counter_index = 0;
 
@@ -294,6 +297,7 @@ void ms_measure(MsRecord rec, const std::function<void()> &poison,
               rec.verified ? "ok" : "FAILED: ", rec.note.c_str());
   std::fflush(stdout);
   g_records.push_back(std::move(rec));
+  if (g_checkpoint) g_checkpoint();
 }
 
 /* ---- output -------------------------------------------------------------- */
@@ -554,6 +558,13 @@ int main(int argc, char **argv) {
               g_opt.counters ? ", counters" : (g_opt.profile ? ", profile" : ""),
               g_opt.warmups, g_opt.reps, commit.c_str(), date);
   std::fflush(stdout);
+  if (!json_out.empty())
+    g_checkpoint = [&] {
+      FILE *f = std::fopen(json_out.c_str(), "w");
+      if (!f) return; /* reported at the end */
+      write_json(f, prop, driver, runtime, date, commit, sm_clock, mem_clock);
+      std::fclose(f);
+    };
 
   /* With MEMSIM_ONLY, a family none of whose algorithms is named is skipped
    * whole (no inputs, tables or references are built for it). */
