@@ -58,6 +58,12 @@
  *   shared-wavefronts  all threads of a full grid issue 32-bit shared loads whose warp
  *                      requests are k-way bank conflicts (k = 1, 2, 4, 32): wavefronts
  *                      (= the DMM's pipeline stages) per SM per clock
+ *   shuffle-latency    one warp: a dependent chain of __shfl_sync (x = shfl(x, src(lane)),
+ *                      64 to a loop turn), clocked: clocks per dependent shuffle (the model's
+ *                      shuffle_units, memsim calibrate --shuffles); then the same loop over a
+ *                      dependent IMAD, clocked: what the loop costs an op of a short chain
+ *   shuffle-rate       all threads of a full grid run 8 independent shuffle chains each:
+ *                      warp shuffles per SM per clock
  *
  * The chases time themselves with clock64() (clocks per hop); each call's count is kept
  * (a device array) and the record's result is their median. Every kernel's output is
@@ -497,6 +503,89 @@ __global__ void scatter_nodes(uint32_t *a, const uint32_t *next, size_t nodes, u
   for (size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x; j < nodes;
        j += (size_t)gridDim.x * blockDim.x)
     a[j * sw] = next[j] * sw;
+}
+
+/* The shuffle chains' source lane: lane l < 31 reads lane (l + 1) mod 31, lane 31 itself (a
+ * 31-cycle and a fixed point).  After n shuffles lane l < 31 holds the start value of lane
+ * (l + n) mod 31: at the power-of-two chain lengths a 32-cycle would be back where it began,
+ * and the check would not see a chain the compiler dropped. */
+__host__ __device__ inline uint32_t shfl_src(uint32_t lane) { return lane == 31 ? 31u : (lane + 1) % 31; }
+
+/* Lane l's value after n shuffles of a chain whose lane k starts with start(k). */
+template <typename F> uint32_t shfl_after(uint32_t lane, long long n, F start) {
+  return start(lane == 31 ? 31u : (uint32_t)((lane + n) % 31));
+}
+
+constexpr unsigned FULL_MASK = 0xffffffffu;
+constexpr int SHFL_UNROLL = 64; /* shuffle-latency: dependent shuffles per loop turn */
+
+/* shuffle-latency: one warp, `rounds` x SHFL_UNROLL dependent shuffles x = shfl(x, src(lane)),
+ * clocked; then as many dependent IMADs y = y * y + lane in the same loop, clocked (y starts
+ * from the shuffles' result, so the second chain cannot move before the first).  Call k's two
+ * counts go to clk[2 (k mod MAX_CALLS)] and the next slot.
+ *
+ * SASS (cuobjdump -sass of the sm_90 object, CUDA 13.0): nvcc unrolls the shuffle loop twice
+ * more, so a turn is 128 `SHFL.IDX PT, Rn, Rm, Rsrc, 0x1f`, each reading the register the one
+ * before it wrote, beside the turn's counter (IADD3, ISETP) and its BRA; a turn of the IMAD
+ * loop is 64 `IMAD R11, R11, R11, Rlane` with its counter in a uniform register (UIADD3,
+ * ISETP) and its BRA.  The counters are off the chains: they issue while a shuffle (an IMAD)
+ * is in flight.  So clocks_per_shuffle is the issue-to-issue time of dependent shuffles with
+ * at most 3 other instructions per 128 shuffles beside them; clocks_per_imad, the same loop
+ * over an op of a short fixed latency, shows what such a loop adds to a chain.  The clock64()
+ * after a chain is read as its last op issues (nothing orders it after the result): one
+ * latency in n, which the next chain (or the stores) waits for. */
+__global__ void __launch_bounds__(32) shuffle_latency(int rounds, uint32_t *out, unsigned long long *clk,
+                                                      uint32_t *calls) {
+  const uint32_t lane = threadIdx.x & 31, src = shfl_src(lane);
+  uint32_t x = pattern(lane);
+  __syncwarp();
+  const long long t0 = clock64();
+  for (int r = 0; r < rounds; r++) {
+#pragma unroll
+    for (int j = 0; j < SHFL_UNROLL; j++) x = __shfl_sync(FULL_MASK, x, (int)src);
+  }
+  const long long t1 = clock64();
+  uint32_t y = x;
+  for (int r = 0; r < rounds; r++) {
+#pragma unroll
+    for (int j = 0; j < SHFL_UNROLL; j++) y = y * y + lane;
+  }
+  const long long t2 = clock64();
+  out[lane] = x;
+  out[32 + lane] = y;
+  if (lane == 0) {
+    const uint32_t k = (*calls)++ % MAX_CALLS;
+    clk[2 * k] = (unsigned long long)(t1 - t0);
+    clk[2 * k + 1] = (unsigned long long)(t2 - t1);
+  }
+}
+
+constexpr int SR_CHAINS = 8, SR_UNROLL = 4; /* shuffle-rate: independent chains per warp; turns unrolled */
+
+/* shuffle-rate: every warp runs SR_CHAINS independent chains x_c = shfl(x_c, src(lane)),
+ * rounds x SR_UNROLL shuffles each (the chains interleaved: SR_CHAINS shuffles in flight per
+ * warp); thread t stores the sum of its chains' values, thread 0 of each block the block's
+ * clocks.  SASS: nvcc unrolls the loop 4 times more, a turn of 128 SHFL.IDX, each chain's
+ * next shuffle 8 instructions after its last, beside the counter and the BRA. */
+__global__ void __launch_bounds__(1024) shuffle_rate(int rounds, uint32_t *out, unsigned long long *clk) {
+  const uint32_t lane = threadIdx.x & 31, src = shfl_src(lane);
+  uint32_t x[SR_CHAINS];
+#pragma unroll
+  for (int c = 0; c < SR_CHAINS; c++) x[c] = pattern(lane + 32 * c);
+  __syncwarp();
+  const long long t0 = clock64();
+  for (int r = 0; r < rounds; r++) {
+#pragma unroll
+    for (int j = 0; j < SR_UNROLL; j++) {
+#pragma unroll
+      for (int c = 0; c < SR_CHAINS; c++) x[c] = __shfl_sync(FULL_MASK, x[c], (int)src);
+    }
+  }
+  uint32_t s = 0;
+#pragma unroll
+  for (int c = 0; c < SR_CHAINS; c++) s += x[c];
+  out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = s;
+  block_clock_end(t0, clk);
 }
 
 /* ---- host side ----------------------------------------------------------------------- */
@@ -1355,6 +1444,115 @@ template <int K> void run_wavefronts(const MsOptions &o, const Dev &d) {
   MS_CUDA(cudaFree(clk));
 }
 
+/* shuffle-latency: one warp's chain of dependent shuffles, then of dependent IMADs, each
+ * clocked with clock64(); the median over the calls (the first, cold call excluded when
+ * there are more). */
+void run_shuffle_latency(const MsOptions &o) {
+  if (!ms_selected("shuffle-latency")) return;
+  const int rounds = (o.quick ? 8192 : 65536) / SHFL_UNROLL;
+  const long long n = (long long)rounds * SHFL_UNROLL;
+  uint32_t *out, *calls;
+  unsigned long long *clk;
+  MS_CUDA(cudaMalloc(&out, 64 * 4));
+  MS_CUDA(cudaMalloc(&calls, 4));
+  MS_CUDA(cudaMalloc(&clk, 2 * MAX_CALLS * sizeof(unsigned long long)));
+  MS_CUDA(cudaMemset(calls, 0, 4));
+  uint32_t want[64];
+  for (uint32_t l = 0; l < 32; l++) {
+    want[l] = shfl_after(l, n, [](uint32_t k) { return pattern(k); });
+    uint32_t y = want[l];
+    for (long long i = 0; i < n; i++) y = y * y + l;
+    want[32 + l] = y;
+  }
+  MsRecord rec;
+  rec.workload = "calibrate";
+  rec.algorithm = "shuffle-latency";
+  rec.p("shuffles", n);
+  rec.p("unroll", (long long)SHFL_UNROLL);
+  rec.p("threads", 32LL);
+  rec.x("baseline", "imad");
+  auto poison = [&] { MS_CUDA(cudaMemset(out, 0xff, 64 * 4)); };
+  auto launch = [&] { shuffle_latency<<<1, 32>>>(rounds, out, clk, calls); };
+  auto verify = [&]() -> std::string {
+    uint32_t h[64];
+    MS_CUDA(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
+    for (int l = 0; l < 64; l++)
+      if (h[l] != want[l])
+        return ms_fmt("lane %d: %s chain ended on %u, want %u", l % 32, l < 32 ? "shuffle" : "IMAD", h[l], want[l]);
+    return "";
+  };
+  measure(rec, poison, launch, verify, [&](const MsRecord &, double) {
+    uint32_t nc = 0;
+    unsigned long long c[2 * MAX_CALLS];
+    MS_CUDA(cudaMemcpy(&nc, calls, 4, cudaMemcpyDeviceToHost));
+    MS_CUDA(cudaMemcpy(c, clk, sizeof c, cudaMemcpyDeviceToHost));
+    std::vector<double> shfl, imad;
+    for (uint32_t k = nc > MAX_CALLS ? nc - MAX_CALLS : 1; k < nc; k++) {
+      shfl.push_back((double)c[2 * (k % MAX_CALLS)] / (double)n);
+      imad.push_back((double)c[2 * (k % MAX_CALLS) + 1] / (double)n);
+    }
+    if (shfl.empty()) return std::string("{}");
+    return "{\"clocks_per_shuffle\": " + jnum(median_of(shfl)) + ", \"clocks_per_shuffle_min\": " +
+           jnum(*std::min_element(shfl.begin(), shfl.end())) + ", \"clocks_per_shuffle_max\": " +
+           jnum(*std::max_element(shfl.begin(), shfl.end())) + ", \"clocks_per_imad\": " + jnum(median_of(imad)) +
+           ", \"calls_clocked\": " + jnum((double)shfl.size()) + "}";
+  });
+  MS_CUDA(cudaFree(out));
+  MS_CUDA(cudaFree(calls));
+  MS_CUDA(cudaFree(clk));
+}
+
+/* shuffle-rate: a full grid of 1024-thread blocks, each warp SR_CHAINS independent chains of
+ * 32768 / SR_CHAINS shuffles (4096 with --quick): warp shuffles per SM per clock, from the
+ * blocks' clock64() counts (all resident at once), and ns per warp shuffle per SM. */
+void run_shuffle_rate(const MsOptions &o, const Dev &d) {
+  if (!ms_selected("shuffle-rate")) return;
+  const int per_sm = occupancy(shuffle_rate, 1024), blocks = d.sms * per_sm;
+  const int per_warp = o.quick ? 4096 : 32768, rounds = per_warp / (SR_CHAINS * SR_UNROLL);
+  const size_t threads = (size_t)blocks * 1024;
+  uint32_t *out;
+  unsigned long long *clk;
+  MS_CUDA(cudaMalloc(&out, threads * 4));
+  MS_CUDA(cudaMalloc(&clk, blocks * sizeof(unsigned long long)));
+  const long long chain = (long long)rounds * SR_UNROLL; /* shuffles per chain */
+  uint32_t want[32];
+  for (uint32_t l = 0; l < 32; l++) {
+    want[l] = 0;
+    for (uint32_t c = 0; c < SR_CHAINS; c++)
+      want[l] += shfl_after(l, chain, [c](uint32_t k) { return pattern(k + 32 * c); });
+  }
+  std::vector<uint32_t> h(threads);
+  std::vector<unsigned long long> hclk(blocks);
+  const long long warp_shuffles = (long long)(threads / 32) * chain * SR_CHAINS;
+  MsRecord rec;
+  rec.workload = "calibrate";
+  rec.algorithm = "shuffle-rate";
+  rec.p("chains_per_warp", (long long)SR_CHAINS);
+  rec.p("shuffles_per_warp", chain * SR_CHAINS);
+  rec.p("blocks", (long long)blocks);
+  rec.p("threads_per_block", 1024LL);
+  rec.x("warp_shuffles", warp_shuffles);
+  auto poison = [&] { MS_CUDA(cudaMemset(out, 0xff, threads * 4)); };
+  auto launch = [&] { shuffle_rate<<<blocks, 1024>>>(rounds, out, clk); };
+  auto verify = [&]() -> std::string {
+    MS_CUDA(cudaMemcpy(h.data(), out, threads * 4, cudaMemcpyDeviceToHost));
+    for (size_t t = 0; t < threads; t++)
+      if (h[t] != want[t % 32]) return ms_fmt("thread %zu: sum %u, want %u", t, h[t], want[t % 32]);
+    return "";
+  };
+  measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+    MS_CUDA(cudaMemcpy(hclk.data(), clk, blocks * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+    double mean = 0;
+    for (unsigned long long c : hclk) mean += (double)c;
+    mean /= blocks;
+    const double per_sm_shfl = (double)warp_shuffles / d.sms;
+    return "{\"shuffles_per_sm_per_clock\": " + jnum(per_sm_shfl / mean) + ", \"block_clocks_mean\": " + jnum(mean) +
+           ", \"ns_per_shuffle_per_sm\": " + jnum(med / per_sm_shfl) + "}";
+  });
+  MS_CUDA(cudaFree(out));
+  MS_CUDA(cudaFree(clk));
+}
+
 } // namespace
 
 void ms_run_calibrate(const MsOptions &o) {
@@ -1398,4 +1596,6 @@ void ms_run_calibrate(const MsOptions &o) {
     run_wavefronts<4>(o, d);
     run_wavefronts<32>(o, d);
   }
+  run_shuffle_latency(o);
+  run_shuffle_rate(o, d);
 }

@@ -398,3 +398,4 @@ fi
 
 echo "1..$n"
 [ "$fails" = 0 ]
+expect calibrate_shuffles_needs_records 2 "memsim calibrate: $src/traces/measured/h100/calibrate.json: no calibrate records \"shuffle-latency\", \"shuffle-rate\" (--shuffles needs them; run memsim-measure --workload calibrate)" -- calibrate --shuffles "$src/traces/measured/h100/calibrate.json"

@@ -43,7 +43,8 @@ static void derived_clear(MsCalDerived *d) {
                    &d->from_global, &d->from_shared, &d->from_launch, &d->from_device,
                    &d->from_l2read, &d->from_l2chase, &d->from_load_loop, &d->from_store_loop,
                    &d->from_l2sweep, &d->from_writes, &d->from_l2_writes, &d->from_random,
-                   &d->from_line, &d->from_blocks, &d->from_port, &d->from_l1};
+                   &d->from_line, &d->from_blocks, &d->from_port, &d->from_l1, &d->from_shuffle_latency,
+                   &d->from_shuffle_rate};
   for (guint i = 0; i < G_N_ELEMENTS(from); i++) g_clear_pointer(from[i], g_free);
   memset(d, 0, sizeof *d);
 }
@@ -639,6 +640,46 @@ static gboolean derive_port(MsCalib *c, MsCalDerived *d, GError **error) {
   return TRUE;
 }
 
+/* Warp shuffles (docs/calibration.md): shuffle-latency is one warp's chain of dependent
+ * __shfl_sync, clocked; shuffle-rate a full grid of independent chains.  shuffle_units =
+ * round(clocks per dependent shuffle): the time units a warp's shuffle step takes before its
+ * next step may issue (docs/models.md, "Warp shuffles").  The rate is reported beside it, not
+ * used: the model gives shuffles no pipeline, which the rate checks.  Without the records the
+ * figures are absent; --shuffles then refuses, naming the missing records (it needs both, so
+ * that the key is never derived without its check). */
+static gboolean derive_shuffles(MsCalib *c, MsCalDerived *d, GError **error) {
+  static const MsCalNeed lat_need = {"shuffle-latency", NULL, 0}, rate_need = {"shuffle-rate", NULL, 0};
+  const MsCalRecord *lat = find(c, &lat_need), *rate = find(c, &rate_need);
+  d->shuffle_clocks = d->shuffle_imad_clocks = d->shuffle_rate = d->shuffle_rate_by_duration = NAN;
+  if (c->shuffles && (!lat || !rate)) {
+    GString *files = g_string_new(NULL);
+    char *lt = need_text(&lat_need), *rt = need_text(&rate_need);
+    const gboolean both = !lat && !rate;
+    fail(error, "%s: no calibrate record%s %s%s%s (--shuffles needs %s; %s)", files_text(c, files), both ? "s" : "",
+         lat ? "" : lt, both ? ", " : "", rate ? "" : rt, both ? "them" : "it", RUN_HINT);
+    g_string_free(files, TRUE);
+    g_free(lt);
+    g_free(rt);
+    return FALSE;
+  }
+  if (lat) {
+    if (!field(lat, "result.clocks_per_shuffle", FALSE, &d->shuffle_clocks, error)) return FALSE;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(lat->json, "result"), "clocks_per_imad");
+    if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) d->shuffle_imad_clocks = v->valuedouble; /* reported only */
+    d->shuffle_units = round_u64(d->shuffle_clocks, 1, MS_MAX_LATENCY);
+    d->from_shuffle_latency = rec_label(lat);
+  }
+  if (rate) {
+    double shuffles, med;
+    if (!field(rate, "result.shuffles_per_sm_per_clock", FALSE, &d->shuffle_rate, error) ||
+        !field(rate, "warp_shuffles", FALSE, &shuffles, error) || !field(rate, "median_ns", FALSE, &med, error))
+      return FALSE;
+    d->shuffle_rate_by_duration = shuffles / d->dmms / (med / d->time_unit_ns);
+    d->from_shuffle_rate = rec_label(rate);
+  }
+  return TRUE;
+}
+
 /* Partial writes: the median over strides 2, 4, .. 32 of (ns per warp request of `write`'s
  * record / of `read`'s) -- at each of these strides no store covers a whole sector, so every
  * group the model counts is written in part.  Needs all ten records; FALSE with *ratio NAN
@@ -751,6 +792,7 @@ gboolean ms_calib_derive(MsCalib *c, GError **error) {
   if (!derive_block_starts(c, d, error)) return FALSE;
   if (c->dmm_port && !derive_port(c, d, error)) return FALSE;
   if (c->l1 && !derive_l1(c, d, error)) return FALSE;
+  if (!derive_shuffles(c, d, error)) return FALSE;
   /* warp issue, from the one-warp loops (optional: older record files have none): the loads
    * a warp keeps in flight in a plain loop = DRAM latency / clocks per iteration; stores
    * that take less than half the latency each do not hold the warp */
@@ -809,7 +851,8 @@ static void add_opt(cJSON *o, const char *key, double v) {
 }
 
 /* The measured figures the model does not use (L1 latency, DRAM read and write bandwidth,
- * launch variants, the clock seen by the copy, shared wavefronts), under their records' labels. */
+ * launch variants, the clock seen by the copy, shared wavefronts, the shuffle rate, and the
+ * shuffle latency without --shuffles), under their records' labels. */
 static cJSON *recorded_json(const MsCalib *c) {
   cJSON *o = cJSON_CreateObject();
   for (guint i = 0; i < c->records->len; i++) {
@@ -839,6 +882,12 @@ static cJSON *recorded_json(const MsCalib *c) {
     } else if (strcmp(a, "strided-read") == 0) {
       v = opt_num(r, "result", "ns_per_warp_request");
       what = "ns_per_warp_request";
+    } else if (strcmp(a, "shuffle-latency") == 0 && !c->shuffles) {
+      v = opt_num(r, "result", "clocks_per_shuffle");
+      what = "clocks_per_shuffle";
+    } else if (strcmp(a, "shuffle-rate") == 0) {
+      v = opt_num(r, "result", "shuffles_per_sm_per_clock");
+      what = "shuffles_per_sm_per_clock";
     }
     if (!what || !isfinite(v)) continue;
     char *key = g_strdup_printf("%s%s%s", a, *r->params_text ? " " : "", r->params_text);
@@ -846,6 +895,8 @@ static cJSON *recorded_json(const MsCalib *c) {
     cJSON_AddNumberToObject(e, what, v);
     if (strcmp(a, "launch-burst") == 0) add_opt(e, "span_ns_per_launch", opt_num(r, "result", "span_ns_per_launch"));
     if (strcmp(a, "shared-wavefronts") == 0) add_opt(e, "requests_per_sm_per_clock", opt_num(r, "result", "requests_per_sm_per_clock"));
+    if (strcmp(a, "shuffle-latency") == 0) add_opt(e, "clocks_per_imad", opt_num(r, "result", "clocks_per_imad"));
+    if (strcmp(a, "shuffle-rate") == 0) add_opt(e, "shuffles_per_sm_per_clock_by_duration", c->d.shuffle_rate_by_duration);
     char *l = rec_label(r);
     cJSON_AddStringToObject(e, "from", l);
     g_free(l);
@@ -970,6 +1021,15 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
     cJSON_AddNumberToObject(o, "capacity_bytes", d->random_bytes);
     cJSON_AddNumberToObject(o, "lo_ns_per_load", d->random_ns_lo);
   }
+  if (c->shuffles) {
+    o = figure(cal, "shuffle_units", (double)d->shuffle_units, d->from_shuffle_latency,
+               "round(result.clocks_per_shuffle), at least 1: clocks per dependent __shfl_sync of one warp's chain");
+    cJSON_AddNumberToObject(o, "clocks_per_shuffle", d->shuffle_clocks);
+    add_opt(o, "clocks_per_imad", d->shuffle_imad_clocks);
+    cJSON_AddNumberToObject(o, "shuffles_per_sm_per_clock", d->shuffle_rate);
+    cJSON_AddNumberToObject(o, "shuffles_per_sm_per_clock_by_duration", d->shuffle_rate_by_duration);
+    cJSON_AddStringToObject(o, "from_rate", d->from_shuffle_rate);
+  }
   cJSON_AddItemToObject(cal, "recorded_not_used", recorded_json(c));
   return cal;
 }
@@ -1010,6 +1070,7 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
     cJSON_AddNumberToObject(o, "l1_words", (double)d->l1_words);
     cJSON_AddNumberToObject(o, "l1_latency", (double)d->l1_latency);
   }
+  if (c->shuffles) cJSON_AddNumberToObject(o, "shuffle_units", (double)d->shuffle_units);
   cJSON_AddNumberToObject(o, "time_unit_ns", d->time_unit_ns);
   GString *files = g_string_new(NULL);
   char *desc = g_strdup_printf(
@@ -1089,6 +1150,18 @@ char *ms_calib_summary(const MsCalib *c) {
   if (d->from_random)
     g_string_append_printf(s, "  %-21s %-9u random loads %.4f ns each in L2, 1.1 x at %.1f MiB   %s\n", "l2_partitions",
                            d->l2_partitions, d->random_ns_lo, d->random_bytes / 1048576, d->from_random);
+  if (d->from_shuffle_latency) {
+    char *units = c->shuffles ? g_strdup_printf("%" G_GUINT64_FORMAT, d->shuffle_units) : g_strdup("-");
+    char *imad = isfinite(d->shuffle_imad_clocks) ? g_strdup_printf(" (IMAD in the same loop %.2f)", d->shuffle_imad_clocks)
+                                                  : g_strdup("");
+    g_string_append_printf(s, "  %-21s %-9s dependent shuffle %.2f clocks%s%s   %s\n", "shuffle_units", units, d->shuffle_clocks,
+                           imad, c->shuffles ? "" : "; left out (--shuffles adds it)", d->from_shuffle_latency);
+    g_free(units);
+    g_free(imad);
+  }
+  if (d->from_shuffle_rate)
+    g_string_append_printf(s, "  %-21s %-9.3g warp shuffles per SM per clock (%.3g by the kernel's duration), not used   %s\n",
+                           "shuffle rate", d->shuffle_rate, d->shuffle_rate_by_duration, d->from_shuffle_rate);
   g_string_append_printf(s, "  from %s: dmms %u, width %u, resident_warps %" G_GUINT64_FORMAT ", resident_blocks %" G_GUINT64_FORMAT
                             ", shared_words_per_dmm %" G_GUINT64_FORMAT,
                          (char *)c->files->pdata[0], d->dmms, d->width, d->resident_warps, d->resident_blocks,

@@ -75,6 +75,14 @@ typedef struct {
   double l1_clocks, l1_bytes;
   guint64 l1_words, l1_latency;
   char *from_l1;
+  /* warp shuffles (optional shuffle-latency and shuffle-rate records; reported whenever
+   * present, shuffle_units in the model only with --shuffles): clocks per dependent shuffle of
+   * one warp's chain, and per dependent IMAD of the same loop (NAN: absent); warp shuffles per
+   * SM per clock by the blocks' clocks and by the kernel's duration (median_ns / time_unit_ns);
+   * shuffle_units = round(shuffle_clocks) */
+  double shuffle_clocks, shuffle_imad_clocks, shuffle_rate, shuffle_rate_by_duration;
+  guint64 shuffle_units;
+  char *from_shuffle_latency, *from_shuffle_rate;
 } MsCalDerived;
 
 typedef struct {
@@ -88,6 +96,7 @@ typedef struct {
   gboolean l2_hashed_sets; /* --l2-hashed-sets: the cache's lines go to hashed sets */
   gboolean dmm_port;       /* --dmm-port: dmm_global_rate from sm-strided-read records */
   gboolean l1;             /* --l1: l1_words and l1_latency from l1-sweep records */
+  gboolean shuffles;       /* --shuffles: shuffle_units from the shuffle-latency record */
   guint32 l2_ways;      /* --l2-ways: the model runs large footprints through an L2 cache of this
                          * many ways (a structure, not a measurement; 0: none) */
 } MsCalib;

@@ -8,7 +8,8 @@
 #include <math.h>
 #include <string.h>
 
-#define HINT "(run memsim-measure --workload calibrate)"
+#define RUN_HINT_TEXT "run memsim-measure --workload calibrate"
+#define HINT "(" RUN_HINT_TEXT ")"
 
 static cJSON *fixture_json(void) {
   const char *root = g_getenv("MEMSIM_SRCDIR");
@@ -586,6 +587,143 @@ Test(calibrate, line_sweep_and_launch_blocks_give_lines_and_block_starts) {
   c = ms_calib_new();
   err = derive(c, root);
   cr_assert_str_eq(err, "r.json: launch-blocks: no block size with two blocks_per_sm; the rule needs two " HINT);
+  g_free(err);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+}
+
+/* Warp shuffles: a shuffle-latency record of 23.6 clocks per dependent shuffle (4.1 per IMAD
+ * of the same loop) gives shuffle_units round(23.6) = 24, only with --shuffles.  A
+ * shuffle-rate record of 200 blocks x 32 warps x 32768 shuffles = 209715200 warp shuffles,
+ * 2097152 per SM of the fixture's 100, in 1310720 ns = 2621440 clocks of 0.5 ns: 0.8 per SM
+ * per clock by the duration; 0.85 by the blocks' clocks (its result). */
+static void add_shuffles(cJSON *root, gboolean latency, gboolean rate) {
+  if (latency)
+    cJSON_AddItemToArray(records(root), cJSON_Parse(
+        "{\"workload\": \"calibrate\", \"algorithm\": \"shuffle-latency\", \"params\": {\"shuffles\": 65536, \"unroll\": 64, "
+        "\"threads\": 32}, \"kernels_per_call\": 1, \"calls\": 10, \"median_ns\": 920000, \"baseline\": \"imad\", "
+        "\"verified\": true, \"result\": {\"clocks_per_shuffle\": 23.6, \"clocks_per_shuffle_min\": 23.59, "
+        "\"clocks_per_shuffle_max\": 23.61, \"clocks_per_imad\": 4.1, \"calls_clocked\": 13}}"));
+  if (rate)
+    cJSON_AddItemToArray(records(root), cJSON_Parse(
+        "{\"workload\": \"calibrate\", \"algorithm\": \"shuffle-rate\", \"params\": {\"chains_per_warp\": 8, "
+        "\"shuffles_per_warp\": 32768, \"blocks\": 200, \"threads_per_block\": 1024}, \"kernels_per_call\": 1, \"calls\": 10, "
+        "\"median_ns\": 1310720, \"warp_shuffles\": 209715200, \"verified\": true, \"result\": "
+        "{\"shuffles_per_sm_per_clock\": 0.85, \"block_clocks_mean\": 2467216.9, \"ns_per_shuffle_per_sm\": 0.625}}"));
+}
+
+Test(calibrate, shuffle_records_give_shuffle_units_with_the_flag) {
+  cJSON *root = fixture_json();
+  add_shuffles(root, TRUE, TRUE);
+  /* without --shuffles: reported, recorded not used, no key */
+  MsCalib *c = ms_calib_new();
+  char *err = derive(c, root);
+  cr_assert_null(err, "%s", err);
+  cr_assert_float_eq(c->d.shuffle_clocks, 23.6, 1e-12);
+  cr_assert_float_eq(c->d.shuffle_imad_clocks, 4.1, 1e-12);
+  cr_assert_float_eq(c->d.shuffle_rate, 0.85, 1e-12);
+  cr_assert_float_eq(c->d.shuffle_rate_by_duration, 0.8, 1e-12);
+  char *model = ms_calib_model_json(c, NULL);
+  cr_assert_null(strstr(model, "\"shuffle_units\""), "%s", model);
+  cJSON *j = cJSON_Parse(model);
+  cJSON *unused = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "calibration"), "recorded_not_used");
+  cJSON *lat = cJSON_GetObjectItemCaseSensitive(unused, "shuffle-latency shuffles=65536 unroll=64 threads=32");
+  cr_assert_not_null(lat, "%s", model);
+  cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(lat, "clocks_per_shuffle")->valuedouble, 23.6, 1e-12);
+  cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(lat, "clocks_per_imad")->valuedouble, 4.1, 1e-12);
+  cJSON *rate = cJSON_GetObjectItemCaseSensitive(unused, "shuffle-rate chains_per_warp=8 shuffles_per_warp=32768 blocks=200 "
+                                                         "threads_per_block=1024");
+  cr_assert_not_null(rate, "%s", model);
+  cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(rate, "shuffles_per_sm_per_clock")->valuedouble, 0.85, 1e-12);
+  cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(rate, "shuffles_per_sm_per_clock_by_duration")->valuedouble, 0.8, 1e-12);
+  cJSON_Delete(j);
+  g_free(model);
+  char *sum = ms_calib_summary(c);
+  cr_assert(strstr(sum, "  shuffle_units         -         dependent shuffle 23.60 clocks (IMAD in the same loop 4.10); left out "
+                        "(--shuffles adds it)   r.json record 23 (calibrate shuffle-latency shuffles=65536 unroll=64 threads=32)\n"),
+            "%s", sum);
+  cr_assert(strstr(sum, "  shuffle rate          0.85      warp shuffles per SM per clock (0.8 by the kernel's duration), not used   "
+                        "r.json record 24 (calibrate shuffle-rate "),
+            "%s", sum);
+  g_free(sum);
+  ms_calib_free(c);
+  /* with --shuffles: shuffle_units round(23.6) = 24, in the model and its calibration object */
+  c = ms_calib_new();
+  c->shuffles = TRUE;
+  err = derive(c, root);
+  cr_assert_null(err, "%s", err);
+  cr_assert_eq(c->d.shuffle_units, 24);
+  model = ms_calib_model_json(c, "memsim calibrate r.json --shuffles");
+  cr_assert(strstr(model, "\"shuffle_units\":\t24,"), "%s", model);
+  GError *e = NULL;
+  MsModel *m = ms_model_parse(model, strlen(model), "model.json", &e);
+  cr_assert_not_null(m, "%s", e ? e->message : "");
+  cr_assert_eq(m->shuffle_units, 24);
+  ms_model_free(m);
+  j = cJSON_Parse(model);
+  cJSON *cal = cJSON_GetObjectItemCaseSensitive(j, "calibration");
+  cJSON *su = cJSON_GetObjectItemCaseSensitive(cal, "shuffle_units");
+  cr_assert_not_null(su, "%s", model);
+  cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(su, "value")->valuedouble, 24, 0);
+  cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(su, "clocks_per_shuffle")->valuedouble, 23.6, 1e-12);
+  cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(su, "shuffles_per_sm_per_clock")->valuedouble, 0.85, 1e-12);
+  cr_assert_str_eq(cJSON_GetObjectItemCaseSensitive(su, "from")->valuestring,
+                   "r.json record 23 (calibrate shuffle-latency shuffles=65536 unroll=64 threads=32)");
+  unused = cJSON_GetObjectItemCaseSensitive(cal, "recorded_not_used");
+  cr_assert_null(cJSON_GetObjectItemCaseSensitive(unused, "shuffle-latency shuffles=65536 unroll=64 threads=32")); /* used */
+  cJSON_Delete(j);
+  g_free(model);
+  sum = ms_calib_summary(c);
+  cr_assert(strstr(sum, "  shuffle_units         24        dependent shuffle 23.60 clocks (IMAD in the same loop 4.10)   r.json "),
+            "%s", sum);
+  g_free(sum);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+  /* no shuffle records, no flag: the model and the summary as before */
+  root = fixture_json();
+  c = ms_calib_new();
+  err = derive(c, root);
+  cr_assert_null(err, "%s", err);
+  cr_assert_null(c->d.from_shuffle_latency);
+  model = ms_calib_model_json(c, NULL);
+  cr_assert_null(strstr(model, "shuffle"), "%s", model);
+  g_free(model);
+  sum = ms_calib_summary(c);
+  cr_assert_null(strstr(sum, "shuffle"), "%s", sum);
+  g_free(sum);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+}
+
+Test(calibrate, shuffles_flag_names_the_missing_shuffle_records) {
+  static const struct {
+    gboolean latency, rate;
+    const char *message;
+  } cases[] = {
+      {FALSE, FALSE, "r.json: no calibrate records \"shuffle-latency\", \"shuffle-rate\" (--shuffles needs them; " RUN_HINT_TEXT ")"},
+      {TRUE, FALSE, "r.json: no calibrate record \"shuffle-rate\" (--shuffles needs it; " RUN_HINT_TEXT ")"},
+      {FALSE, TRUE, "r.json: no calibrate record \"shuffle-latency\" (--shuffles needs it; " RUN_HINT_TEXT ")"},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    cJSON *root = fixture_json();
+    add_shuffles(root, cases[i].latency, cases[i].rate);
+    MsCalib *c = ms_calib_new();
+    c->shuffles = TRUE;
+    char *err = derive(c, root);
+    cr_assert_not_null(err, "case %u: derived without the records", i);
+    cr_assert_str_eq(err, cases[i].message);
+    g_free(err);
+    ms_calib_free(c);
+    cJSON_Delete(root);
+  }
+  /* a malformed record is refused, flag or not */
+  cJSON *root = fixture_json();
+  add_shuffles(root, TRUE, TRUE);
+  cJSON_DeleteItemFromObject(cJSON_GetObjectItemCaseSensitive(record(root, 23), "result"), "clocks_per_shuffle");
+  MsCalib *c = ms_calib_new();
+  char *err = derive(c, root);
+  cr_assert_str_eq(err, "r.json record 23 (calibrate shuffle-latency shuffles=65536 unroll=64 threads=32): missing field "
+                        "\"result.clocks_per_shuffle\"");
   g_free(err);
   ms_calib_free(c);
   cJSON_Delete(root);
