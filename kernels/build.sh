@@ -29,7 +29,7 @@ else
   link=()
   echo "build.sh: no CUPTI found; timing falls back to CUDA events"
 fi
-srcs=(measure_main permutation sat gcd bpbc calibrate simple bulk gf2 mul)
+srcs=(measure_main permutation sat gcd bpbc calibrate simple bulk gf2 mul toom)
 pids=()
 for s in "${srcs[@]}"; do
   # shellcheck disable=SC2086

@@ -4,6 +4,7 @@
 #include "bulk/ms-bulk.h"
 #include "gf2/ms-gf2.h"
 #include "mul/ms-mul.h"
+#include "mul/ms-toom.h"
 #include <errno.h>
 #include <string.h>
 
@@ -20,7 +21,7 @@ MsSource *ms_workload_source(const char *family, const char *algorithm, GHashTab
       {"simple", ms_simple_source},
       {"bulk", ms_bulk_source},
       {"gf2", ms_gf2_source},
-      {"mul", ms_mul_source},
+      {"mul", ms_mul_family_source},
   };
   for (gsize i = 0; i < G_N_ELEMENTS(families); i++)
     if (strcmp(families[i].name, family) == 0) return families[i].fn(algorithm, params, error);
