@@ -157,7 +157,7 @@ if "$memsim" gen gf2 -n 40 -L 70 --arrangement column -o gf2.json 2>/dev/null &&
 else fail "gf2_text_equals_source: $a / $b"; fi
 expect gf2_bad_arrangement 2 "memsim gen gf2: gf2: --arrangement must be row or column, got \"diagonal\"" -- gen gf2 --arrangement diagonal
 expect gf2_extra_argument 2 "memsim gen gf2: unexpected argument" -- gen gf2 extra
-expect mul_unknown_algorithm 2 "memsim gen mul: unknown algorithm \"karatsuba\" (school, comba, sum-rotate, sum-rotate-shared)" -- gen mul -a karatsuba
+expect mul_unknown_algorithm 2 "memsim gen mul: unknown algorithm \"karatsuba\" (school, comba, sum-rotate, sum-rotate-shared, column-based)" -- gen mul -a karatsuba
 expect mul_sum_rotate_bits 2 "memsim gen mul: mul sum-rotate: bits: 96 is not 64, 128, 256, 512 or 1024" -- gen mul -a sum-rotate --bits 96
 expect mul_sum_rotate_arrangement 2 "memsim gen mul: --arrangement is for school and comba" -- gen mul -a sum-rotate --arrangement row
 # sum-rotate: 2 reads and 2 writes a thread (64 products x 8 lanes), 3n shuffles a warp and
@@ -169,6 +169,76 @@ if a=$("$memsim" gen mul -a sum-rotate --bits 256 -p 64 --run "$src/models/hmm.j
    python3 -c 'import json,sys; a=json.loads(sys.argv[1]); b=json.loads(sys.argv[2]); assert a["shuffles"] >= 16 * 24, a; assert b["shared"]["requests"] == 2 * 32 * a["shuffles"], (a["shuffles"], b["shared"]); assert b["global"]["requests"] == 2048' "$a" "$b"
 then echo "ok - mul_sum_rotate_shuffles"
 else fail "mul_sum_rotate_shuffles: $a / $b"; fi
+# column-based (docs/workloads/mul.md): per thread 2 global reads and 2 writes, 2n + 10 shared
+# requests and 4 a carry round of its warp (the trace's K); no bank conflict (n = 2, 8, 32)
+for bits in 64 256 1024; do
+  n=$((n + 1))
+  if "$memsim" gen mul -a column-based --bits "$bits" -p $((16384 / bits)) -o col.json 2>/dev/null &&
+     a=$("$memsim" gen mul -a column-based --bits "$bits" -p $((16384 / bits)) --run "$src/models/hmm.json" --json 2>/dev/null) &&
+     python3 -c 'import json,sys; t=json.load(open("col.json")); a=json.loads(sys.argv[1]); w=int(sys.argv[2]) // 32; K=t["arrays"]["K"]["data"]
+assert t["threads"] == 512 and len(K) == 16 and sum(K) > 0 and t["shared_words"] == 128, (t["threads"], K, t["shared_words"])
+assert a["global"]["requests"] == 4 * 512, a["global"]
+assert a["shared"]["requests"] == 512 * (2 * w + 10) + 4 * 32 * sum(K), (a["shared"], sum(K))
+assert a["shared"]["extra_stages"] == 0 and a["shared"]["stages"] == a["shared"]["requests"] // 32, a["shared"]' "$a" "$bits"
+  then echo "ok - mul_column_based_requests_$bits"
+  else fail "mul_column_based_requests_$bits: $a"; fi
+done
+# column-based: the explicit trace's addresses carry the method's data (the operands are
+# kernels/mul.cu's splitmix64 draws): running it word by word through them gives A * B
+n=$((n + 1))
+if "$memsim" gen mul -a column-based --bits 128 -p 40 --seed 7 -b 64 -o colx.json --format explicit 2>/dev/null &&
+   python3 - colx.json 7 <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))
+M, W = (1 << 64) - 1, 0xffffffff
+T, bt, steps = t["threads"], t["block_threads"], t["steps"]
+n = 4
+st = (int(sys.argv[2]) * 0x9E3779B97F4A7C15 + 1) & M
+def draw():
+    global st
+    st = (st + 0x9e3779b97f4a7c15) & M
+    z = ((st ^ (st >> 30)) * 0xbf58476d1ce4e5b9) & M
+    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M
+    return (z ^ (z >> 31)) >> 32
+G = [draw() for _ in range(2 * T)] + [None] * (2 * T)
+S = {}
+def rd(k, th):
+    a = steps[k]["addr"][th]
+    return None if a is None else G[a] if steps[k]["space"] == "global" else S[th // bt, a]
+def wr(k, th, v):
+    a = steps[k]["addr"][th]
+    if a is not None and steps[k]["space"] == "global": G[a] = v
+    elif a is not None: S[th // bt, a] = v
+# each step over all threads before the next: the kernel's __syncwarp between the phases
+a = [rd(0, th) for th in range(T)]
+b = [rd(1, th) for th in range(T)]
+for th in range(T): wr(2, th, a[th]); wr(3, th, b[th])
+acc, c1, k = [0] * T, [0] * T, 4
+for s in range(n):
+    for th in range(T):
+        acc[th] += rd(k, th) * rd(k + 1, th)
+        if s == th % n: c1[th], acc[th] = acc[th], 0
+    k += 2
+for th in range(T):
+    for j, v in enumerate((c1[th] >> 32 & W, acc[th] >> 32 & W, c1[th] >> 64, acc[th] >> 64)): wr(k + j, th, v)
+x = [[rd(k + 4 + j, th) for j in range(4)] for th in range(T)]
+w1 = [(c1[th] & W) + x[th][0] + x[th][2] for th in range(T)]
+w2 = [(acc[th] & W) + x[th][1] + x[th][3] for th in range(T)]
+k += 8
+while steps[k]["space"] == "shared":
+    for th in range(T): wr(k, th, w1[th] >> 32); wr(k + 1, th, w2[th] >> 32)
+    for th in range(T):
+        if steps[k + 2]["addr"][th] is not None:
+            w1[th], w2[th] = (w1[th] & W) + rd(k + 2, th), (w2[th] & W) + rd(k + 3, th)
+    k += 4
+assert k == len(steps) - 2 and k > 20, (k, len(steps))
+for th in range(T): wr(k, th, w1[th]); wr(k + 1, th, w2[th])
+num = lambda ws: sum(w << (32 * i) for i, w in enumerate(ws))
+for q in range(T // n):
+    assert num(G[2 * T + 2 * n * q:2 * T + 2 * n * (q + 1)]) == num(G[n * q:n * q + n]) * num(G[T + n * q:T + n * q + n]), q
+PY
+then echo "ok - mul_column_based_trace_computes"
+else fail "mul_column_based_trace_computes"; fi
 expect mul_bits_rule 2 "bits" -- gen mul -a school --bits 100
 n=$((n + 1))
 if out=$("$memsim" gen mul -a comba --bits 256 -p 64 --run "$src/models/umm-w32.json" --json 2>/dev/null) &&
@@ -376,6 +446,7 @@ for g in h100 h200; do
   else fail "calibrate_l1_$g: $(head -c 300 cal.err)"; fi
 done
 expect calibrate_l1_needs_records 2 "memsim calibrate: --l1: needs at least 3 l1-sweep records, got 0" -- calibrate --l1 "$src/traces/measured/h100/calibrate.json"
+expect calibrate_shuffles_needs_records 2 "memsim calibrate: $src/traces/measured/h100/calibrate.json: no calibrate records \"shuffle-latency\", \"shuffle-rate\" (--shuffles needs them; run memsim-measure --workload calibrate)" -- calibrate --shuffles "$src/traces/measured/h100/calibrate.json"
 expect calibrate_hashed_needs_ways 2 "memsim calibrate: --l2-hashed-sets needs --l2-ways" -- calibrate --l2-hashed-sets "$src/traces/measured/h100/calibrate.json"
 # the worked examples of docs/models.md's extensions, by the command
 for ex in "hmm-l2-partitions:l2-partitions:8" "hmm-block-starts:block-starts:11" "umm-l2-cache:l2-cache:18" "hmm-dmm-port:dmm-port:8" "umm-shuffles:shuffles:16" "hmm-l1:l1-cache:17"; do
@@ -398,4 +469,3 @@ fi
 
 echo "1..$n"
 [ "$fails" = 0 ]
-expect calibrate_shuffles_needs_records 2 "memsim calibrate: $src/traces/measured/h100/calibrate.json: no calibrate records \"shuffle-latency\", \"shuffle-rate\" (--shuffles needs them; run memsim-measure --workload calibrate)" -- calibrate --shuffles "$src/traces/measured/h100/calibrate.json"

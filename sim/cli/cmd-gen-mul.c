@@ -1,7 +1,8 @@
 /* cmd-gen-mul.c: `memsim gen mul`: multiple-length multiplication (seed 002 ch. 3): one
  * thread per product, the School and Comba methods as bulk programs (their traces are the
  * bulk family's, so records of either verb match); and one warp per product, sum-rotate
- * with warp shuffles or with shared memory (mul/ms-mul.h).  docs/workloads/mul.md. */
+ * with warp shuffles or with shared memory, and the parallel column-based method with
+ * shared memory (mul/ms-mul.h).  docs/workloads/mul.md. */
 #include "ms-cli.h"
 #include "bulk/ms-bulk.h"
 #include "mul/ms-mul.h"
@@ -13,11 +14,11 @@ int ms_cmd_gen_mul(int argc, char **argv) {
   char *alg = NULL, *output = NULL, *format = NULL, *run = NULL;
   gboolean json = FALSE, info_flag = FALSE;
   GOptionEntry entries[] = {
-      {"algorithm", 'a', 0, G_OPTION_ARG_STRING, &alg, "school or comba (one thread per product); sum-rotate or sum-rotate-shared (one warp per product)", "ALG"},
-      {"bits", 0, 0, G_OPTION_ARG_STRING, &v[0], "Bits of each operand: a multiple of 32 up to 8192; 64 ... 1024, a power of two, for sum-rotate (default 1024)", "BITS"},
+      {"algorithm", 'a', 0, G_OPTION_ARG_STRING, &alg, "school or comba (one thread per product); sum-rotate, sum-rotate-shared or column-based (one warp per product)", "ALG"},
+      {"bits", 0, 0, G_OPTION_ARG_STRING, &v[0], "Bits of each operand: a multiple of 32 up to 8192; 64 ... 1024, a power of two, for the one-warp methods (default 1024)", "BITS"},
       {"products", 'p', 0, G_OPTION_ARG_STRING, &v[1], "Products computed at once (default 1024)", "P"},
       {"arrangement", 0, 0, G_OPTION_ARG_STRING, &v[2], "school, comba: column (word x of product j at x*p + j; default) or row", "ARR"},
-      {"threads-per-block", 'b', 0, G_OPTION_ARG_STRING, &v[3], "Threads per block (school, comba: default 256 when it divides p, else p; sum-rotate: 32)", "T"},
+      {"threads-per-block", 'b', 0, G_OPTION_ARG_STRING, &v[3], "Threads per block (school, comba: default 256 when it divides p, else p; one warp per product: 32)", "T"},
       {"seed", 0, 0, G_OPTION_ARG_STRING, &v[4], "The operands (default 1)", "SEED"},
       {"info", 0, 0, G_OPTION_ARG_NONE, &info_flag, "Print the program's reads and writes on stderr", NULL},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the trace to FILE (default stdout)", "FILE"},
@@ -30,8 +31,10 @@ int ms_cmd_gen_mul(int argc, char **argv) {
                                     "column-wise or row-wise; each product is computed on data through the trace's\n"
                                     "addresses.  sum-rotate: BITS/32 lanes of a warp per product (Algorithm 3), the\n"
                                     "words exchanged by warp shuffles (\"shuffle\" steps: no memory stage), or through\n"
-                                    "shared memory (sum-rotate-shared).  Every product is checked against GMP before\n"
-                                    "the trace is written.  The column-based method and Toom-k are not built yet.");
+                                    "shared memory (sum-rotate-shared).  column-based: lane i of the product's BITS/32\n"
+                                    "adds up columns i and n+i (Figure 3.3), the operands and carries through shared\n"
+                                    "memory.  Every product is checked against GMP before the trace is written.\n"
+                                    "Toom-k is not built yet.");
   g_option_context_add_main_entries(ctx, entries, NULL);
   int code = MS_EXIT_OK;
   GError *err = NULL;
@@ -42,14 +45,15 @@ int ms_cmd_gen_mul(int argc, char **argv) {
     code = MS_EXIT_INPUT;
     goto out;
   }
-  const gboolean warp = strcmp(alg, "sum-rotate") == 0 || strcmp(alg, "sum-rotate-shared") == 0;
+  const gboolean column = strcmp(alg, "column-based") == 0;
+  const gboolean warp = strcmp(alg, "sum-rotate") == 0 || strcmp(alg, "sum-rotate-shared") == 0 || column;
   if (strcmp(alg, "school") && strcmp(alg, "comba") && !warp) {
-    fprintf(stderr, "memsim gen mul: unknown algorithm \"%s\" (school, comba, sum-rotate, sum-rotate-shared)\n", alg);
+    fprintf(stderr, "memsim gen mul: unknown algorithm \"%s\" (school, comba, sum-rotate, sum-rotate-shared, column-based)\n", alg);
     code = MS_EXIT_INPUT;
     goto out;
   }
   if (warp && v[2]) {
-    fprintf(stderr, "memsim gen mul: --arrangement is for school and comba (sum-rotate's operands are lane-major)\n");
+    fprintf(stderr, "memsim gen mul: --arrangement is for school and comba (the one-warp methods' operands are lane-major)\n");
     code = MS_EXIT_INPUT;
     goto out;
   }
@@ -63,7 +67,15 @@ int ms_cmd_gen_mul(int argc, char **argv) {
     code = ms_cli_fail("gen mul", err);
     goto out;
   }
-  if (info_flag && warp) {
+  if (info_flag && column) {
+    fprintf(stderr, "mul %s: %" G_GUINT64_FORMAT " products of %" G_GUINT64_FORMAT " words, %" G_GUINT64_FORMAT
+            " threads (blocks of %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT " shared words); per thread 2 reads and 2 "
+            "writes, and 2n + 10 shared requests (2 writes, 2n reads, 4 writes, 4 reads) plus 4 a carry round of its "
+            "warp (%" G_GUINT64_FORMAT " rounds in all, at most %" G_GUINT64_FORMAT " per warp); %" G_GUINT64_FORMAT
+            " products checked against GMP\n",
+            alg, winfo.products, winfo.n, winfo.threads, winfo.block_threads, winfo.shared_words, winfo.rounds,
+            winfo.carry_max, winfo.checked);
+  } else if (info_flag && warp) {
     fprintf(stderr, "mul %s: %" G_GUINT64_FORMAT " products of %" G_GUINT64_FORMAT " words, %" G_GUINT64_FORMAT
             " threads (blocks of %" G_GUINT64_FORMAT "); per thread 2 reads and 2 writes; %" G_GUINT64_FORMAT
             " warp shuffles (3n per warp + carry rounds, at most %" G_GUINT64_FORMAT " per warp)%s; %" G_GUINT64_FORMAT

@@ -465,9 +465,12 @@ static double estimate_work(const MsCmpRecord *r, GHashTable *p) {
     double sy = (double)param_or(p, "symbols", 256), w = ceil(sy / 32) + ceil((double)param_or(p, "length", 1024) / 32);
     return sy * (sy + 10) * (1.5 * w + 1);
   }
-  if (strcmp(f, "mul") == 0) /* 4 requests per thread, 3n + 1 exchanges per warp (x 64 through shared memory) */
-    return (double)param_or(p, "products", 1024) * (double)param_or(p, "bits", 1024) / 32 *
-           (4 + (strstr(a, "shared") ? 6.0 : 0.1) * (double)param_or(p, "bits", 1024) / 32);
+  if (strcmp(f, "mul") == 0) { /* 4 requests per thread, 3n + 1 exchanges per warp (x 64 through shared
+                                * memory); column-based: 2n + 10 shared requests per thread, 4 a carry round */
+    const double w = (double)param_or(p, "bits", 1024) / 32;
+    return (double)param_or(p, "products", 1024) * w *
+           (strcmp(a, "column-based") == 0 ? 4 + 2 * w + 14 : 4 + (strstr(a, "shared") ? 6.0 : 0.1) * w);
+  }
   if (strcmp(f, "gcd") == 0) {
     double words = (double)param_or(p, "bits", 1024) / 32, inst = (double)param_or(p, "instances", 1024);
     double iters = strcmp(a, "binary") == 0 ? 64 * words : strcmp(a, "fast-binary") == 0 ? 32 * words : 4 * words;
