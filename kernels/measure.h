@@ -101,7 +101,8 @@ void ms_run_bulk(const MsOptions &o);
  * kernels/gf2.cu. */
 void ms_run_gf2(const MsOptions &o);
 /* Seed 002's sum-rotate multiplication, a product on n = bits/32 lanes of a warp, with warp
- * shuffles or shared memory (`--workload mul`, not part of "all"): kernels/mul.cu. */
+ * shuffles or shared memory, and the column-based method (`--workload mul`, not part of
+ * "all"): kernels/mul.cu. */
 void ms_run_mul(const MsOptions &o);
 /* Calibration (`--workload calibrate`, not part of "all"): kernels/calibrate.cu. */
 void ms_run_calibrate(const MsOptions &o);

@@ -411,7 +411,8 @@ static void usage(FILE *f) {
       "                     (GF(2) Gaussian elimination, seed 004's GEonGPU, row- and\n"
       "                     column-wise, with a single-core CPU baseline; not part of all),\n"
       "                     or mul (seed 002's sum-rotate multiplication, n = bits/32\n"
-      "                     lanes a product, warp shuffles or shared memory; not part of all)\n"
+      "                     lanes a product, warp shuffles or shared memory, and the\n"
+      "                     column-based method with shared memory; not part of all)\n"
       "  --quick            small sizes and few repetitions (smoke test)\n"
       "  --counters         one small launch per kernel (run under ncu; see\n"
       "                     kernels/ncu-counters.sh); writes launch log to --launch-log\n"
@@ -452,8 +453,8 @@ static void list_algorithms() {
               "             (p instances, column|row arrangement; only with --workload bulk)\n"
               "gf2:         eliminate (symbols x length, row|column arrangement; only with\n"
               "             --workload gf2)\n"
-              "mul:         sum-rotate sum-rotate-shared (bits 64..1024 x products, n = bits/32\n"
-              "             lanes a product; only with --workload mul)\n"
+              "mul:         sum-rotate sum-rotate-shared column-based (bits 64..1024 x products,\n"
+              "             n = bits/32 lanes a product; only with --workload mul)\n"
               "calibrate:   clock-spin launch-empty launch-burst dram-read dram-write dram-copy\n"
               "             strided-read l2-read dram-chase l2-chase l1-chase l1-sweep\n"
               "             shared-chase shared-wavefronts (only with --workload calibrate)\n");
@@ -591,7 +592,7 @@ int main(int argc, char **argv) {
   if (workload == "bulk" && family_selected({"prefix-sums", "bitonic", "floyd-warshall", "montgomery", "cky", "school", "comba"}))
     ms_run_bulk(g_opt);
   if (workload == "gf2" && family_selected({"eliminate"})) ms_run_gf2(g_opt);
-  if (workload == "mul" && family_selected({"sum-rotate", "sum-rotate-shared"})) ms_run_mul(g_opt);
+  if (workload == "mul" && family_selected({"sum-rotate", "sum-rotate-shared", "column-based"})) ms_run_mul(g_opt);
   if (workload == "calibrate") ms_run_calibrate(g_opt);
   MS_CUDA(cudaDeviceSynchronize());
   if (g_use_cupti) cupti_flush();
