@@ -31,9 +31,9 @@ int ms_cmd_gen_mul(int argc, char **argv) {
                                     "column-wise or row-wise; each product is computed on data through the trace's\n"
                                     "addresses.  sum-rotate: BITS/32 lanes of a warp per product (Algorithm 3), the\n"
                                     "words exchanged by warp shuffles (\"shuffle\" steps: no memory stage), or through\n"
-                                    "shared memory (sum-rotate-shared).  column-based: lane i of the product's BITS/32\n"
-                                    "adds up columns i and n+i (Figure 3.3), the operands and carries through shared\n"
-                                    "memory.  Every product is checked against GMP before the trace is written.\n"
+                                    "shared memory (sum-rotate-shared).  column-based: lane i of a product's n = BITS/32\n"
+                                    "lanes adds up columns i and n+i (Figure 3.3), the operands and carries through\n"
+                                    "shared memory.  Every product is checked against GMP before the trace is written.\n"
                                     "Toom-k is not built yet.");
   g_option_context_add_main_entries(ctx, entries, NULL);
   int code = MS_EXIT_OK;
