@@ -104,6 +104,9 @@ void ms_run_gf2(const MsOptions &o);
  * shuffles or shared memory, and the column-based method (`--workload mul`, not part of
  * "all"): kernels/mul.cu. */
 void ms_run_mul(const MsOptions &o);
+/* Seed 002's Toom-k, k = 2 .. 9: 2k - 1 point products in one kernel, the interpolation in a
+ * second (`--workload mul`, algorithms toom-2 ... toom-9): kernels/toom.cu. */
+void ms_run_toom(const MsOptions &o);
 /* Calibration (`--workload calibrate`, not part of "all"): kernels/calibrate.cu. */
 void ms_run_calibrate(const MsOptions &o);
 

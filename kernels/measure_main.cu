@@ -455,6 +455,8 @@ static void list_algorithms() {
               "             --workload gf2)\n"
               "mul:         sum-rotate sum-rotate-shared column-based (bits 64..1024 x products,\n"
               "             n = bits/32 lanes a product; only with --workload mul)\n"
+              "             toom-2 .. toom-9 (Toom-k, two kernels: bits 2048..65536 or\n"
+              "             MEMSIM_TOOM_BITS=a,b,..; 10240 products; only with --workload mul)\n"
               "calibrate:   clock-spin launch-empty launch-burst dram-read dram-write dram-copy\n"
               "             strided-read l2-read dram-chase l2-chase l1-chase l1-sweep\n"
               "             shared-chase shared-wavefronts (only with --workload calibrate)\n");
@@ -593,6 +595,8 @@ int main(int argc, char **argv) {
     ms_run_bulk(g_opt);
   if (workload == "gf2" && family_selected({"eliminate"})) ms_run_gf2(g_opt);
   if (workload == "mul" && family_selected({"sum-rotate", "sum-rotate-shared", "column-based"})) ms_run_mul(g_opt);
+  if (workload == "mul" && family_selected({"toom-2", "toom-3", "toom-4", "toom-5", "toom-6", "toom-7", "toom-8", "toom-9"}))
+    ms_run_toom(g_opt);
   if (workload == "calibrate") ms_run_calibrate(g_opt);
   MS_CUDA(cudaDeviceSynchronize());
   if (g_use_cupti) cupti_flush();

@@ -157,9 +157,19 @@ if "$memsim" gen gf2 -n 40 -L 70 --arrangement column -o gf2.json 2>/dev/null &&
 else fail "gf2_text_equals_source: $a / $b"; fi
 expect gf2_bad_arrangement 2 "memsim gen gf2: gf2: --arrangement must be row or column, got \"diagonal\"" -- gen gf2 --arrangement diagonal
 expect gf2_extra_argument 2 "memsim gen gf2: unexpected argument" -- gen gf2 extra
-expect mul_unknown_algorithm 2 "memsim gen mul: unknown algorithm \"karatsuba\" (school, comba, sum-rotate, sum-rotate-shared, column-based)" -- gen mul -a karatsuba
+expect mul_unknown_algorithm 2 "memsim gen mul: unknown algorithm \"karatsuba\" (school, comba, sum-rotate, sum-rotate-shared, column-based, toom-2 ... toom-9)" -- gen mul -a karatsuba
 expect mul_sum_rotate_bits 2 "memsim gen mul: mul sum-rotate: bits: 96 is not 64, 128, 256, 512 or 1024" -- gen mul -a sum-rotate --bits 96
 expect mul_sum_rotate_arrangement 2 "memsim gen mul: --arrangement is for school and comba" -- gen mul -a sum-rotate --arrangement row
+expect mul_toom_bits 2 "memsim gen mul: mul toom-5: bits: 256 is not a multiple of 32 of at least 320 (two words a part)" -- gen mul -a toom-5 --bits 256
+expect mul_toom_arrangement 2 "memsim gen mul: --arrangement is for school and comba (Toom-k's arrays are column-wise)" -- gen mul -a toom-3 --arrangement row
+# Toom-4 of 64 products: two kernels, one coalesced 32-word group per warp and access (the
+# --info counts times 64 / 32), every product checked
+n=$((n + 1))
+if a=$("$memsim" gen mul -a toom-4 --bits 1024 -p 64 --info --run "$src/models/umm-w32.json" --json 2>"$tmp/toom-info") &&
+   grep -q '"grid_barriers":1,' <<<"$a" && grep -q '"stages":6646,' <<<"$a" &&
+   grep -qF "kernel 1 1372 reads and 212 writes, kernel 2 1175 reads and 564 writes; 3 products executed" "$tmp/toom-info"
+then echo "ok - mul_toom_two_kernels"
+else fail "mul_toom_two_kernels: $a / $(cat "$tmp/toom-info")"; fi
 # sum-rotate: 2 reads and 2 writes a thread (64 products x 8 lanes), 3n shuffles a warp and
 # the carry rounds; through shared memory the same exchanges are shared requests instead
 n=$((n + 1))

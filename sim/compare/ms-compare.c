@@ -465,6 +465,10 @@ static double estimate_work(const MsCmpRecord *r, GHashTable *p) {
     double sy = (double)param_or(p, "symbols", 256), w = ceil(sy / 32) + ceil((double)param_or(p, "length", 1024) / 32);
     return sy * (sy + 10) * (1.5 * w + 1);
   }
+  if (strcmp(f, "mul") == 0 && g_str_has_prefix(a, "toom-")) { /* 2k - 1 Comba products of w/k words per product */
+    const double k = (double)(a[5] - '0'), wk = (double)param_or(p, "bits", 4096) / 32 / k;
+    return (double)param_or(p, "products", 1024) * (2 * k - 1) * 2 * (wk + 1) * (wk + 1);
+  }
   if (strcmp(f, "mul") == 0) { /* 4 requests per thread, 3n + 1 exchanges per warp (x 64 through shared
                                 * memory); column-based: 2n + 10 shared requests per thread, 4 a carry round */
     const double w = (double)param_or(p, "bits", 1024) / 32;
