@@ -664,6 +664,8 @@ void ms_run_bulk(const MsOptions &o) {
    * 131072 rules (64 non-terminals), n = 32, p = 32;
    * mul: seed 002's School and Comba (Table 3.1), one thread per product: 256 and 1024 bits
    * at p = 2^10, 2^14 and 102400 (400 blocks of 256), 2048 bits at p = 2^10 and 2^14.
+   * mul-table34: Comba column-wise at Table 3.4's 10240 products, 1024 to 8192 bits (beside
+   * kernels/toom.cu's Toom-k at the same sizes).
    * Each replaces the default sweep. */
   const char *sweep = std::getenv("MEMSIM_BULK_SWEEP");
   if (sweep && std::string(sweep) == "figure8") {
@@ -703,6 +705,10 @@ void ms_run_bulk(const MsOptions &o) {
   if (sweep && std::string(sweep) == "cky-rules") { /* Table 7.2's rule counts above 16384 */
     run_alg(o, CKY, 32, pows({5}), 32, 32768, true);
     for (unsigned nr : {16384u, 32768u, 65536u, 131072u}) run_alg(o, CKY, 32, pows({5}), 64, nr, true);
+    return;
+  }
+  if (sweep && std::string(sweep) == "mul-table34") {
+    for (unsigned bits : {1024u, 2048u, 4096u, 8192u}) run_alg(o, COMBA, bits, {10240}, 32, 8192, true);
     return;
   }
   if (sweep && std::string(sweep) == "mul") {
