@@ -216,6 +216,34 @@ static gboolean is_hmm(const MsModel *m) {
   return m->kind == MS_MODEL_HMM || m->kind == MS_MODEL_ASYNC_HMM;
 }
 
+/* Loaded latency, from docs/models.md alone: the stages that entered the path in the `win`
+ * time units up to `now` (entered[tau] per time unit), as a share of rate * win, in per
+ * mille (at most 1000), through the curve's points. */
+static guint64 naive_loaded(const MsLoadCurve *c, GArray *entered, gint64 now, gint64 win, gint64 rate) {
+  gint64 n = 0;
+  for (gint64 tau = MAX(0, now - win + 1); tau <= now; tau++)
+    if (tau < (gint64)entered->len) n += g_array_index(entered, gint64, tau);
+  guint64 u = (guint64)MIN(1000, 1000 * n / (rate * win));
+  guint64 lat = c->lat[0];
+  for (guint32 i = 0; i < c->n; i++) {
+    if (u >= c->u[i]) lat = c->lat[i];
+    if (u >= c->u[i] && i + 1 < c->n && u < c->u[i + 1]) { /* between points i and i + 1 */
+      guint64 du = c->u[i + 1] - c->u[i], dl = c->lat[i + 1] - c->lat[i];
+      lat = c->lat[i] + dl * (u - c->u[i]) / du;
+    }
+  }
+  return lat;
+}
+
+/* Slots s0 .. s0 + k - 1 enter at s / rate. */
+static void naive_enter(GArray *entered, gint64 s0, gint64 k, gint64 rate) {
+  for (gint64 s = s0; s < s0 + k; s++) {
+    guint tau = (guint)(s / rate);
+    if (tau >= entered->len) g_array_set_size(entered, tau + 1);
+    g_array_index(entered, gint64, tau)++;
+  }
+}
+
 static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   memset(out, 0, sizeof *out);
   guint w = m->width;
@@ -361,6 +389,11 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   gint64 *next_pslot = g_new0(gint64, d);
   if (l2 || cache) g_rate = m->l2_rate;
   l2 = l2 || cache; /* the global pipeline at the L2's rate and latency */
+  /* loaded latency: stages that entered each time unit, on the global pipeline and on the
+   * cache's DRAM slots (index: the time unit) */
+  const MsLoadCurve *main_curve = l2 ? &m->l2_loaded_latency : &m->global_loaded_latency;
+  GArray *entered_main = g_array_new(FALSE, TRUE, sizeof(gint64));
+  GArray *entered_dram = g_array_new(FALSE, TRUE, sizeof(gint64));
   gint64 L = (gint64)m->launch_units;
   /* residency: a limit that concerns this trace, on an hmm kind */
   gboolean dyn = hmm && (m->resident_warps || m->resident_blocks ||
@@ -603,11 +636,21 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
           guint64 l = !hmm ? m->latency : q == d ? m->global_latency : m->shared_latency;
           if (l2 && (hmm ? q == d : m->kind == MS_MODEL_UMM)) l = m->l2_latency;
           gint64 s0 = MAX(next_slot[q], now * rate);
+          const gboolean gpipe = hmm ? q == d : m->kind == MS_MODEL_UMM;
+          if (gpipe && main_curve->n) { /* loaded latency */
+            l = naive_loaded(main_curve, entered_main, now, (gint64)l, rate);
+            naive_enter(entered_main, s0, (gint64)kk, rate);
+          }
           gint64 complete = (s0 + (gint64)kk - 1) / rate + (gint64)l - 1;
           const gint64 dk = (gint64)kd[pos[j] * W + j];
           if (dk) { /* the cache's DRAM slots, after those taken before, from now on */
             gint64 d0 = MAX(next_dslot, now * d_rate);
-            complete = MAX(complete, (d0 + dk - 1) / d_rate + d_lat - 1);
+            gint64 dl = d_lat;
+            if (m->global_loaded_latency.n) {
+              dl = (gint64)naive_loaded(&m->global_loaded_latency, entered_dram, now, d_lat, d_rate);
+              naive_enter(entered_dram, d0, dk, d_rate);
+            }
+            complete = MAX(complete, (d0 + dk - 1) / d_rate + dl - 1);
             next_dslot = d0 + dk;
           }
           if (l1h[pos[j] * W + j]) complete = MAX(complete, now + (gint64)m->l1_latency - 1); /* its L1 hits */
@@ -672,6 +715,8 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   g_free(issue);
   g_free(next_slot);
   g_free(next_pslot);
+  g_array_free(entered_main, TRUE);
+  g_array_free(entered_dram, TRUE);
   g_free(busy);
   g_free(last_warp);
   g_free(bdmm);
@@ -843,6 +888,29 @@ Test(bruteforce, engine_should_match_naive_evaluator_on_random_traces) {
   g_rand_free(g);
 }
 
+static void random_curve(GRand *g, MsLoadCurve *c) {
+  c->n = (guint32)g_rand_int_range(g, 1, 5);
+  guint32 u = (guint32)g_rand_int_range(g, 0, 300);
+  guint64 lat = (guint64)g_rand_int_range(g, 1, 6);
+  for (guint32 i = 0; i < c->n; i++) {
+    c->u[i] = u;
+    c->lat[i] = lat;
+    u += (guint32)g_rand_int_range(g, 1, 300);
+    if (u > 1000) {
+      c->n = i + 1;
+      break;
+    }
+    lat += (guint64)g_rand_int_range(g, 0, 6);
+  }
+}
+
+/* Loaded latency, from a generator of its own (so that the other draws stay those of
+ * earlier seeds): random curves of 1 .. 4 points on a third of the models that can have them. */
+static void random_loaded(GRand *g, MsModel *m) {
+  if (m->kind != MS_MODEL_DMM && g_rand_int_range(g, 0, 3) == 0) random_curve(g, &m->global_loaded_latency);
+  if (m->l2_words && g_rand_int_range(g, 0, 3) == 0) random_curve(g, &m->l2_loaded_latency);
+}
+
 /* The GPU extensions: global_rate, residency (warps, blocks, shared words), launch_units, each
  * set at random on top of a random model and trace (limits drawn so that every block fits). */
 static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
@@ -905,11 +973,13 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
 Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   guint32 seed = test_seed(20261122u);
   GRand *g = g_rand_new_with_seed(seed);
-  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0, lined = 0, hashed = 0, ported = 0, shuffled = 0, l1hit = 0, l1evict = 0;
+  GRand *gc = g_rand_new_with_seed(seed ^ 0x5a5a5a5au);
+  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0, lined = 0, hashed = 0, ported = 0, shuffled = 0, l1hit = 0, l1evict = 0, loaded = 0;
   for (guint it = 0; it < RANDOM_EXTENSION_TRACES; it++) {
     MsModel *m = random_model(g);
     MtTrace *t = random_trace(g, m->width);
     random_extensions(g, m, t);
+    random_loaded(gc, m);
     rate += m->global_rate > 1;
     launch += m->launch_units > 0;
     window += m->read_window > 1;
@@ -932,11 +1002,23 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
     shuffled += m->shuffle_units > 0 && r->shuffles > 0;
     l1hit += r->l1_hits > 0;
     l1evict += r->l1_hits > 0 && r->l1_misses > r->l1_share_words / m->group_words;
+    if (m->global_loaded_latency.n > 1 || m->l2_loaded_latency.n > 1) {
+      /* does the load matter? the same curves held at their first point */
+      MsModel *flat = ms_model_copy(m);
+      flat->global_loaded_latency.n = MIN(flat->global_loaded_latency.n, 1u);
+      flat->l2_loaded_latency.n = MIN(flat->l2_loaded_latency.n, 1u);
+      MsResult *rf = mt_run(flat, t, &opt);
+      loaded += rf->time_units != r->time_units;
+      ms_result_free(rf);
+      ms_model_free(flat);
+    }
     ms_result_free(r);
     mt_trace_free(t);
     ms_model_free(m);
   }
   cr_expect_gt(rate, RANDOM_EXTENSION_TRACES / 4, "global_rate under-tested: %u", rate);
+  cr_expect_gt(loaded, RANDOM_EXTENSION_TRACES / 40, "loaded latency under-tested: %u", loaded);
+  cr_log_info("loaded latency: %u traces whose time depends on the load", loaded);
   cr_expect_gt(dyn, RANDOM_EXTENSION_TRACES / 5, "residency under-tested: %u", dyn);
   cr_expect_gt(launch, RANDOM_EXTENSION_TRACES / 5, "launch_units under-tested: %u", launch);
   cr_expect_gt(window, RANDOM_EXTENSION_TRACES / 5, "read_window under-tested: %u", window);
@@ -953,6 +1035,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   cr_expect_gt(l1hit, RANDOM_EXTENSION_TRACES / 20, "l1_words under-tested: %u", l1hit);
   cr_expect_gt(l1evict, RANDOM_EXTENSION_TRACES / 100, "l1 evictions under-tested: %u", l1evict);
   g_rand_free(g);
+  g_rand_free(gc);
 }
 
 /* Limits wide enough to hold every block change nothing but make grid barriers kernel

@@ -933,6 +933,41 @@ Test(gpu, dmm_port_worked_example) {
   }
 }
 
+/* docs/models.md, "Loaded latency": UMM w = 4, l = 4, global_loaded_latency [[0, 4],
+ * [500, 8]] (a window of 4 time units of 1 slot); four warps each read one group
+ * (traces/loaded-latency.json).  W0 at 0: 0 stages in the window, u = 0, latency 4,
+ * complete 3; W1 at 1: 1 stage, u = 250, latency 6, complete 6; W2 at 2: u = 500, latency 8,
+ * complete 9; W3 at 3: u = 750, latency 8, complete 10: 11 time units (7 without). */
+Test(gpu, loaded_latency_worked_example) {
+  const gint64 want_done[4] = {3, 6, 9, 10};
+  for (int c = 0; c < 2; c++) {
+    MsModel *m = ms_model_new(MS_MODEL_UMM, 4, 4, 1, 1, 1);
+    if (c) {
+      m->global_loaded_latency.n = 2;
+      m->global_loaded_latency.u[1] = 500;
+      m->global_loaded_latency.lat[0] = 4;
+      m->global_loaded_latency.lat[1] = 8;
+    }
+    MtTrace *t = mt_trace_new(16, 0);
+    gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 16; i++) a[i] = i;
+    MsSimOptions opt = {.max_events = 100};
+    MsResult *r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, c ? 11u : 7u, "case %d: %" G_GUINT64_FORMAT " time units", c, r->time_units);
+    if (c) {
+      cr_assert_eq(r->events->len, 4);
+      for (guint i = 0; i < 4; i++) {
+        const MsEvent *e = &g_array_index(r->events, MsEvent, i);
+        cr_expect_eq(e->time, (gint64)i, "W%u dispatched at %" G_GINT64_FORMAT, i, e->time);
+        cr_expect_eq(e->complete, want_done[i], "W%u completes at %" G_GINT64_FORMAT, i, e->complete);
+      }
+    }
+    ms_result_free(r);
+    mt_trace_free(t);
+    ms_model_free(m);
+  }
+}
+
 /* docs/models.md, "Warp shuffles": UMM w = 4, l = 5; two warps read, shuffle, shuffle
  * (warp 0 only), write (traces/shuffles.json).  Without shuffle_units the shuffles cost
  * nothing: 11 time units, as without them.  With 3: W0 reads at 0, ready at 5, shuffles

@@ -130,6 +130,18 @@ typedef struct {
 
 enum { POOL_COUNT, POOL_L2_GROUPS, POOL_L2_ACCESS };
 
+/* Loaded latency (docs/models.md, "Loaded latency"): the slots a path has taken, as
+ * intervals [a, b) in increasing order from head, to count those that entered in the last
+ * `win` time units.  Slots are taken at max(next free, t * g) and t never decreases, so the
+ * taken slots at or after any later time's (t + 1) g form one run ending at the next free. */
+typedef struct {
+  const MsLoadCurve *curve; /* NULL: the path's fixed latency */
+  gint64 win, g;            /* the window (the path's base latency), slots per time unit */
+  gint64 *a, *b;
+  guint64 head, len, cap;
+  gint64 total;             /* slots in intervals head .. len-1 */
+} LoadWin;
+
 typedef struct Engine {
   const MsModel *model;
   MsSource *src;
@@ -211,6 +223,7 @@ typedef struct Engine {
   L1Cache *l1c;         /* l1_words: global steps look in their block's share first */
   gint64 l1lat;
   gint64 *pslot, prate; /* dmm_global_rate: per DMM, its port's next free slot; slots per unit */
+  LoadWin lw_main, lw_dram; /* loaded latency: the global pipeline, the L2 cache's DRAM slots */
   gboolean boundary;    /* grid barriers are kernel boundaries */
   guint64 kernels;
   gboolean dyn;         /* residency limits: blocks placed as room frees */
@@ -1579,16 +1592,66 @@ static gboolean drain(Engine *e) {
 
 /* Dispatch warp j (member position q) on pipeline p at time t: its k stages take the next k
  * free slots from t * rate on; slot s enters at s / rate (rate 1: times t .. t+k-1). */
+/* The latency of a request dispatched at t on path w whose next free slot is `next`. */
+static gint64 load_latency(LoadWin *w, gint64 t, gint64 next) {
+  const gint64 lo = (t - w->win + 1) * w->g, hi = (t + 1) * w->g;
+  while (w->head < w->len && w->b[w->head] <= lo) {
+    w->total -= w->b[w->head] - w->a[w->head];
+    w->head++;
+  }
+  gint64 n = w->total;
+  if (w->head < w->len && w->a[w->head] < lo) n -= lo - w->a[w->head];
+  if (next > hi) n -= next - hi;
+  const gint64 cap = w->g * w->win;
+  const guint64 u = n <= 0 ? 0 : n >= cap ? 1000 : (guint64)(1000 * n / cap);
+  return (gint64)ms_load_curve_at(w->curve, u);
+}
+
+/* Path w took slots [s0, s0 + k). */
+static void load_take(LoadWin *w, gint64 s0, gint64 k) {
+  if (k <= 0) return;
+  w->total += k;
+  if (w->len > w->head && w->b[w->len - 1] == s0) {
+    w->b[w->len - 1] = s0 + k;
+    return;
+  }
+  if (w->len == w->cap) {
+    if (w->head && w->head >= w->cap / 2) { /* slide down */
+      memmove(w->a, w->a + w->head, (w->len - w->head) * sizeof *w->a);
+      memmove(w->b, w->b + w->head, (w->len - w->head) * sizeof *w->b);
+      w->len -= w->head;
+      w->head = 0;
+    } else {
+      w->cap = w->cap ? 2 * w->cap : 256;
+      w->a = g_renew(gint64, w->a, w->cap);
+      w->b = g_renew(gint64, w->b, w->cap);
+    }
+  }
+  w->a[w->len] = s0;
+  w->b[w->len] = s0 + k;
+  w->len++;
+}
+
 static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   StepRec *r = win_get(e, e->cursor[j]);
   gint64 k = kof(r, j);
   gint64 g = e->rate[p];
   gint64 s0 = MAX(e->slot[p], t * g);
-  gint64 complete = (s0 + k - 1) / g + e->lat[p] - 1;
+  gint64 lat = e->lat[p];
+  if (p == e->P - 1 && e->lw_main.curve) { /* loaded latency: what entered lately */
+    lat = load_latency(&e->lw_main, t, e->slot[p]);
+    load_take(&e->lw_main, s0, k);
+  }
+  gint64 complete = (s0 + k - 1) / g + lat - 1;
   const gint64 kd = kdof(r, j);
   if (kd) { /* L2 cache: its DRAM slots, from its dispatch on, after those taken before */
     gint64 d0 = MAX(e->dslot, t * e->drate);
-    complete = MAX(complete, (d0 + kd - 1) / e->drate + e->dlat - 1);
+    gint64 dl = e->dlat;
+    if (e->lw_dram.curve) {
+      dl = load_latency(&e->lw_dram, t, e->dslot);
+      load_take(&e->lw_dram, d0, kd);
+    }
+    complete = MAX(complete, (d0 + kd - 1) / e->drate + dl - 1);
     e->dslot = d0 + kd;
     e->dbusy += (guint64)kd;
   }
@@ -1598,7 +1661,7 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
     const guint x = pipe_of(e, j, MS_SPACE_SHARED);
     gint64 p0 = MAX(e->pslot[x], t * e->prate);
     gint64 pe = (p0 + k - 1) / e->prate;
-    complete = MAX(complete, pe + e->lat[p] - 1);
+    complete = MAX(complete, pe + lat - 1);
     entered = MAX(entered, pe);
     e->pslot[x] = p0 + k;
   }
@@ -1797,6 +1860,10 @@ static gboolean check_residency(Engine *e, GError **error) {
 }
 
 static void engine_free(Engine *e) {
+  g_free(e->lw_main.a);
+  g_free(e->lw_main.b);
+  g_free(e->lw_dram.a);
+  g_free(e->lw_dram.b);
   if (e->l1c) {
     l1_clear(e);
     g_free(e->l1c->tag);
@@ -1965,6 +2032,15 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     e.l2c = L;
   }
   e.pw = e.l2 || e.l2c ? model->l2_partial_write_stages : model->partial_write_stages;
+  /* loaded latency: the global pipeline's curve is the L2's when it runs at the L2's rate,
+   * else the DRAM's; the cache's DRAM slots take the DRAM's; each window is its base latency */
+  if (e.hmm || model->kind == MS_MODEL_UMM) {
+    const guint p = e.P - 1;
+    const MsLoadCurve *c = e.l2 || e.l2c ? &model->l2_loaded_latency : &model->global_loaded_latency;
+    if (c->n) e.lw_main = (LoadWin){.curve = c, .win = e.lat[p], .g = e.rate[p]};
+    if (e.l2c && model->global_loaded_latency.n)
+      e.lw_dram = (LoadWin){.curve = &model->global_loaded_latency, .win = e.dlat, .g = e.drate};
+  }
   if (e.hmm && model->dmm_global_rate) {
     e.pslot = g_new0(gint64, model->dmms);
     e.prate = (gint64)model->dmm_global_rate;

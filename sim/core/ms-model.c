@@ -93,6 +93,13 @@ char *ms_model_describe(const MsModel *m) {
   if (m->l1_words)
     g_string_append_printf(s, " l1_words=%" G_GUINT64_FORMAT " l1_latency=%" G_GUINT64_FORMAT " l1_ways=%u",
                            m->l1_words, m->l1_latency, m->l1_ways);
+  const MsLoadCurve *curves[2] = {&m->global_loaded_latency, &m->l2_loaded_latency};
+  for (int c = 0; c < 2; c++) {
+    if (!curves[c]->n) continue;
+    g_string_append_printf(s, " %s=", c ? "l2_loaded_latency" : "global_loaded_latency");
+    for (guint32 i = 0; i < curves[c]->n; i++)
+      g_string_append_printf(s, "%s%u:%" G_GUINT64_FORMAT, i ? "," : "", curves[c]->u[i], curves[c]->lat[i]);
+  }
   return g_string_free(s, FALSE);
 }
 
@@ -107,7 +114,8 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "l2_partial_write_stages", "l2_ways",
                                          "l2_partitions", "block_start_units", "l2_line_words", "l2_hashed_sets",
                                          "dmm_global_rate", "shuffle_units", "l1_words",
-                                         "l1_latency", "l1_ways", NULL};
+                                         "l1_latency", "l1_ways", "global_loaded_latency",
+                                         "l2_loaded_latency", NULL};
 
 static gboolean fail(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static gboolean fail(GError **error, int code, const char *fmt, ...) {
@@ -118,6 +126,39 @@ static gboolean fail(GError **error, int code, const char *fmt, ...) {
   g_set_error_literal(error, MS_ERROR, code, msg);
   g_free(msg);
   return FALSE;
+}
+
+/* A loaded-latency curve: [[u, latency], ...], u per mille strictly increasing, latency
+ * non-decreasing (docs/models.md, "Loaded latency"). */
+static gboolean parse_curve(const cJSON *it, const char *fn, const char *key, MsLoadCurve *c, GError **error) {
+  if (!cJSON_IsArray(it))
+    return fail(error, MS_ERROR_INVALID, "%s: %s: expected an array of [utilization per mille, latency] points, got %s",
+                fn, key, ms_json_type_name(it));
+  const int n = cJSON_GetArraySize(it);
+  if (n < 1 || n > (int)MS_MAX_LOAD_POINTS)
+    return fail(error, MS_ERROR_INVALID, "%s: %s: %d points; expected 1 .. %u", fn, key, n, MS_MAX_LOAD_POINTS);
+  c->n = 0;
+  for (int i = 0; i < n; i++) {
+    const cJSON *pt = cJSON_GetArrayItem(it, i);
+    g_autofree char *wu = g_strdup_printf("%s[%d][0]", key, i);
+    g_autofree char *wl = g_strdup_printf("%s[%d][1]", key, i);
+    if (!cJSON_IsArray(pt) || cJSON_GetArraySize(pt) != 2)
+      return fail(error, MS_ERROR_INVALID, "%s: %s[%d]: expected a point [utilization per mille, latency]", fn, key, i);
+    guint64 u, l;
+    if (!ms_json_get_uint(cJSON_GetArrayItem(pt, 0), 0, 1000, fn, wu, &u, error) ||
+        !ms_json_get_uint(cJSON_GetArrayItem(pt, 1), 1, MS_MAX_LATENCY, fn, wl, &l, error))
+      return FALSE;
+    if (i && u <= c->u[i - 1])
+      return fail(error, MS_ERROR_INVALID, "%s: %s[%d]: utilization %" G_GUINT64_FORMAT " does not increase (the point before has %u)",
+                  fn, key, i, u, c->u[i - 1]);
+    if (i && l < c->lat[i - 1])
+      return fail(error, MS_ERROR_INVALID, "%s: %s[%d]: latency %" G_GUINT64_FORMAT " is below the point before's (%" G_GUINT64_FORMAT ")",
+                  fn, key, i, l, c->lat[i - 1]);
+    c->u[i] = (guint32)u;
+    c->lat[i] = l;
+    c->n = (guint32)i + 1;
+  }
+  return TRUE;
 }
 
 static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GError **error) {
@@ -340,6 +381,18 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
       if (!ms_json_get_uint(l1ways, 1, MS_MAX_L1_WAYS, fn, "l1_ways", &v, error)) return FALSE;
       m->l1_ways = (guint32)v;
     }
+  }
+  it = cJSON_GetObjectItemCaseSensitive(root, "global_loaded_latency");
+  if (it) {
+    if (m->kind == MS_MODEL_DMM)
+      return fail(error, MS_ERROR_INVALID, "%s: global_loaded_latency: a dmm has no global memory; it applies to umm and hmm kinds", fn);
+    if (!parse_curve(it, fn, "global_loaded_latency", &m->global_loaded_latency, error)) return FALSE;
+  }
+  it = cJSON_GetObjectItemCaseSensitive(root, "l2_loaded_latency");
+  if (it) {
+    if (!m->l2_words)
+      return fail(error, MS_ERROR_INVALID, "%s: l2_loaded_latency: needs the l2 keys (l2_words, l2_latency, l2_rate)", fn);
+    if (!parse_curve(it, fn, "l2_loaded_latency", &m->l2_loaded_latency, error)) return FALSE;
   }
   it = cJSON_GetObjectItemCaseSensitive(root, "time_unit_ns");
   if (it) {

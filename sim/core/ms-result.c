@@ -50,6 +50,17 @@ static cJSON *model_json(const MsModel *m) {
     cJSON_AddNumberToObject(o, "l1_latency", (double)m->l1_latency);
     cJSON_AddNumberToObject(o, "l1_ways", m->l1_ways);
   }
+  const MsLoadCurve *curves[2] = {&m->global_loaded_latency, &m->l2_loaded_latency};
+  for (int c = 0; c < 2; c++) {
+    if (!curves[c]->n) continue;
+    cJSON *pts = cJSON_AddArrayToObject(o, c ? "l2_loaded_latency" : "global_loaded_latency");
+    for (guint32 i = 0; i < curves[c]->n; i++) {
+      cJSON *pt = cJSON_CreateArray();
+      cJSON_AddItemToArray(pt, cJSON_CreateNumber(curves[c]->u[i]));
+      cJSON_AddItemToArray(pt, cJSON_CreateNumber((double)curves[c]->lat[i]));
+      cJSON_AddItemToArray(pts, pt);
+    }
+  }
   if (m->time_unit_ns > 0) cJSON_AddNumberToObject(o, "time_unit_ns", m->time_unit_ns);
   if (m->launch_ns > 0) cJSON_AddNumberToObject(o, "launch_ns", m->launch_ns);
   return o;

@@ -29,14 +29,31 @@ gboolean ms_result_print_timeline(const MsResult *r, const MsModel *m, FILE *out
     guint64 l = ms_model_is_hmm(m) ? (p == m->dmms ? m->global_latency : m->shared_latency) : m->latency;
     /* entered[t] = the stages that entered at t on this pipeline ("W1.0"; with global_rate > 1
      * several: "W0.0x2 W1.0" is two stages of warp 0 and one of warp 1); stage i of an event enters at (slot + i) / rate */
+    /* loaded latency (docs/models.md): each request has its own latency, so the picture has
+     * two columns, the stages entering and each request completing (done[t]) */
+    const gboolean global = ms_model_is_hmm(m) ? p == m->dmms : m->kind == MS_MODEL_UMM;
+    const gboolean loaded = global && (m->global_loaded_latency.n || m->l2_loaded_latency.n);
     GPtrArray *cells = g_ptr_array_new_with_free_func(g_free);
-    for (guint64 t = 0; t <= r->time_units; t++) g_ptr_array_add(cells, NULL);
+    GPtrArray *done = g_ptr_array_new_with_free_func(g_free);
+    for (guint64 t = 0; t <= r->time_units; t++) {
+      g_ptr_array_add(cells, NULL);
+      g_ptr_array_add(done, NULL);
+    }
     gboolean any = FALSE;
     int width = CELL - 1;
     for (guint i = 0; i < r->events->len; i++) {
       const MsEvent *e = &g_array_index(r->events, MsEvent, i);
       if (e->pipeline != p) continue;
       any = TRUE;
+      if (loaded && e->complete >= 0 && e->complete <= (gint64)r->time_units) {
+        char lab[64];
+        g_snprintf(lab, sizeof lab, "W%" G_GUINT64_FORMAT ".%" G_GUINT64_FORMAT, e->warp, e->step);
+        char **cell = (char **)&g_ptr_array_index(done, (guint)e->complete);
+        char *joined = *cell ? g_strconcat(*cell, " ", lab, NULL) : g_strdup(lab);
+        g_free(*cell);
+        *cell = joined;
+        width = MAX(width, (int)strlen(joined));
+      }
       guint64 rate = e->rate ? e->rate : 1;
       for (guint32 k = 0; k < e->stages;) {
         gint64 t = e->rate ? (e->slot + k) / (gint64)rate : e->time + k;
@@ -58,13 +75,18 @@ gboolean ms_result_print_timeline(const MsResult *r, const MsModel *m, FILE *out
     }
     if (!any) {
       g_ptr_array_free(cells, TRUE);
+      g_ptr_array_free(done, TRUE);
       continue;
     }
     char nb[48];
-    gboolean full = l <= MAX_DEPTH_COLUMNS;
-    fprintf(out, "\n%s, latency l = %" G_GUINT64_FORMAT ": Wj.s is a stage of warp j's step s%s\n",
-            pipe_name(m, p, nb, sizeof nb), l,
-            full ? "; it enters at depth 1 and completes at depth l" : "");
+    gboolean full = l <= MAX_DEPTH_COLUMNS && !loaded;
+    if (loaded)
+      fprintf(out, "\n%s, loaded latency: Wj.s is a stage of warp j's step s; \"done\" is when its request completes\n",
+              pipe_name(m, p, nb, sizeof nb));
+    else
+      fprintf(out, "\n%s, latency l = %" G_GUINT64_FORMAT ": Wj.s is a stage of warp j's step s%s\n",
+              pipe_name(m, p, nb, sizeof nb), l,
+              full ? "; it enters at depth 1 and completes at depth l" : "");
     if (ms_model_is_hmm(m) ? p == m->dmms : m->kind == MS_MODEL_UMM)
       if (m->global_rate > 1)
         fprintf(out, "global_rate g = %u: up to %u stages enter per time unit\n", m->global_rate, m->global_rate);
@@ -79,7 +101,8 @@ gboolean ms_result_print_timeline(const MsResult *r, const MsModel *m, FILE *out
       gboolean nonempty = FALSE;
       for (guint64 d = 0; d < (full ? l : 2); d++) {
         guint64 depth = full ? d : (d == 0 ? 0 : l - 1);
-        const char *c = t >= depth ? g_ptr_array_index(cells, (guint)(t - depth)) : NULL;
+        const char *c = loaded ? g_ptr_array_index(d == 0 ? cells : done, (guint)t)
+                        : t >= depth ? g_ptr_array_index(cells, (guint)(t - depth)) : NULL;
         if (c) nonempty = TRUE;
         g_string_append_printf(row, " %-*s", width, c ? c : (full ? "." : ""));
       }
@@ -87,6 +110,7 @@ gboolean ms_result_print_timeline(const MsResult *r, const MsModel *m, FILE *out
       g_string_free(row, TRUE);
     }
     g_ptr_array_free(cells, TRUE);
+    g_ptr_array_free(done, TRUE);
   }
   fprintf(out, "\ntotal: %" G_GUINT64_FORMAT " time units (the last completion + 1)\n", r->time_units);
   return TRUE;

@@ -41,6 +41,25 @@ typedef enum {
 /* ---- models ------------------------------------------------------------------------ */
 typedef enum { MS_MODEL_UMM, MS_MODEL_DMM, MS_MODEL_HMM, MS_MODEL_ASYNC_HMM } MsModelKind;
 
+#define MS_MAX_LOAD_POINTS 32u
+/* A latency against utilization: n points (u[i] per mille, strictly increasing, 0 .. 1000;
+ * lat[i] time units, non-decreasing).  Below u[0] the latency is lat[0], above u[n-1]
+ * lat[n-1], between two points lat[i] + floor((lat[i+1] - lat[i]) (u - u[i]) / (u[i+1] - u[i])). */
+typedef struct {
+  guint32 n;
+  guint32 u[MS_MAX_LOAD_POINTS];
+  guint64 lat[MS_MAX_LOAD_POINTS];
+} MsLoadCurve;
+
+/* The latency of curve c at utilization u (per mille). */
+static inline guint64 ms_load_curve_at(const MsLoadCurve *c, guint64 u) {
+  if (u <= c->u[0]) return c->lat[0];
+  for (guint32 i = 0; i + 1 < c->n; i++)
+    if (u < c->u[i + 1])
+      return c->lat[i] + (c->lat[i + 1] - c->lat[i]) * (u - c->u[i]) / (c->u[i + 1] - c->u[i]);
+  return c->lat[c->n - 1];
+}
+
 /* A machine configuration.  Plain data: fields may be read directly. */
 typedef struct {
   char *name;           /* free-form, "" if absent */
@@ -109,6 +128,13 @@ typedef struct {
    * l1_latency time units after the warp issues; writes go through and allocate.  0: none. */
   guint64 l1_words, l1_latency;
   guint32 l1_ways;
+  /* Loaded latency (umm and hmm kinds, a project extension, docs/models.md, "Loaded
+   * latency"): a global request's latency as a function of its path's utilization u (in
+   * 1/1000) over the last base-latency time units, piecewise linear through the points.
+   * global_loaded_latency: the DRAM path (the global pipeline outside L2, the L2 cache's
+   * DRAM slots); l2_loaded_latency: the global pipeline at l2_rate.  n = 0: the fixed
+   * latency keys, the papers' model. */
+  MsLoadCurve global_loaded_latency, l2_loaded_latency;
 } MsModel;
 
 /* The set hash of l2_hashed_sets: the 64-bit finalizer of MurmurHash3. */
