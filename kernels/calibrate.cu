@@ -46,6 +46,13 @@
  *   l2-chase, l1-chase the same over 4 MiB (L2, ld.global.cg) and 16 KiB (L1, ld.global)
  *   l1-sweep           the L1 chase over 32 KiB ... 512 KiB: where its latency leaves
  *                      L1's is the L1's capacity (the model's l1_words)
+ *   loaded-chase       every SM runs W warps (W = 1 .. 64), each following its own chain of
+ *                      dependent coalesced 128-byte line loads (ld.global.cg, lane k loads
+ *                      word k) over 1 GiB: grid-stride, the line after x is (x + G) mod
+ *                      lines (G warps): clocks per hop (median over the warps) against the
+ *                      load on the memory (memsim calibrate --loaded-latency:
+ *                      global_loaded_latency)
+ *   l2-loaded-chase    the same over 16 MiB, in L2 (l2_loaded_latency)
  *   shared-chase       one thread: p = s[p] over a random cycle of 4096 shared words
  *   load-loop          one warp runs a plain loop `s += a[line(i) * 32 + lane]` (no
  *                      unrolling asked for: what nvcc -O3 makes of it) over lines of a buffer
@@ -404,6 +411,37 @@ __global__ void global_chase(const uint32_t *a, uint32_t *state, long long warm,
   state[CH_CALLS] = call + 1;
   state[CH_END] = q;
   state[CH_POS] = q;
+}
+
+/* loaded-chase: line x's 32 words all hold (x + G) mod lines, the next line of a grid-stride
+ * chase of G warps. */
+__global__ void fill_loaded_chase(uint32_t *a, uint32_t lines, uint32_t G) {
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < (size_t)lines * 32;
+       i += (size_t)gridDim.x * blockDim.x)
+    a[i] = (uint32_t)(((i >> 5) + G) % lines);
+}
+
+/* Warp g starts at line (g + off) mod lines and follows x = a[32 x + lane] (ld.global.cg, one
+ * coalesced line a hop): `warm` hops untimed, `hops` timed with clock64(). Lane 0 stores the
+ * warp's clocks and end line (~0u where the lanes disagree). */
+__global__ void __launch_bounds__(1024, 2) loaded_chase(const uint32_t *a, uint32_t lines, uint32_t off,
+                                                        long long warm, long long hops, uint32_t *end,
+                                                        unsigned long long *clk) {
+  const uint32_t lane = threadIdx.x & 31, g = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  uint32_t x = (uint32_t)(((uint64_t)g + off) % lines);
+  for (long long h = 0; h < warm; h++) x = __ldcg(a + (size_t)x * 32 + lane);
+  uint32_t q;
+  asm volatile("mov.u32 %0, %1;" : "=r"(q) : "r"(x)); /* the warm hops complete first */
+  x = q;
+  const long long t0 = clock64();
+  for (long long h = 0; h < hops; h++) x = __ldcg(a + (size_t)x * 32 + lane);
+  asm volatile("mov.u32 %0, %1;" : "=r"(q) : "r"(x)); /* waits for the last hop */
+  const long long t1 = clock64();
+  const bool agree = __all_sync(0xffffffffu, q == __shfl_sync(0xffffffffu, q, 0));
+  if (lane == 0) {
+    clk[g] = (unsigned long long)(t1 - t0);
+    end[g] = agree ? q : ~0u;
+  }
 }
 
 constexpr int SHARED_CHASE_WORDS = 4096;
@@ -1278,6 +1316,76 @@ void run_chase(const MsOptions &o, const char *alg, size_t footprint, long long 
   MS_CUDA(cudaFree(clocks));
 }
 
+/* loaded-chase, l2-loaded-chase: W warps on every SM chase their own lines (loaded_chase) over
+ * `footprint` bytes, W = 1 .. 64. Each call goes on where the last stopped (a warp's start is
+ * offset by G (warm + hops) lines a call), so a DRAM footprint's lines are not found in L2. */
+void run_loaded_chase(const MsOptions &o, const Dev &d, const char *alg, size_t footprint, long long warm,
+                      long long hops) {
+  if (!ms_selected(alg)) return;
+  static const int w_full[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}, w_quick[] = {1, 8, 64};
+  const std::vector<int> ws = o.quick ? std::vector<int>(w_quick, w_quick + 3) : std::vector<int>(w_full, w_full + 12);
+  const uint32_t lines = (uint32_t)(footprint / 128);
+  const size_t max_warps = (size_t)64 * d.sms;
+  uint32_t *a, *end;
+  unsigned long long *clk;
+  MS_CUDA(cudaMalloc(&a, (size_t)lines * 128));
+  MS_CUDA(cudaMalloc(&end, max_warps * 4));
+  MS_CUDA(cudaMalloc(&clk, max_warps * sizeof(unsigned long long)));
+  std::vector<uint32_t> h_end(max_warps);
+  std::vector<unsigned long long> h_clk(max_warps);
+  for (int W : ws) {
+    const int blocks = W <= 32 ? d.sms : 2 * d.sms, threads = W <= 32 ? 32 * W : 16 * W;
+    const uint32_t G = (uint32_t)(blocks * threads / 32);
+    const uint64_t step = (uint64_t)G * (uint64_t)(warm + hops) % lines; /* lines a call moves a warp */
+    fill_loaded_chase<<<d.sms * 8, 256>>>(a, lines, G);
+    MS_CHECK_LAUNCH();
+    uint64_t calls = 0; /* launched so far */
+    MsRecord rec;
+    rec.workload = "calibrate";
+    rec.algorithm = alg;
+    rec.p("footprint_bytes", (long long)lines * 128);
+    rec.p("warps_per_sm", (long long)W);
+    rec.p("blocks", (long long)blocks);
+    rec.p("threads_per_block", (long long)threads);
+    rec.p("hops", hops);
+    rec.p("warmup_hops", warm);
+    rec.x("load", "ld.global.cg");
+    rec.x("pattern", "grid-stride line chase");
+    rec.x("bytes_read", (long long)G * (warm + hops) * 128);
+    auto poison = [&] {
+      MS_CUDA(cudaMemset(end, 0xff, G * 4));
+      MS_CUDA(cudaMemset(clk, 0xff, G * sizeof(unsigned long long)));
+    };
+    auto launch = [&] {
+      loaded_chase<<<blocks, threads>>>(a, lines, (uint32_t)(step * (calls % lines) % lines), warm, hops, end, clk);
+      calls++;
+    };
+    auto verify = [&]() -> std::string {
+      MS_CUDA(cudaMemcpy(h_end.data(), end, G * 4, cudaMemcpyDeviceToHost));
+      MS_CUDA(cudaMemcpy(h_clk.data(), clk, G * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+      for (uint32_t g = 0; g < G; g++) {
+        const uint32_t want = (uint32_t)((g + step * (calls % lines)) % lines);
+        if (h_end[g] != want) return ms_fmt("warp %u ended on line %u, want %u", g, h_end[g], want);
+        if (h_clk[g] < (unsigned long long)hops || h_clk[g] > (1ull << 40))
+          return ms_fmt("warp %u: %llu clocks for %lld hops", g, h_clk[g], hops);
+      }
+      return "";
+    };
+    measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+      MS_CUDA(cudaMemcpy(h_clk.data(), clk, G * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+      std::vector<double> per(G);
+      for (uint32_t g = 0; g < G; g++) per[g] = (double)h_clk[g] / (double)hops;
+      return "{\"clocks_per_hop\": " + jnum(median_of(per)) + ", \"clocks_per_hop_min\": " +
+             jnum(*std::min_element(per.begin(), per.end())) + ", \"clocks_per_hop_max\": " +
+             jnum(*std::max_element(per.begin(), per.end())) + ", \"bytes_per_ns\": " +
+             jnum((double)G * (double)(warm + hops) * 128 / med) + ", \"warps\": " + jnum((double)G) + "}";
+    });
+  }
+  MS_CUDA(cudaFree(a));
+  MS_CUDA(cudaFree(end));
+  MS_CUDA(cudaFree(clk));
+}
+
 void run_shared_chase(const MsOptions &o) {
   if (!ms_selected("shared-chase")) return;
   const long long hops = o.quick ? 65536 : 262144;
@@ -1588,6 +1696,10 @@ void ms_run_calibrate(const MsOptions &o) {
   if (ms_selected("l1-sweep"))
     for (size_t kib : {32, 64, 96, 128, 160, 176, 192, 208, 224, 240, 256, 288, 320, 384, 512})
       run_chase(o, "l1-sweep", kib << 10, (long long)(kib << 10) / 64, o.quick ? 16384 : 65536);
+  /* loaded-chase, l2-loaded-chase: the latency under load, W = 1 .. 64 warps per SM (about
+   * 0.3 .. 1 ms a call; memsim calibrate --loaded-latency) */
+  run_loaded_chase(o, d, "loaded-chase", (size_t)1 << 30, o.quick ? 16 : 64, o.quick ? 256 : 1024);
+  run_loaded_chase(o, d, "l2-loaded-chase", (size_t)16 << 20, o.quick ? 64 : 256, o.quick ? 1024 : 4096);
   run_shared_chase(o);
   run_loops(o);
   if (ms_selected("shared-wavefronts")) {
