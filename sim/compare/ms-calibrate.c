@@ -44,7 +44,7 @@ static void derived_clear(MsCalDerived *d) {
                    &d->from_l2read, &d->from_l2chase, &d->from_load_loop, &d->from_store_loop,
                    &d->from_l2sweep, &d->from_writes, &d->from_l2_writes, &d->from_random,
                    &d->from_line, &d->from_blocks, &d->from_port, &d->from_l1, &d->from_shuffle_latency,
-                   &d->from_shuffle_rate};
+                   &d->from_shuffle_rate, &d->from_loaded, &d->from_l2_loaded};
   for (guint i = 0; i < G_N_ELEMENTS(from); i++) g_clear_pointer(from[i], g_free);
   memset(d, 0, sizeof *d);
 }
@@ -598,6 +598,56 @@ static gboolean derive_l1(MsCalib *c, MsCalDerived *d, GError **error) {
   return TRUE;
 }
 
+/* Loaded latency (docs/calibration.md, docs/models.md "Loaded latency"): the records of
+ * `alg` are W warps per SM on every SM, each warp chasing its own chain of coalesced
+ * 128-byte lines; warps x ceil(32 / group_words) groups per clocks_per_hop is the path's
+ * traffic per time unit, u = 1000 x that / rate (at most 1000).  Points in order of W; a
+ * point is kept while its u is at least 1.05 x the last kept one's (past that the path is
+ * saturated: the measured latency is then its queue, which the model's slots make
+ * themselves); latency = round(clocks_per_hop), made non-decreasing. */
+static gboolean derive_loaded(MsCalib *c, MsCalDerived *d, const char *alg, guint32 rate, MsLoadCurve *out,
+                              char **from, GError **error) {
+  double w[64], ck[64], warps[64];
+  guint n = 0;
+  const char *file = NULL;
+  for (guint i = 0; i < c->records->len && n < G_N_ELEMENTS(w); i++) {
+    const MsCalRecord *r = c->records->pdata[i];
+    if (strcmp(r->algorithm, alg) != 0) continue;
+    if (!field(r, "params.warps_per_sm", FALSE, &w[n], error) || !field(r, "result.clocks_per_hop", FALSE, &ck[n], error) ||
+        !field(r, "result.warps", FALSE, &warps[n], error))
+      return FALSE;
+    if (!file) file = r->file;
+    n++;
+  }
+  if (n < 2)
+    return fail(error, "--loaded-latency: needs at least 2 %s records, got %u (MEMSIM_ONLY=loaded-chase,l2-loaded-chase %s)",
+                alg, n, RUN_HINT);
+  for (guint i = 1; i < n; i++) /* by warps per SM */
+    for (guint j = i; j > 0 && w[j - 1] > w[j]; j--) {
+      double t;
+      t = w[j], w[j] = w[j - 1], w[j - 1] = t;
+      t = ck[j], ck[j] = ck[j - 1], ck[j - 1] = t;
+      t = warps[j], warps[j] = warps[j - 1], warps[j - 1] = t;
+    }
+  const double gpw = ceil(32.0 / d->group_words); /* groups of one 128-byte line */
+  double last_u = -1;
+  out->n = 0;
+  for (guint i = 0; i < n && out->n < MS_MAX_LOAD_POINTS; i++) {
+    const double u = MIN(1000.0, 1000.0 * warps[i] * gpw / ck[i] / rate);
+    if (last_u >= 0 && (u < 1.05 * last_u || last_u >= 1000)) break;
+    const guint32 ui = (guint32)floor(u);
+    if (out->n && ui <= out->u[out->n - 1]) break;
+    guint64 lat = round_u64(ck[i], 1, MS_MAX_LATENCY);
+    if (out->n && lat < out->lat[out->n - 1]) lat = out->lat[out->n - 1];
+    out->u[out->n] = ui;
+    out->lat[out->n] = lat;
+    out->n++;
+    last_u = u;
+  }
+  *from = g_strdup_printf("%s, %u %s records", file, n, alg);
+  return TRUE;
+}
+
 /* A DMM's port (sm-strided-read: k blocks of 1024 threads, one SM each, 4-byte loads 32
  * words apart over a buffer in L2): at stride 32 each warp request is 32 groups (group_words
  * <= 32), so one SM passes 32 x warp_requests / k groups in median_ns; dmm_global_rate =
@@ -793,6 +843,10 @@ gboolean ms_calib_derive(MsCalib *c, GError **error) {
   if (c->dmm_port && !derive_port(c, d, error)) return FALSE;
   if (c->l1 && !derive_l1(c, d, error)) return FALSE;
   if (!derive_shuffles(c, d, error)) return FALSE;
+  if (c->loaded_latency &&
+      (!derive_loaded(c, d, "loaded-chase", d->global_rate, &d->global_loaded, &d->from_loaded, error) ||
+       !derive_loaded(c, d, "l2-loaded-chase", d->l2_rate, &d->l2_loaded, &d->from_l2_loaded, error)))
+    return FALSE;
   /* warp issue, from the one-warp loops (optional: older record files have none): the loads
    * a warp keeps in flight in a plain loop = DRAM latency / clocks per iteration; stores
    * that take less than half the latency each do not hold the warp */
@@ -1021,6 +1075,20 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
     cJSON_AddNumberToObject(o, "capacity_bytes", d->random_bytes);
     cJSON_AddNumberToObject(o, "lo_ns_per_load", d->random_ns_lo);
   }
+  if (d->from_loaded) {
+    static const char rule[] =
+        "per record (warps_per_sm ascending): [floor(u), round(result.clocks_per_hop)], u = 1000 x result.warps x "
+        "ceil(32 / group_words) / clocks_per_hop / the path's rate (at most 1000); points kept while u >= 1.05 x the last "
+        "kept one's (past that the path is saturated), latencies made non-decreasing";
+    cJSON *o1 = cJSON_AddObjectToObject(cal, "global_loaded_latency");
+    cJSON_AddStringToObject(o1, "from", d->from_loaded);
+    cJSON_AddStringToObject(o1, "rule", rule);
+    cJSON_AddStringToObject(o1, "rate", "global_rate");
+    cJSON *o2 = cJSON_AddObjectToObject(cal, "l2_loaded_latency");
+    cJSON_AddStringToObject(o2, "from", d->from_l2_loaded);
+    cJSON_AddStringToObject(o2, "rule", rule);
+    cJSON_AddStringToObject(o2, "rate", "l2_rate");
+  }
   if (c->shuffles) {
     o = figure(cal, "shuffle_units", (double)d->shuffle_units, d->from_shuffle_latency,
                "round(result.clocks_per_shuffle), at least 1: clocks per dependent __shfl_sync of one warp's chain");
@@ -1071,6 +1139,18 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
     cJSON_AddNumberToObject(o, "l1_latency", (double)d->l1_latency);
   }
   if (c->shuffles) cJSON_AddNumberToObject(o, "shuffle_units", (double)d->shuffle_units);
+  if (d->from_loaded) {
+    const MsLoadCurve *cv[2] = {&d->global_loaded, &d->l2_loaded};
+    for (int k = 0; k < 2; k++) {
+      cJSON *pts = cJSON_AddArrayToObject(o, k ? "l2_loaded_latency" : "global_loaded_latency");
+      for (guint32 i = 0; i < cv[k]->n; i++) {
+        cJSON *pt = cJSON_CreateArray();
+        cJSON_AddItemToArray(pt, cJSON_CreateNumber(cv[k]->u[i]));
+        cJSON_AddItemToArray(pt, cJSON_CreateNumber((double)cv[k]->lat[i]));
+        cJSON_AddItemToArray(pts, pt);
+      }
+    }
+  }
   cJSON_AddNumberToObject(o, "time_unit_ns", d->time_unit_ns);
   GString *files = g_string_new(NULL);
   char *desc = g_strdup_printf(
@@ -1158,6 +1238,17 @@ char *ms_calib_summary(const MsCalib *c) {
                            imad, c->shuffles ? "" : "; left out (--shuffles adds it)", d->from_shuffle_latency);
     g_free(units);
     g_free(imad);
+  }
+  const MsLoadCurve *cv[2] = {&d->global_loaded, &d->l2_loaded};
+  const char *cfrom[2] = {d->from_loaded, d->from_l2_loaded};
+  for (int k = 0; k < 2; k++) {
+    if (!cfrom[k]) continue;
+    GString *pts = g_string_new(NULL);
+    for (guint32 i = 0; i < cv[k]->n; i++)
+      g_string_append_printf(pts, "%s%u:%" G_GUINT64_FORMAT, i ? " " : "", cv[k]->u[i], cv[k]->lat[i]);
+    g_string_append_printf(s, "  %-21s %u points, utilization per mille:latency %s   %s\n",
+                           k ? "l2_loaded_latency" : "global_loaded_latency", cv[k]->n, pts->str, cfrom[k]);
+    g_string_free(pts, TRUE);
   }
   if (d->from_shuffle_rate)
     g_string_append_printf(s, "  %-21s %-9.3g warp shuffles per SM per clock (%.3g by the kernel's duration), not used   %s\n",
