@@ -429,9 +429,10 @@ for g in h100 h200; do
   n=$((n + 1))
   m=$src/traces/measured/$g
   if "$memsim" calibrate "$m/calibrate.json" "$m/loops.json" "$m/l2sweep.json" "$m/writes.json" "$m/randsweep.json" \
-       --l2-ways 16 -q -o "cal-$g.json" 2>cal.err &&
+       "$m/loaded.json" --l2-ways 16 --loaded-latency -q -o "cal-$g.json" 2>cal.err &&
      a=$("$memsim" run "cal-$g.json" "$fig" --json 2>/dev/null) && b=$("$memsim" run "$src/models/$g.json" "$fig" --json 2>/dev/null) &&
-     [ "${a%%\"trace\"*}" = "${b%%\"trace\"*}" ] && grep -q '"l2_partitions":2' <<<"$a"; then echo "ok - calibrate_makes_shipped_$g"
+     [ "${a%%\"trace\"*}" = "${b%%\"trace\"*}" ] && grep -q '"l2_partitions":2' <<<"$a" &&
+     grep -q '"global_loaded_latency":\[\[' <<<"$a" && grep -q '"l2_loaded_latency":\[\[' <<<"$a"; then echo "ok - calibrate_makes_shipped_$g"
   else fail "calibrate_makes_shipped_$g: $(head -c 300 cal.err) / $a / $b"; fi
 done
 # the one-SM records give dmm_global_rate 1 on both GPUs (not in the shipped models: docs/validation.md)
@@ -457,6 +458,7 @@ for g in h100 h200; do
 done
 expect calibrate_l1_needs_records 2 "memsim calibrate: --l1: needs at least 3 l1-sweep records, got 0" -- calibrate --l1 "$src/traces/measured/h100/calibrate.json"
 expect calibrate_shuffles_needs_records 2 "memsim calibrate: $src/traces/measured/h100/calibrate.json: no calibrate records \"shuffle-latency\", \"shuffle-rate\" (--shuffles needs them; run memsim-measure --workload calibrate)" -- calibrate --shuffles "$src/traces/measured/h100/calibrate.json"
+expect calibrate_loaded_needs_records 2 "memsim calibrate: --loaded-latency: needs at least 2 loaded-chase records, got 0 (MEMSIM_ONLY=loaded-chase,l2-loaded-chase run memsim-measure --workload calibrate)" -- calibrate --loaded-latency "$src/traces/measured/h100/calibrate.json"
 expect calibrate_hashed_needs_ways 2 "memsim calibrate: --l2-hashed-sets needs --l2-ways" -- calibrate --l2-hashed-sets "$src/traces/measured/h100/calibrate.json"
 # the worked examples of docs/models.md's extensions, by the command
 for ex in "hmm-l2-partitions:l2-partitions:8" "hmm-block-starts:block-starts:11" "umm-l2-cache:l2-cache:18" "hmm-dmm-port:dmm-port:8" "umm-shuffles:shuffles:16" "hmm-l1:l1-cache:17" "umm-loaded-latency:loaded-latency:11"; do

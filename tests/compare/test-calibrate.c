@@ -728,3 +728,83 @@ Test(calibrate, shuffles_flag_names_the_missing_shuffle_records) {
   ms_calib_free(c);
   cJSON_Delete(root);
 }
+
+/* loaded-chase records of the fixture's 100-SM GPU (group_words 8: 4 groups a line;
+ * global_rate 47, l2_rate 84), in no particular order of warps_per_sm */
+static void add_loaded(cJSON *root, int l2_records) {
+  static const struct { const char *alg; int w; double clocks; } recs[] = {
+      {"loaded-chase", 16, 520}, {"loaded-chase", 1, 500}, {"loaded-chase", 64, 1150},
+      {"loaded-chase", 4, 490},  {"loaded-chase", 32, 600}, {"l2-loaded-chase", 8, 210}, {"l2-loaded-chase", 1, 200}};
+  int l2 = 0;
+  for (guint i = 0; i < G_N_ELEMENTS(recs); i++) {
+    if (recs[i].alg[0] == 'l' && recs[i].alg[1] == '2' && l2++ >= l2_records) continue;
+    char *t = g_strdup_printf(
+        "{\"workload\": \"calibrate\", \"algorithm\": \"%s\", \"params\": {\"footprint_bytes\": 1073741824, "
+        "\"warps_per_sm\": %d, \"blocks\": 100, \"threads_per_block\": %d, \"hops\": 1024, \"warmup_hops\": 64}, "
+        "\"kernels_per_call\": 1, \"calls\": 10, \"median_ns\": 500000, \"verified\": true, \"result\": "
+        "{\"clocks_per_hop\": %g, \"clocks_per_hop_min\": %g, \"clocks_per_hop_max\": %g, \"bytes_per_ns\": 1000, "
+        "\"warps\": %d}}",
+        recs[i].alg, recs[i].w, 32 * recs[i].w, recs[i].clocks, recs[i].clocks, recs[i].clocks, 100 * recs[i].w);
+    cJSON_AddItemToArray(records(root), cJSON_Parse(t));
+    g_free(t);
+  }
+}
+
+/* u = 1000 x warps x 4 groups / clocks / rate:
+ * DRAM (47): W 1: 17.02 -> [17, 500]; W 4: 69.47 -> [69, 490 -> 500, non-decreasing]; W 16:
+ * 261.9 -> [261, 520]; W 32: 453.9 -> [453, 600]; W 64: 473.6 < 1.05 x 453.9: saturated, left out.
+ * L2 (84): W 1: 23.8 -> [23, 200]; W 8: 181.4 -> [181, 210]. */
+Test(calibrate, loaded_chases_give_latency_curves_with_the_flag) {
+  cJSON *root = fixture_json();
+  add_loaded(root, 2);
+  MsCalib *c = ms_calib_new();
+  char *err = derive(c, root);
+  cr_assert_null(err, "%s", err);
+  cr_assert_eq(c->d.global_loaded.n, 0); /* without the flag: no curves */
+  char *model = ms_calib_model_json(c, NULL);
+  cr_assert_null(strstr(model, "loaded_latency"), "%s", model);
+  g_free(model);
+  ms_calib_free(c);
+  c = ms_calib_new();
+  c->loaded_latency = TRUE;
+  err = derive(c, root);
+  cr_assert_null(err, "%s", err);
+  const MsLoadCurve *g = &c->d.global_loaded, *l = &c->d.l2_loaded;
+  const guint32 gu[] = {17, 69, 261, 453};
+  const guint64 gl[] = {500, 500, 520, 600};
+  cr_assert_eq(g->n, 4);
+  for (int i = 0; i < 4; i++) {
+    cr_expect_eq(g->u[i], gu[i], "point %d: u %u", i, g->u[i]);
+    cr_expect_eq(g->lat[i], gl[i], "point %d: latency %" G_GUINT64_FORMAT, i, g->lat[i]);
+  }
+  cr_assert_eq(l->n, 2);
+  cr_expect(l->u[0] == 23 && l->lat[0] == 200 && l->u[1] == 181 && l->lat[1] == 210);
+  model = ms_calib_model_json(c, "memsim calibrate r.json --loaded-latency");
+  GError *e = NULL;
+  MsModel *m = ms_model_parse(model, strlen(model), "model.json", &e);
+  cr_assert_not_null(m, "%s", e ? e->message : "");
+  cr_expect_eq(m->global_loaded_latency.n, 4);
+  cr_expect_eq(m->global_loaded_latency.lat[3], 600);
+  cr_expect_eq(m->l2_loaded_latency.u[1], 181);
+  ms_model_free(m);
+  g_free(model);
+  char *sum = ms_calib_summary(c);
+  cr_assert(strstr(sum, "  global_loaded_latency 4 points, utilization per mille:latency 17:500 69:500 261:520 453:600   r.json, "
+                        "5 loaded-chase records\n"),
+            "%s", sum);
+  g_free(sum);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+  /* one l2-loaded-chase record: refused with the flag, naming what is missing */
+  root = fixture_json();
+  add_loaded(root, 1);
+  c = ms_calib_new();
+  c->loaded_latency = TRUE;
+  err = derive(c, root);
+  cr_assert_not_null(err);
+  cr_assert_str_eq(err, "--loaded-latency: needs at least 2 l2-loaded-chase records, got 1 "
+                        "(MEMSIM_ONLY=loaded-chase,l2-loaded-chase " RUN_HINT_TEXT ")");
+  g_free(err);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+}
