@@ -827,7 +827,12 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
     const MsExprArray *arr = &env->arrays[n->sym.kind == MS_SYM_DATA || n->sym.kind == MS_SYM_ADDR ? n->sym.slot : 0];
     gboolean child_err = n->a->anyerr;
     guint32 any = 0;
-    if (n->sym.kind == MS_SYM_DATA) {
+    if (n->sym.kind == MS_SYM_DATA && !child_err && n->a->kind == N_SYM && n->a->sym.kind == MS_SYM_TID &&
+        env->stride <= 1 && cnt && first + cnt <= arr->length) {
+      /* d[tid] over consecutive threads, all within the array: a copy of the slice */
+      memcpy(v, arr->values + first, cnt * sizeof *v);
+      memset(er, 0, cnt * sizeof *er);
+    } else if (n->sym.kind == MS_SYM_DATA) {
       guint64 len = arr->length;
       for (guint64 i = 0; i < cnt; i++) {
         gint64 x = av[i * as];
@@ -846,6 +851,15 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
       gboolean off_ok = !__builtin_add_overflow(arr->base, env->word, &off);
       lim = off_ok ? (guint64)(G_MAXINT64 - off) / arr->elem_words + 1 : 0; /* x < lim fits */
       guint64 bound = arr->bounded ? MIN(arr->length, lim) : lim;
+      guint64 hi = 0; /* every lane in range and no error below: no per-lane error logic */
+      for (guint64 i = 0; i < cnt && !child_err; i++) hi = MAX(hi, (guint64)av[i * as]);
+      if (!child_err && hi < bound) {
+        const gint64 ew = (gint64)arr->elem_words;
+        for (guint64 i = 0; i < cnt; i++) v[i] = off + av[i * as] * ew;
+        memset(er, 0, cnt * sizeof *er);
+        n->anyerr = FALSE;
+        return;
+      }
       for (guint64 i = 0; i < cnt; i++) {
         gint64 x = av[i * as];
         gboolean ok = (guint64)x < bound;
