@@ -23,16 +23,29 @@ static MsSource *open_text(char *text, const char *name, guint64 shared_words, g
 
 #define U "%" G_GUINT64_FORMAT
 
-/* kernels/sat.cu sat_copy: the n x n matrix as 16-byte vectors, grid-stride.  One thread per
- * 32-bit word (n^2 threads, blocks of 256): a warp's 128 bytes are one 128-byte group, as a
- * quarter of a warp's 16-byte vector access is; the stages of the whole copy are the same. */
+/* kernels/sat.cu sat_copy: the n x n matrix as n4 = n^2 / 4 16-byte vectors, grid-stride
+ * over min(ceil(n4 / 256), 132 x 64) blocks of 256 threads (the kernel's launch).  Per turn k
+ * of its loop, thread t copies vector i = k G + t (G the grid's threads) while i < n4: one
+ * 16-byte load, which the GPU serves as 4 requests of 32 consecutive words (a warp's 512
+ * bytes; lane l's j-th is word 4 (i - l) + 32 j + l), then the store, the same 4 requests.
+ * (Until 2026-11-25 the trace was one thread per 32-bit word, n^2 threads of one load and
+ * one store: the same stages, but a warp's loads in flight were a quarter of the kernel's.) */
 MsSource *ms_cmp_sat_copy(guint64 n, GError **error) {
+  const guint64 n4 = n * n / 4, blocks = MIN((n4 + 255) / 256, 132 * 64), G = blocks * 256;
+  const guint64 K = (n4 + G - 1) / G;
+  GString *st = g_string_new(NULL);
+  for (int w = 0; w < 2; w++)
+    for (int j = 0; j < 4; j++)
+      g_string_append_printf(st, "%s{\"op\": \"%s\", \"addr\": \"%s[4 * (k * G + tid) - 3 * (tid %% 32) + %d]\","
+                                 " \"when\": \"k * G + tid < n4\"}",
+                             st->len ? ", " : "", w ? "write" : "read", w ? "b" : "a", 32 * j);
   char *t = g_strdup_printf(
       "{\"memsim_trace\": 1, \"form\": \"compact\", \"name\": \"sat copy of a " U " x " U " matrix\","
-      " \"threads\": " U ", \"block_threads\": 256,"
+      " \"threads\": " U ", \"block_threads\": 256, \"constants\": {\"n4\": " U ", \"G\": " U "},"
       " \"arrays\": {\"a\": {\"base\": 0, \"length\": " U "}, \"b\": {\"length\": " U "}},"
-      " \"steps\": [{\"op\": \"read\", \"addr\": \"a[tid]\"}, {\"op\": \"write\", \"addr\": \"b[tid]\"}]}",
-      n, n, n * n, n * n, n * n);
+      " \"steps\": [{\"repeat\": " U ", \"var\": \"k\", \"steps\": [%s]}]}",
+      n, n, G, n4, G, n * n, n * n, K, st->str);
+  g_string_free(st, TRUE);
   return open_text(t, "sat copy", 0, 2 * n * n, error);
 }
 

@@ -391,6 +391,7 @@ static void map_sat(const MsCompare *cmp, MsCmpRecord *r, GHashTable *p, const c
   guint64 x;
   /* 1r1w-lookback and copy: the comparer's own traces of kernels/sat.cu (ms-compare-traces.c) */
   if (strcmp(*alg, "1r1w-lookback") == 0) *alg = "1r1w-lookback-kernel";
+  if (strcmp(*alg, "copy") == 0) *alg = "copy-kernel"; /* 16-byte vectors, grid-stride (since 2026-11-25) */
   /* kernels/sat.cu's prefix loops (#pragma unroll 8) compile to 8 loads, then 8 stores
    * (traces/measured/h100/sass-order.txt): the trace in that order */
   if ((strcmp(*alg, "2r2w") == 0 || strcmp(*alg, "4r4w") == 0) && !g_hash_table_contains(p, "unroll"))
@@ -448,7 +449,7 @@ static double estimate_work(const MsCmpRecord *r, GHashTable *p) {
     if (g_str_has_prefix(a, "hmm-")) return n * (strcmp(a, "hmm-scheduled") == 0 ? 30 : 4);
     return (double)r->replicas * n * (2.0 * (double)r->repeats + 5) * (double)param_or(p, "elem_words", 1);
   }
-  if (strcmp(f, "sat") == 0) return n * n * (strcmp(a, "copy") == 0 ? 2 : strcmp(a, "4r1w") == 0 ? 12 : 6);
+  if (strcmp(f, "sat") == 0) return n * n * (strcmp(a, "copy-kernel") == 0 ? 2 : strcmp(a, "4r1w") == 0 ? 12 : 6);
   if (strcmp(f, "simple") == 0) /* n is the side of the transposes, else the elements */
     return g_str_has_prefix(a, "transpose") ? n * n * 2
            : strcmp(a, "shared-stride") == 0 ? (double)param_or(p, "blocks", 1) * 256 * (double)param_or(p, "repeats", 1)
@@ -560,7 +561,7 @@ static MsSource *own_source(const MsCmpRecord *r, GHashTable *p, gboolean *handl
   guint64 n, size, steps, t, h, ow, bt;
   *handled = TRUE;
   const gboolean lookback = strcmp(r->sim_algorithm, "1r1w-lookback-kernel") == 0;
-  if (strcmp(r->sim_family, "sat") == 0 && (lookback || strcmp(r->sim_algorithm, "copy") == 0)) {
+  if (strcmp(r->sim_family, "sat") == 0 && (lookback || strcmp(r->sim_algorithm, "copy-kernel") == 0)) {
     if (!ms_param_check(p, sat_known, "sat", error) || !ms_param_uint(p, "n", 1024, 1, 1u << 16, &n, error))
       return NULL;
     return lookback ? ms_cmp_sat_lookback(n, error) : ms_cmp_sat_copy(n, error);

@@ -602,6 +602,23 @@ Test(compare, traces_declare_their_global_words) {
   MsSource *t = ms_cmp_sat_copy(512, &e);
   cr_expect_eq(ms_source_global_words(t), 2 * 512 * 512);
   ms_source_free(t);
+  /* the copy kernel's trace at n = 4096: 4096^2 / 4 vectors over 8448 blocks of 256 threads,
+   * two turns of the loop; each warp's vector load is 4 requests of 32 consecutive, aligned
+   * words (4 i0 + 32 j + lane, i0 the warp's first vector): on a UMM of 32-word groups every
+   * request is one group, and the loads and stores are the n^2 words once each */
+  {
+    t = ms_cmp_sat_copy(4096, &e);
+    cr_assert_not_null(t, "%s", e ? e->message : "");
+    cr_expect_eq(ms_source_threads(t), 8448 * 256);
+    g_autoptr(MsModel) um = ms_model_new(MS_MODEL_UMM, 32, 10, 1, 1, 10);
+    MsResult *r = ms_simulate(um, t, NULL, &e);
+    cr_assert_not_null(r, "%s", e ? e->message : "");
+    cr_expect_eq(r->requests, 2 * 4096 * 4096);
+    cr_expect_eq(r->stages, 2 * 4096 * 4096 / 32);
+    cr_expect_eq(r->extra_stages, 0);
+    ms_result_free(r);
+    ms_source_free(t);
+  }
   /* 1r1w-lookback at n = 1024: a, b (n^2 each), aggv and incv (32 strips x n), flags (32 x 2) */
   t = ms_cmp_sat_lookback(1024, &e);
   cr_assert_not_null(t, "%s", e ? e->message : "");
