@@ -264,8 +264,8 @@ static const SimCase sim_cases[] = {
      "{\"workload\": \"bpbc\", \"algorithm\": \"pairwise-sum\", \"params\": {\"k\": 2, \"colour\": \"red\"}, \"median_ns\": 5, \"kernels_per_call\": 1, \"verified\": true}",
      "record 0 (bpbc pairwise-sum k=2 colour=red): no workload matches: "},
     {"model_cannot_run", "{\"model\": \"dmm\", \"width\": 3, \"latency\": 1}",
-     "{\"workload\": \"sat\", \"algorithm\": \"copy\", \"params\": {\"n\": 32, \"block\": 32}, \"median_ns\": 5, \"kernels_per_call\": 1, \"verified\": true}",
-     "record 0 (sat copy n=32 block=32): the model cannot run it: sat copy: block_threads: 256 is not a multiple of the width w = 3"},
+     "{\"workload\": \"sat\", \"algorithm\": \"copy\", \"params\": {\"n\": 64, \"block\": 32}, \"median_ns\": 5, \"kernels_per_call\": 1, \"verified\": true}",
+     "record 0 (sat copy n=64 block=32): the model cannot run it: sat copy: block_threads: 256 is not a multiple of the width w = 3"},
 };
 
 
