@@ -49,6 +49,41 @@ MsSource *ms_cmp_sat_copy(guint64 n, GError **error) {
   return open_text(t, "sat copy", 0, 2 * n * n, error);
 }
 
+/* kernels/permutation.cu hmm_transpose<<<(nbar / 32, nbar / 32), (32, 8)>>>: a block of 256
+ * threads (tx = ltid % 32, ty = ltid / 32) per 32 x 32 tile (bx = bid % T, by = bid / T, T =
+ * nbar / 32), 4 rows per thread: 4 loads a[(32 by + ty + 8k) nbar + 32 bx + tx] (nvcc issues
+ * them together), their stores to the skewed shared tile t[r 32 + ((r + tx) & 31)], the
+ * block barrier, then 4 shared loads t[tx 32 + ((tx + c) & 31)] and their stores to
+ * b[(32 bx + c) nbar + 32 by + tx], c = ty + 8k.  (The generator's trace is one thread per
+ * element in tiles of 1024 threads, the seed's algorithm: the same requests with a quarter
+ * of the kernel's loads in flight per warp.) */
+MsSource *ms_cmp_hmm_transpose(guint64 n, GError **error) {
+  guint64 nb = 0;
+  while ((nb + 1) * (nb + 1) <= n) nb++;
+  if (nb * nb != n || nb % 32) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "hmm-transpose kernel: n " U " is not nbar x nbar with nbar a multiple of 32", n);
+    return NULL;
+  }
+  GString *st = g_string_new(NULL);
+  for (int k = 0; k < 4; k++)
+    g_string_append_printf(st, "{\"op\": \"read\", \"addr\": \"(bid / T * 32 + ltid / 32 + %d) * N + bid %% T * 32 + ltid %% 32\"}, ", 8 * k);
+  for (int k = 0; k < 4; k++)
+    g_string_append_printf(st, "{\"op\": \"write\", \"space\": \"shared\", \"addr\": \"(ltid / 32 + %d) * 32 + ((ltid / 32 + %d + ltid %% 32) & 31)\"}, ",
+                           8 * k, 8 * k);
+  g_string_append(st, "{\"op\": \"sync\", \"scope\": \"block\"}");
+  for (int k = 0; k < 4; k++)
+    g_string_append_printf(st, ", {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"ltid %% 32 * 32 + ((ltid %% 32 + ltid / 32 + %d) & 31)\"}", 8 * k);
+  for (int k = 0; k < 4; k++)
+    g_string_append_printf(st, ", {\"op\": \"write\", \"addr\": \"N * N + (bid %% T * 32 + ltid / 32 + %d) * N + bid / T * 32 + ltid %% 32\"}", 8 * k);
+  char *t = g_strdup_printf(
+      "{\"memsim_trace\": 1, \"form\": \"compact\", \"name\": \"hmm-transpose kernel, " U " x " U "\","
+      " \"threads\": " U ", \"block_threads\": 256, \"constants\": {\"N\": " U ", \"T\": " U "},"
+      " \"steps\": [%s]}",
+      nb, nb, (nb / 32) * (nb / 32) * 256, nb, nb / 32, st->str);
+  g_string_free(st, TRUE);
+  return open_text(t, "hmm-transpose kernel", 1024, 2 * n, error);
+}
+
 /* kernels/sat.cu sat_1r1w_lookback<H = 32, V = 2> (lb_conf's default; V halves while n is not
  * a multiple of 256 V): one block of 256 threads per strip of H rows (the strip from an
  * atomic ticket, taken here as the block index), walking chunks of C = 256 V columns left to

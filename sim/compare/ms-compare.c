@@ -371,6 +371,9 @@ static void set_shape(MsCmpRecord *r, char *shape) {
 static void map_permutation(const MsCompare *cmp, MsCmpRecord *r, GHashTable *p, const char **alg) {
   /* thrust::scatter(a, a+n, P, b) is b[P[i]] = a[i]: the destination-designated rule. */
   if (strcmp(*alg, "thrust-scatter") == 0) *alg = "hmm-d-designated";
+  /* kernels/permutation.cu hmm_transpose: the comparer's own trace, 4 rows per thread
+   * (ms-compare-traces.c, since 2026-11-25) */
+  if (strcmp(*alg, "hmm-transpose") == 0 && param_or(p, "elem_words", 1) == 1) *alg = "hmm-transpose-kernel";
   if (!g_str_has_prefix(*alg, "hmm-")) {
     /* kernels/permutation.cu dmm_permute: `blocks` blocks, each permuting inner_repeats
      * times; --reduced runs one block per DMM and scales by blocks / DMMs. */
@@ -565,6 +568,17 @@ static MsSource *own_source(const MsCmpRecord *r, GHashTable *p, gboolean *handl
     if (!ms_param_check(p, sat_known, "sat", error) || !ms_param_uint(p, "n", 1024, 1, 1u << 16, &n, error))
       return NULL;
     return lookback ? ms_cmp_sat_lookback(n, error) : ms_cmp_sat_copy(n, error);
+  }
+  if (strcmp(r->sim_family, "permutation") == 0 && strcmp(r->sim_algorithm, "hmm-transpose-kernel") == 0) {
+    static const char *const known[] = {"n", "permutation", "seed", "elem_words", "width", NULL};
+    if (!ms_param_check(p, known, "permutation", error) || !ms_param_uint(p, "n", 1024, 1, G_GUINT64_CONSTANT(1) << 32, &n, error))
+      return NULL;
+    const char *perm = g_hash_table_lookup(p, "permutation");
+    if (perm && strcmp(perm, "transpose") != 0) {
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "hmm-transpose: performs the transpose permutation only (got %s)", perm);
+      return NULL;
+    }
+    return ms_cmp_hmm_transpose(n, error);
   }
   const gboolean tile = strcmp(r->sim_algorithm, "life-multistep-kernel") == 0;
   if (strcmp(r->sim_family, "bpbc") == 0 && (tile || strcmp(r->sim_algorithm, "life-multistep-shuffle-kernel") == 0)) {

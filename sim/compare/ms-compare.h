@@ -156,6 +156,7 @@ void ms_cmp_record_result(const MsCmpRecord *rec, MsResult *out);
 /* Traces the comparer builds (ms-compare-traces.c): kernels no generator describes, and
  * shapes around a generator's trace.  Sources taking `inner`/`pass` own it. */
 MsSource *ms_cmp_sat_copy(guint64 n, GError **error);
+MsSource *ms_cmp_hmm_transpose(guint64 n, GError **error);
 /* kernels/sat.cu sat_1r1w_lookback (strips of 32 rows, 512-column chunks, 2 words per thread):
  * its requests in program order; the wait for the strip above is not a request (below). */
 MsSource *ms_cmp_sat_lookback(guint64 n, GError **error);

@@ -619,6 +619,28 @@ Test(compare, traces_declare_their_global_words) {
     ms_result_free(r);
     ms_source_free(t);
   }
+  /* the hmm-transpose kernel's trace at n = 128^2: 16 tiles of 256 threads, 4 rows each; every
+   * global request is one row of 32 words (one group), every shared request conflict-free
+   * (the skewed tile): n reads and n writes on each side, n / 32 stages each way */
+  {
+    t = ms_cmp_hmm_transpose(128 * 128, &e);
+    cr_assert_not_null(t, "%s", e ? e->message : "");
+    cr_expect_eq(ms_source_threads(t), 16 * 256);
+    cr_expect_eq(ms_source_shared_words(t), 1024);
+    cr_expect_eq(ms_source_global_words(t), 2 * 128 * 128);
+    g_autoptr(MsModel) hm = ms_model_new(MS_MODEL_HMM, 32, 1, 4, 1, 10);
+    MsResult *r = ms_simulate(hm, t, NULL, &e);
+    cr_assert_not_null(r, "%s", e ? e->message : "");
+    cr_expect_eq(r->global.requests, 2 * 128 * 128);
+    cr_expect_eq(r->global.stages, 2 * 128 * 128 / 32);
+    cr_expect_eq(r->shared.requests, 2 * 128 * 128);
+    cr_expect_eq(r->shared.stages, 2 * 128 * 128 / 32);
+    ms_result_free(r);
+    ms_source_free(t);
+    cr_expect_null(ms_cmp_hmm_transpose(100 * 100, &e));
+    cr_expect_str_eq(e ? e->message : "", "hmm-transpose kernel: n 10000 is not nbar x nbar with nbar a multiple of 32");
+    g_clear_error(&e);
+  }
   /* 1r1w-lookback at n = 1024: a, b (n^2 each), aggv and incv (32 strips x n), flags (32 x 2) */
   t = ms_cmp_sat_lookback(1024, &e);
   cr_assert_not_null(t, "%s", e ? e->message : "");
