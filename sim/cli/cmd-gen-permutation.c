@@ -20,7 +20,8 @@ int ms_cmd_gen_permutation(int argc, char **argv) {
       {"elem-words", 'e', 0, G_OPTION_ARG_STRING, &ew, "Words per element of a and b: 1 or 2 (default 1)", "1|2"},
       {"table", 0, 0, G_OPTION_ARG_STRING, &table, "DMM algorithms: where each pass reads its table: shared "
        "(default, the paper: a shared-memory read per pass) or register (held in registers, loaded once; the "
-       "trace is one pass without table reads)", "shared|register"},
+       "trace is one pass without table reads); HMM row-wise kernels: packed (one global word s | d << 16 per element, "
+       "read after the barrier, two scratch arrays in turn: kernels/permutation.cu)", "shared|register|packed"},
       {"blocks", 0, 0, G_OPTION_ARG_STRING, &blocks, "Independent instances on the GPU (accepted, not traced)", "B"},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the trace to FILE (default standard output)", "FILE"},
       {"format", 'f', 0, G_OPTION_ARG_STRING, &format, "Trace form: compact (default: JSON with the tables as data arrays), explicit or binary", "FORM"},

@@ -374,6 +374,10 @@ static void map_permutation(const MsCompare *cmp, MsCmpRecord *r, GHashTable *p,
   /* kernels/permutation.cu hmm_transpose: the comparer's own trace, 4 rows per thread
    * (ms-compare-traces.c, since 2026-11-25) */
   if (strcmp(*alg, "hmm-transpose") == 0 && param_or(p, "elem_words", 1) == 1) *alg = "hmm-transpose-kernel";
+  /* hmm-scheduled: kernels/permutation.cu's hmm_row_wise reads one packed word s | d << 16 per
+   * element, and the five kernels pass the data through two scratch arrays in turn (since
+   * 2026-11-25; the paper's layout reads s and d apart and uses four) */
+  if (strcmp(*alg, "hmm-scheduled") == 0) g_hash_table_replace(p, g_strdup("table"), g_strdup("packed"));
   if (!g_str_has_prefix(*alg, "hmm-")) {
     /* kernels/permutation.cu dmm_permute: `blocks` blocks, each permuting inner_repeats
      * times; --reduced runs one block per DMM and scales by blocks / DMMs. */

@@ -735,7 +735,7 @@ Test(table_register, compact_matches_and_bad_values_are_refused) {
   GError *err = NULL;
   g_hash_table_insert(h, "table", "global");
   cr_expect_null(ms_permutation_source("d-designated", h, &err));
-  cr_expect(err && strstr(err->message, "neither shared nor register"));
+  cr_expect(err && strstr(err->message, "is not shared, register or packed"));
   g_clear_error(&err);
   g_hash_table_insert(h, "table", "register");
   cr_expect_null(ms_permutation_source("hmm-d-designated", h, &err));
@@ -745,5 +745,67 @@ Test(table_register, compact_matches_and_bad_values_are_refused) {
   MsSource *s = ms_permutation_source("hmm-d-designated", h, &err);
   cr_expect_not_null(s, "%s", err ? err->message : "");
   ms_source_free(s);
+  g_hash_table_unref(h);
+}
+
+/* ---- packed row-wise tables (--table packed: kernels/permutation.cu's hmm-scheduled) ---- */
+
+/* The kernel's hmm_row_wise reads one word s | d << 16 per element, after the barrier, and the
+ * five kernels pass the data through two scratch arrays in turn: 13 coalesced rounds (10 move
+ * elements, 3 read the packed tables) where the paper's layout has 16, and a global footprint
+ * of 4 data arrays and 3 tables where the paper's has 6 and 6. */
+Test(table_packed, scheduled_reads_one_table_word_per_row_wise_element) {
+  static const struct { guint32 w; guint64 nbar; } sz[] = {{4, 4}, {4, 8}, {8, 24}, {32, 64}};
+  const char *perms[] = {"random", "identical", "transpose"};
+  for (gsize a = 0; a < G_N_ELEMENTS(sz); a++)
+    for (int k = 0; k < 3; k++)
+      for (guint64 ew = 1; ew <= 2; ew++) {
+        g_autoptr(MsModel) m = ms_model_new(MS_MODEL_ASYNC_HMM, sz[a].w, 1, 4, 1, 50);
+        guint64 n = sz[a].nbar * sz[a].nbar, rounds = n / sz[a].w;
+        gchar *ns = g_strdup_printf("%" G_GUINT64_FORMAT, n), *ws = g_strdup_printf("%u", sz[a].w),
+              *es = g_strdup_printf("%" G_GUINT64_FORMAT, ew);
+        GHashTable *h = params_of(perms[k], ns, ws, es);
+        g_hash_table_insert(h, "table", "packed");
+        GError *err = NULL;
+        MsSource *s = ms_permutation_source("hmm-scheduled", h, &err);
+        cr_assert_not_null(s, "%s", err ? err->message : "");
+        cr_expect_eq(ms_source_global_words(s), 4 * n * ew + 3 * n);
+        MsSimOptions o = {0};
+        MsResult *r = ms_simulate(m, s, &o, &err);
+        cr_assert_not_null(r, "%s", err ? err->message : "");
+        cr_expect_eq(r->global.dispatches, 13 * rounds);
+        cr_expect_eq(r->global.stages, (10 * ew + 3) * rounds, "w=%u nbar=%" G_GUINT64_FORMAT, sz[a].w, sz[a].nbar);
+        cr_expect_eq(r->shared.dispatches, 16 * rounds);
+        cr_expect_eq(r->grid_barriers, 4);
+        ms_result_free(r);
+        ms_source_free(s);
+        /* the compact text is the same trace, with tables sd1 .. sd3 */
+        gchar *text = ms_permutation_compact("hmm-scheduled", h, NULL, &err);
+        cr_assert_not_null(text, "%s", err ? err->message : "");
+        cr_expect(strstr(text, "\"sd3\"") && !strstr(text, "\"d1\"") && strstr(text, "table = packed"));
+        MsSource *ref = ms_permutation_source("hmm-scheduled", h, &err);
+        MsSource *cmp = ms_trace_open_memory(text, strlen(text), "compact.json", &err);
+        cr_assert_not_null(cmp, "%s", err ? err->message : "");
+        expect_same_stream(ref, cmp, "hmm-scheduled packed");
+        ms_source_free(ref);
+        ms_source_free(cmp);
+        g_free(text);
+        g_hash_table_unref(h);
+        g_free(ns);
+        g_free(ws);
+        g_free(es);
+      }
+}
+
+Test(table_packed, refused_without_row_wise_kernels) {
+  GHashTable *h = params_of("random", "1024", "32", "1");
+  g_hash_table_insert(h, "table", "packed");
+  GError *err = NULL;
+  cr_expect_null(ms_permutation_source("hmm-d-designated", h, &err));
+  cr_expect(err && strstr(err->message, "--table packed is for the HMM algorithms with row-wise kernels"));
+  g_clear_error(&err);
+  cr_expect_null(ms_permutation_source("conflict-free", h, &err));
+  cr_expect(err && strstr(err->message, "row-wise kernels"));
+  g_clear_error(&err);
   g_hash_table_unref(h);
 }

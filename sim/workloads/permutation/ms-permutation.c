@@ -277,6 +277,7 @@ typedef struct {
   guint64 a_base, b_base, ew;         /* a and b (global or shared per algorithm) */
   guint64 n;                          /* elements permuted */
   MsSpace data_space;
+  gboolean packed;                    /* one index array s | d << 16 per row-wise kernel */
   guint cur;
 } Prog;
 
@@ -521,6 +522,7 @@ typedef struct {
   guint64 next_data;  /* next free global data element */
   guint64 next_index; /* next free global index word (after the data, set at the end) */
   GPtrArray *index_steps; /* PStep indices whose base is relative to the index region */
+  gboolean packed;        /* table "packed": kernels/permutation.cu's row-wise tables and scratch */
 } Hmm;
 
 static guint64 gcd64(guint64 a, guint64 b) {
@@ -543,22 +545,32 @@ static void k_transpose(Hmm *h, guint64 in, guint64 out) {
   add_mem(p, MS_OP_WRITE, MS_SPACE_GLOBAL, IX_TG_OUT, out * ew, ew, NULL, TRUE);
 }
 
-/* One row-wise kernel (section 5.4): q[r*nbar + j] = destination column of a[r][j]. */
+/* One row-wise kernel (section 5.4): q[r*nbar + j] = destination column of a[r][j].  The
+ * paper's layout reads the tables s and d from global memory before the barrier; packed, as
+ * kernels/permutation.cu hmm_row_wise does, each thread reads one word s | d << 16 after it. */
 static gboolean k_row_wise(Hmm *h, guint64 in, guint64 out, const gint64 *q, GError **error) {
   Prog *p = h->p;
   guint64 n = h->n, nbar = h->nbar, ew = h->ew, B = p->block;
   guint32 *s = prog_tab(p, n), *d = prog_tab(p, n);
   for (guint64 r = 0; r < nbar; r++)
     if (!ms_perm_conflict_free_tables(q + r * nbar, nbar, p->w, s + r * nbar, d + r * nbar, error)) return FALSE;
-  guint64 si = h->next_index, di = si + n;
-  h->next_index += 2 * n;
   add_mem(p, MS_OP_READ, MS_SPACE_GLOBAL, IX_TID, in * ew, ew, NULL, TRUE);
   add_mem(p, MS_OP_WRITE, MS_SPACE_SHARED, IX_LOCAL, 0, ew, NULL, TRUE);
-  g_ptr_array_add(h->index_steps, GUINT_TO_POINTER(p->steps->len));
-  add_mem(p, MS_OP_READ, MS_SPACE_GLOBAL, IX_TID, si, 1, NULL, FALSE);
-  g_ptr_array_add(h->index_steps, GUINT_TO_POINTER(p->steps->len));
-  add_mem(p, MS_OP_READ, MS_SPACE_GLOBAL, IX_TID, di, 1, NULL, FALSE);
-  add_sync(p, MS_SCOPE_BLOCK);
+  if (h->packed) {
+    guint64 ti = h->next_index;
+    h->next_index += n;
+    add_sync(p, MS_SCOPE_BLOCK);
+    g_ptr_array_add(h->index_steps, GUINT_TO_POINTER(p->steps->len));
+    add_mem(p, MS_OP_READ, MS_SPACE_GLOBAL, IX_TID, ti, 1, NULL, FALSE);
+  } else {
+    guint64 si = h->next_index, di = si + n;
+    h->next_index += 2 * n;
+    g_ptr_array_add(h->index_steps, GUINT_TO_POINTER(p->steps->len));
+    add_mem(p, MS_OP_READ, MS_SPACE_GLOBAL, IX_TID, si, 1, NULL, FALSE);
+    g_ptr_array_add(h->index_steps, GUINT_TO_POINTER(p->steps->len));
+    add_mem(p, MS_OP_READ, MS_SPACE_GLOBAL, IX_TID, di, 1, NULL, FALSE);
+    add_sync(p, MS_SCOPE_BLOCK);
+  }
   add_mem(p, MS_OP_READ, MS_SPACE_SHARED, IX_ROWTAB, 0, ew, s, TRUE);
   add_mem(p, MS_OP_WRITE, MS_SPACE_SHARED, IX_ROWTAB, B * ew, ew, d, TRUE);
   add_sync(p, MS_SCOPE_BLOCK);
@@ -574,7 +586,7 @@ static guint64 h_alloc(Hmm *h) {
 }
 
 static Prog *build_hmm(const char *alg, const char *pname, const gint64 *P, guint64 n,
-                       guint32 w, guint64 ew, GError **error) {
+                       guint32 w, guint64 ew, gboolean packed, GError **error) {
   guint64 nbar = isqrt_exact(n);
   if (!nbar || nbar % w) {
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
@@ -583,9 +595,10 @@ static Prog *build_hmm(const char *alg, const char *pname, const gint64 *P, guin
   }
   guint64 ww = (guint64)w * w;
   guint64 B = nbar / gcd64(nbar, ww) * ww; /* lcm(nbar, w^2): whole rows and whole tiles */
-  Hmm h = {prog_new(n, B, w, nbar), n, nbar, ew, 0, 0, g_ptr_array_new()};
+  Hmm h = {prog_new(n, B, w, nbar), n, nbar, ew, 0, 0, g_ptr_array_new(), packed};
   Prog *p = h.p;
   p->ew = ew;
+  p->packed = packed;
   p->data_space = MS_SPACE_GLOBAL;
   guint64 a = h_alloc(&h), b = h_alloc(&h);
   p->a_base = a * ew;
@@ -664,7 +677,8 @@ static Prog *build_hmm(const char *alg, const char *pname, const gint64 *P, guin
     if (ok) {
       gint64 *q = g_new(gint64, n);
       guint64 t[4];
-      for (int k = 0; k < 4; k++) t[k] = h_alloc(&h);
+      /* packed: two scratch arrays in turn, as the kernel allocates them */
+      for (int k = 0; k < 4; k++) t[k] = packed && k >= 2 ? t[k - 2] : h_alloc(&h);
       for (guint64 i = 0; i < n; i++) q[i] = col[i];
       ok = k_row_wise(&h, a, t[0], q, error);
       add_sync(p, MS_SCOPE_GRID);
@@ -720,20 +734,26 @@ static Prog *perm_build(const char *algorithm, GHashTable *params, gchar **name,
     return NULL;
   const char *tabs = ms_param_str(params, "table", "shared");
   const gboolean hmm = g_str_has_prefix(algorithm, "hmm-");
-  if (strcmp(tabs, "shared") != 0 && strcmp(tabs, "register") != 0) {
-    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "permutation: --table: \"%s\" is neither shared nor register", tabs);
+  if (strcmp(tabs, "shared") != 0 && strcmp(tabs, "register") != 0 && strcmp(tabs, "packed") != 0) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "permutation: --table: \"%s\" is not shared, register or packed", tabs);
     return NULL;
   }
-  const gboolean reg = strcmp(tabs, "register") == 0;
+  const gboolean reg = strcmp(tabs, "register") == 0, packed = strcmp(tabs, "packed") == 0;
   if (reg && hmm) {
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
                 "%s: --table register is for the DMM algorithms (the HMM algorithms read their tables from global memory)", algorithm);
     return NULL;
   }
+  if (packed && strcmp(algorithm, "hmm-scheduled") != 0 && strcmp(algorithm, "hmm-row-wise") != 0 &&
+      strcmp(algorithm, "hmm-column-wise") != 0) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "%s: --table packed is for the HMM algorithms with row-wise kernels (hmm-row-wise, hmm-column-wise, hmm-scheduled)", algorithm);
+    return NULL;
+  }
   const char *pname = ms_param_str(params, "permutation", "identical");
   gint64 *P = ms_perm_load(pname, &n, seed, error);
   if (!P) return NULL;
-  Prog *p = hmm ? build_hmm(algorithm, pname, P, n, (guint32)w, ew, error)
+  Prog *p = hmm ? build_hmm(algorithm, pname, P, n, (guint32)w, ew, packed, error)
                 : build_dmm(algorithm, pname, P, n, (guint32)w, ew, reg, error);
   if (p && !prog_verify(p, P, n, error)) {
     prog_free(p);
@@ -745,7 +765,7 @@ static Prog *perm_build(const char *algorithm, GHashTable *params, gchar **name,
   gchar *seedstr = strcmp(pname, "random") == 0 ? g_strdup_printf(", seed = %" G_GUINT64_FORMAT, seed) : g_strdup("");
   *name = g_strdup_printf("permutation %s, P = %s, n = %" G_GUINT64_FORMAT ", w = %" G_GUINT64_FORMAT
                           ", elem-words = %" G_GUINT64_FORMAT "%s%s",
-                          algorithm, pname, n, w, ew, seedstr, reg ? ", table = register" : "");
+                          algorithm, pname, n, w, ew, seedstr, reg ? ", table = register" : packed ? ", table = packed" : "");
   g_free(seedstr);
   return p;
 }
@@ -857,7 +877,8 @@ gchar *ms_permutation_compact(const char *algorithm, GHashTable *params, const c
     gchar *an;
     guint64 len;
     if (!s->data) { /* an index array: holds the table the algorithm reads next */
-      an = nidx < tnames->len ? g_ascii_strdown(tnames->pdata[nidx], -1) : g_strdup_printf("idx%u", nidx);
+      an = p->packed ? g_strdup_printf("sd%u", nidx + 1)
+           : nidx < tnames->len ? g_ascii_strdown(tnames->pdata[nidx], -1) : g_strdup_printf("idx%u", nidx);
       nidx++;
       len = p->n;
     } else if (s->step.space == p->data_space && s->base == p->a_base) {
