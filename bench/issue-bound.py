@@ -29,7 +29,7 @@ ncut = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(ncut)
 
 ISSUE_PER_SM_CLOCK = 4  # 4 SMSPs per SM, one warp instruction each per clock (sm_90)
-WORKLOADS = ("bpbc", "bulk", "gcd", "permutation", "sat", "simple")
+WORKLOADS = ("bpbc", "bulk", "gcd", "gf2", "permutation", "sat", "simple")
 
 
 def norm(params):
