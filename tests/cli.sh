@@ -304,7 +304,7 @@ if grep -q -- '--cached-only: 11 records have no cached result' co0.err && cmp -
 else fail "compare_cached_only: $(cat co0.err) $(diff co1.json co2.json | head -3)"; fi
 
 # compare --train none predicts what memsim run predicts for the same trace: records whose
-# trace is a generator's as it stands (gen ... -o, then run), on a grounded model and on a
+# trace is a generator's as it stands (gen ... -o, then run; hmm-scheduled with the kernel's --table packed), on a grounded model and on a
 # fitted model with launch_ns
 cat >rc.json <<'JSON'
 {"memsim_measurements": 1, "device": {"name": "test"}, "records": [
@@ -314,7 +314,7 @@ cat >rc.json <<'JSON'
 JSON
 "$memsim" gen sat -a 2r1w --n 256 --tile-threads 128 -o rc0.json 2>/dev/null
 "$memsim" gen sat -a 4r4w --n 256 --unroll 8 -o rc1.json 2>/dev/null
-"$memsim" gen permutation -a hmm-scheduled -P random --n 65536 --seed 1 -o rc2.json 2>/dev/null
+"$memsim" gen permutation -a hmm-scheduled -P random --n 65536 --seed 1 --table packed -o rc2.json 2>/dev/null
 for m in "$src/models/h200.json" "$src/models/h200-hmm.json"; do
   n=$((n + 1))
   "$memsim" compare -m "$m" rc.json --train none -q -f json -o rc.out 2>rc.err
