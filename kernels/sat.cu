@@ -29,8 +29,8 @@
  *                 in ColT), 1r1w stages (the row pass from ColT), then 2r1w
  *                 on the last qb = min(qa, 2m - 1 - qa) diagonals (triangle
  *                 B, from the finished SAT around it)
- *   1r1w-lookback one kernel call: strips of 32 rows walk left to right in
- *                 chunks of 512 columns (two per thread, 64-bit accesses);
+ *   1r1w-lookback one kernel call: strips of 16 rows walk left to right in
+ *                 chunks of 1024 columns (four per thread, 128-bit accesses);
  *                 a chunk's column prefix from the strips above comes by
  *                 decoupled look-back over per-tile flags (one per strip and
  *                 chunk) and per-column aggregates, so each element is read
@@ -665,10 +665,10 @@ sat_1r1w_ordered(const u32 *__restrict__ a, u32 *b, unsigned long long *rowb,
 
 /* Single-pass SAT with decoupled look-back over strip tiles.
  *
- * Strip s = rows s*H .. s*H+H-1 (one block, taken in ticket order so that
- * strips above are always running or done). The block walks its strip left
- * to right in chunks of C = 256 * V columns; each thread holds V adjacent
- * columns of all H rows in registers (one V-wide vector load per row).
+ * Strip s = rows s*H .. s*H+H-1 (H = 16; one block, taken in ticket order so
+ * that strips above are always running or done). The block walks its strip
+ * left to right in chunks of C = 256 * V columns (V = 4); each thread holds V
+ * adjacent columns of all H rows in registers (one V-wide vector load per row).
  *  1. column prefix of the chunk in registers; agg = its last row;
  *  2. publish agg (strip s, chunk c) in aggv and flag (s, c) = AGG;
  *  3. warp 0 looks back over the flags of strips s-1, s-2, ... (32 at a
@@ -676,13 +676,17 @@ sat_1r1w_ordered(const u32 *__restrict__ a, u32 *b, unsigned long long *rowb,
  *     then adds that strip's inclusive column prefix and the aggregates of
  *     the strips in between (independent loads: one round trip);
  *  4. publish inc = excl + agg in incv and flag INC;
- *  5. row prefix across the chunk: thread-local, warp shuffles, warp totals
- *     through shared memory, plus the row carry from the chunks to the left.
- * The warp scans of the local values (step 5 before excl is known) run while
- * warp 0 looks back; excl's own row prefix is one more scanned row.
+ *  5. row prefix across the chunk: thread-local, then the threads' row totals
+ *     scanned through shared memory (sat_1r1w_lookback16), plus the row carry
+ *     from the chunks to the left; excl's own row prefix is one warp scan.
  * Flags hold epoch << 2 | state, so no reset is needed between calls. Each
  * element is read once and written once; the look-back adds 8 to 12 bytes
- * per column per strip (about 4 % of the traffic with H = 32). */
+ * per column per strip (about 9 % of the traffic with H = 16).
+ * 2026-11-25: H = 32, V = 2, a warp scan per row and a fence per thread
+ * reached 66.7 % of copy throughput at 16K on the H100; H = 16, V = 4 (fewer
+ * instructions per element: issue, not DRAM, bounds it at 16 warps per SM)
+ * 78 %, and the row totals scanned through shared memory 82 % (tuning runs
+ * of copy and 1r1w-lookback alone, MEMSIM_SAT_SIZES; docs/measurements.md). */
 constexpr int LB_T = 256;
 constexpr int LB_MIN_H = 16;
 
@@ -720,13 +724,33 @@ template <int V> __device__ __forceinline__ void stv_cg(u32 *p, const u32 *d) {
 }
 
 
-template <int H, int V>
-__global__ void __launch_bounds__(LB_T, (H * V > 64 ? 1 : 2))
-sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32 *incv,
-                  u32 *flags, u32 *ticket, int n, u32 epoch) {
-  constexpr int C = LB_T * V, NW = LB_T / 32;
+/* Release and acquire fences of the flags: one thread fences after the
+ * block's barrier (cumulative through bar.sync, as cooperative groups' grid
+ * sync does), then stores the flag; fence.acq_rel is enough for a
+ * release/acquire pattern and lighter than __threadfence's fence.sc. */
+__device__ __forceinline__ void lb_fence() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
+
+/* The look-back SAT with strips of 16 rows, 256 threads, V columns per thread
+ * (chunks of 256 V columns). The look-back is sat_1r1w_lookback's; the row
+ * prefixes across the chunk are not one warp scan per row: every thread's 16
+ * row totals go to shared memory, thread (r, g) = (tid / 16, tid % 16) scans
+ * the 16 totals of threads 16g .. 16g + 15 in row r serially, the 16 such
+ * segments of a row are combined by a 16-lane shuffle scan (with the row's
+ * carry from the chunks to the left), and every thread reads back its 16
+ * offsets. That is about 60 instructions per thread and chunk instead of 16
+ * warp scans and warp-total sums (about 220): the kernel is bound by
+ * instruction issue at 16 warps per SM, not by DRAM. */
+constexpr int LB16_RS = 320;                     /* shared row stride, words */
+__device__ __forceinline__ int lb16_pos(int t) { return t + (t >> 4) * 4; } /* segment stride 20 words */
+
+template <int V>
+__global__ void __launch_bounds__(LB_T, 2)
+sat_1r1w_lookback16(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32 *incv,
+                    u32 *flags, u32 *ticket, int n, u32 epoch) {
+  constexpr int H = 16, C = LB_T * V, NW = LB_T / 32;
   __shared__ int s_strip, s_lo;
-  __shared__ u32 wtot[NW][H + 1];
+  __shared__ __align__(16) u32 T[H * LB16_RS];
+  __shared__ u32 wex[NW];
   __shared__ u32 carry[2][H + 1];
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   if (tid == 0) s_strip = (int)atomicAdd(ticket, 1u);
@@ -737,6 +761,8 @@ sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32
   const u32 *arow = a + (size_t)s * H * n;
   u32 *brow = b + (size_t)s * H * n;
   volatile u32 *vflags = flags;
+  const int myp = lb16_pos(tid);
+  const int sr = tid >> 4, sg = tid & 15; /* this thread's row and segment in the scan */
   for (int c = 0; c < nchunks; c++) {
     const int par = c & 1;
     const int col = c * C + tid * V;
@@ -753,10 +779,12 @@ sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32
     u32 *my_inc = incv + (size_t)s * n + col;
     if (s == 0) stv_cg<V>(my_inc, agg);
     else stv_cg<V>(aggv + (size_t)s * n + col, agg);
-    __threadfence();
-    __syncthreads(); /* A: this chunk's agg (or, strip 0, inc) stored */
+    __syncthreads(); /* A: this chunk's agg (or, strip 0, inc) stored; T free */
     if (warp == 0) {
-      if (lane == 0) vflags[(size_t)s * nchunks + c] = s == 0 ? f_inc : f_agg;
+      if (lane == 0) {
+        lb_fence(); /* cumulative through A: every thread's agg before the flag */
+        vflags[(size_t)s * nchunks + c] = s == 0 ? f_inc : f_agg;
+      }
       if (s > 0) {
         int hi = s - 1, lo = -1;
         for (;;) {
@@ -769,20 +797,16 @@ sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32
           if (incm) { lo = hi - (__ffs(incm) - 1); break; }
           hi -= 32;
         }
-        __threadfence();
+        lb_fence();
         if (lane == 0) s_lo = lo;
       }
     }
-    /* Row prefix of the local values, per warp (excl not needed yet). */
+    /* Thread-local row prefixes; the thread's row totals to T. */
 #pragma unroll
     for (int r = 0; r < H; r++) {
 #pragma unroll
       for (int e = 1; e < V; e++) v[r][e] += v[r][e - 1];
-      const u32 t = v[r][V - 1];
-      const u32 incl = warp_scan32(t, lane);
-#pragma unroll
-      for (int e = 0; e < V; e++) v[r][e] += incl - t; /* exclusive within the warp */
-      if (lane == 31) wtot[warp][r] = incl;
+      T[r * LB16_RS + myp] = v[r][V - 1];
     }
     u32 ex[V];
 #pragma unroll
@@ -801,50 +825,73 @@ sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32
 #pragma unroll
       for (int e = 0; e < V; e++) inc[e] = agg[e] + ex[e];
       stv_cg<V>(my_inc, inc);
-      __threadfence();
     }
-    /* excl's own row prefix: one more scanned row. */
+    /* excl's own row prefix: a warp scan and the warp totals. */
 #pragma unroll
     for (int e = 1; e < V; e++) ex[e] += ex[e - 1];
     const u32 et = ex[V - 1];
     const u32 eincl = warp_scan32(et, lane);
-    const u32 eex = eincl - et;
-    if (lane == 31) wtot[warp][H] = eincl;
-    __syncthreads(); /* C: warp totals, and this chunk's inc stored */
-    if (s > 0 && tid == 0) vflags[(size_t)s * nchunks + c] = f_inc;
-    u32 eoff = carry[par][H] + eex;
-    for (int w2 = 0; w2 < warp; w2++) eoff += wtot[w2][H];
+    if (lane == 31) wex[warp] = eincl;
+    __syncthreads(); /* C: T, wex, and this chunk's inc stored */
+    if (s > 0 && tid == 0) {
+      lb_fence();
+      vflags[(size_t)s * nchunks + c] = f_inc;
+    }
+    {
+      /* Row sr, threads 16 sg .. 16 sg + 15: exclusive prefix, then the segments. */
+      uint4 *q4 = (uint4 *)&T[sr * LB16_RS + sg * 20];
+      uint4 q[4];
+#pragma unroll
+      for (int i = 0; i < 4; i++) q[i] = q4[i];
+      u32 *qv = (u32 *)q;
+      u32 run = 0;
+#pragma unroll
+      for (int k = 0; k < 16; k++) {
+        const u32 x = qv[k];
+        qv[k] = run;
+        run += x;
+      }
+      u32 incl = run;
+#pragma unroll
+      for (int o = 1; o < 16; o <<= 1) {
+        const u32 y = __shfl_up_sync(0xffffffffu, incl, o, 16);
+        if (sg >= o) incl += y;
+      }
+      const u32 rc = carry[par][sr];
+      const u32 add = incl - run + rc;
+#pragma unroll
+      for (int k = 0; k < 16; k++) qv[k] += add;
+#pragma unroll
+      for (int i = 0; i < 4; i++) q4[i] = q[i];
+      if (sg == 15) carry[par ^ 1][sr] = incl + rc;
+    }
+    u32 eoff = carry[par][H] + eincl - et;
+    for (int w2 = 0; w2 < warp; w2++) eoff += wex[w2];
     u32 erow[V];
 #pragma unroll
     for (int e = 0; e < V; e++) erow[e] = ex[e] + eoff;
+    __syncthreads(); /* D: the offsets in T */
+    if (tid == LB_T - 1) carry[par ^ 1][H] = erow[V - 1];
 #pragma unroll
     for (int r = 0; r < H; r++) {
-      u32 off = carry[par][r];
-      for (int w2 = 0; w2 < warp; w2++) off += wtot[w2][r];
+      const u32 off = T[r * LB16_RS + myp];
       u32 o[V];
 #pragma unroll
       for (int e = 0; e < V; e++) o[e] = v[r][e] + off + erow[e];
       stv_cs<V>(brow + (size_t)r * n + col, o);
-      if (tid == LB_T - 1) carry[par ^ 1][r] = v[r][V - 1] + off;
     }
-    if (tid == LB_T - 1) carry[par ^ 1][H] = erow[V - 1];
   }
 }
 
-/* Look-back configuration: strip rows H and columns per thread V
- * (MEMSIM_SAT_LB="H,V" selects another one, for tuning). */
+/* Look-back configuration: strips of 16 rows, V = 4 columns per thread
+ * (halved while n is not a multiple of 256 V; no V = 1 instance, n is a
+ * multiple of 512 in every record). */
 struct LbConf {
-  int h = 32, v = 2;
+  int h = 16, v = 4;
 };
 LbConf lb_conf(int n) {
   LbConf c;
-  if (const char *e = std::getenv("MEMSIM_SAT_LB")) {
-    int h = 0, v = 0;
-    if (std::sscanf(e, "%d,%d", &h, &v) == 2 &&
-        ((h == 16 && v == 4) || (h == 32 && (v == 1 || v == 2)) || (h == 64 && v == 1)))
-      c.h = h, c.v = v;
-  }
-  while (c.v > 1 && n % (LB_T * c.v)) c.v /= 2;
+  while (c.v > 2 && n % (LB_T * c.v)) c.v /= 2;
   return c;
 }
 
@@ -1093,14 +1140,10 @@ void launch_sat(SatBufs &B, const std::string &alg, double r) {
     MS_CUDA(cudaMemsetAsync(B.ticket, 0, sizeof(u32)));
     const LbConf c = lb_conf(n);
     const unsigned grid = (unsigned)(n / c.h);
-    if (c.h == 16)
-      sat_1r1w_lookback<16, 4><<<grid, LB_T>>>(B.a, B.b, B.aggv, B.incv, B.flags, B.ticket, n, B.epoch);
-    else if (c.h == 64)
-      sat_1r1w_lookback<64, 1><<<grid, LB_T>>>(B.a, B.b, B.aggv, B.incv, B.flags, B.ticket, n, B.epoch);
-    else if (c.v == 1)
-      sat_1r1w_lookback<32, 1><<<grid, LB_T>>>(B.a, B.b, B.aggv, B.incv, B.flags, B.ticket, n, B.epoch);
+    if (c.v == 4)
+      sat_1r1w_lookback16<4><<<grid, LB_T>>>(B.a, B.b, B.aggv, B.incv, B.flags, B.ticket, n, B.epoch);
     else
-      sat_1r1w_lookback<32, 2><<<grid, LB_T>>>(B.a, B.b, B.aggv, B.incv, B.flags, B.ticket, n, B.epoch);
+      sat_1r1w_lookback16<2><<<grid, LB_T>>>(B.a, B.b, B.aggv, B.incv, B.flags, B.ticket, n, B.epoch);
   }
 }
 
@@ -1212,6 +1255,16 @@ void ms_run_sat(const MsOptions &o) {
   }
   std::vector<int> sizes = o.quick ? std::vector<int>{1024, 2048}
                                    : std::vector<int>{1024, 2048, 4096, 8192, 16384};
+  if (const char *e = std::getenv("MEMSIM_SAT_SIZES")) { /* tuning runs: n,n,... */
+    sizes.clear();
+    for (const char *p = e; *p;) {
+      char *end;
+      long v = std::strtol(p, &end, 10);
+      if (end == p) break;
+      if (v >= 1024 && v <= 16384 && (v & (v - 1)) == 0) sizes.push_back((int)v);
+      p = *end ? end + 1 : end;
+    }
+  }
   for (int n : sizes) {
     std::vector<std::string> algs = all;
     if (n > 8192) algs.erase(std::find(algs.begin(), algs.end(), "4r1w")); /* 32767 launches */

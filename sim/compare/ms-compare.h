@@ -157,7 +157,7 @@ void ms_cmp_record_result(const MsCmpRecord *rec, MsResult *out);
  * shapes around a generator's trace.  Sources taking `inner`/`pass` own it. */
 MsSource *ms_cmp_sat_copy(guint64 n, GError **error);
 MsSource *ms_cmp_hmm_transpose(guint64 n, GError **error);
-/* kernels/sat.cu sat_1r1w_lookback (strips of 32 rows, 512-column chunks, 2 words per thread):
+/* kernels/sat.cu sat_1r1w_lookback16 (strips of 16 rows, 1024-column chunks, 4 words per thread):
  * its requests in program order; the wait for the strip above is not a request (below). */
 MsSource *ms_cmp_sat_lookback(guint64 n, GError **error);
 MsSource *ms_cmp_life_tile(guint64 size, guint64 steps, GError **error);

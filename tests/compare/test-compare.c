@@ -641,25 +641,26 @@ Test(compare, traces_declare_their_global_words) {
     cr_expect_str_eq(e ? e->message : "", "hmm-transpose kernel: n 10000 is not nbar x nbar with nbar a multiple of 32");
     g_clear_error(&e);
   }
-  /* 1r1w-lookback at n = 1024: a, b (n^2 each), aggv and incv (32 strips x n), flags (32 x 2) */
+  /* 1r1w-lookback at n = 1024: a, b (n^2 each), aggv and incv (64 strips x n), flags (64 x 1) */
   t = ms_cmp_sat_lookback(1024, &e);
   cr_assert_not_null(t, "%s", e ? e->message : "");
-  cr_expect_eq(ms_source_global_words(t), 2 * 1024 * 1024 + 2 * 32 * 1024 + 32 * 2);
+  cr_expect_eq(ms_source_global_words(t), 2 * 1024 * 1024 + 2 * 64 * 1024 + 64 * 1);
   cr_expect_eq(ms_source_block_threads(t), 256);
-  cr_expect_eq(ms_source_shared_words(t), 8 * 33 + 2 * 33);
-  /* its requests, counted from the kernel's code (kernels/sat.cu sat_1r1w_lookback<32, 2>):
-   * per strip s and chunk, per thread: 32 loads and 32 stores (64-bit: one request each),
-   * the column sums (agg or inc), and for s > 0 the inc above read and its own written;
-   * warp 0's flag store(s) and min(s, 32) flag loads; shared: lane 31's 33 warp totals per
-   * warp, each thread's reads of the totals of the warps before it (33 per warp), the
-   * carry read per row, thread 255's carry store per row */
+  cr_expect_eq(ms_source_shared_words(t), 16 * 320 + 8 + 2 * 17);
+  /* its requests, counted from the kernel's code (kernels/sat.cu sat_1r1w_lookback16<4>):
+   * per strip s and chunk (one of 1024 columns), per thread: 16 loads and 16 stores (128-bit:
+   * one request each), the column sums (agg or inc), and for s > 0 the inc above read and
+   * its own written; warp 0's flag store(s) and min(s, 32) flag loads; shared: 16 row totals
+   * stored and 16 offsets read by every thread, the scan's 4 + 4 16-byte accesses and carry
+   * read by every thread, 16 new row carries, lane 31's excl total per warp, every thread's
+   * excl carry and the excl totals of the warps before it (28 per warp), thread 255's excl
+   * carry */
   guint64 want = 0;
-  for (guint64 s = 0; s < 32; s++)
-    for (guint64 c = 0; c < 2; c++) {
-      want += 256 * (32 + 32 + 1) + (s > 0 ? 2 * 256 : 0);
-      want += 1 + (s > 0) + MIN(s, 32);
-      want += 8 * 33 + 32 * 28 * 33 + 32 * 256 + 32;
-    }
+  for (guint64 s = 0; s < 64; s++) {
+    want += 256 * (16 + 16 + 1) + (s > 0 ? 2 * 256 : 0);
+    want += 1 + (s > 0) + MIN(s, 32);
+    want += 16 * 256 + 16 * 256 + 8 * 256 + 256 + 16 + 8 + 256 + 32 * 28 + 1;
+  }
   g_autoptr(MsModel) m = ms_model_new(MS_MODEL_UMM, 32, 10, 1, 1, 10);
   MsResult *r = ms_simulate(m, t, NULL, &e);
   cr_assert_not_null(r, "%s", e ? e->message : "");
@@ -667,7 +668,7 @@ Test(compare, traces_declare_their_global_words) {
   ms_result_free(r);
   ms_source_free(t);
   cr_expect_null(ms_cmp_sat_lookback(1000, &e));
-  cr_expect_str_eq(e ? e->message : "", "1r1w-lookback kernel: n 1000 is not a multiple of 32 and of 256");
+  cr_expect_str_eq(e ? e->message : "", "1r1w-lookback kernel: n 1000 is not a multiple of 512");
   g_clear_error(&e);
 }
 
