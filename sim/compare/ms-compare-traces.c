@@ -87,8 +87,10 @@ MsSource *ms_cmp_hmm_transpose(guint64 n, GError **error) {
 /* kernels/sat.cu sat_1r1w_lookback16<V = 4> (lb_conf: V halves to 2 while n is not a multiple
  * of 256 V): one block of 256 threads per strip of H = 16 rows (the strip from an atomic
  * ticket, taken here as the block index), walking chunks of C = 256 V columns left to right.
- * A V-word vector access is one request at its first word (lanes V words apart: V-way in the
- * banks, the wavefronts of a 16-byte shared access).  Per chunk, thread t: H loads of its V
+ * A global V-word vector access of a warp is V requests of 32 consecutive words (the warp's
+ * 128 V bytes, whole groups, as in ms_cmp_sat_copy); a shared one is one request at the
+ * thread's first word (lanes V words apart: V-way in the banks, the wavefronts of a 16-byte
+ * shared access).  Per chunk, thread t: H loads of its V
  * words of each row, its V column sums to aggv (strip 0: incv), barrier A; warp 0 stores the
  * chunk's flag and (strips > 0) reads the 32 flags above it once (the look-back finding the
  * strip above inclusive); each thread stores its H row totals in the shared table T (row
@@ -121,18 +123,21 @@ MsSource *ms_cmp_sat_lookback(guint64 n, GError **error) {
       "  \"B\": \"N * N\", \"AGG\": \"2 * N * N\", \"INC\": \"2 * N * N + S * N\", \"FL\": \"2 * N * N + 2 * S * N\","
       "  \"RS\": " U ", \"WX\": \"H * RS\", \"CA\": \"H * RS + " U "\"},"
       " \"steps\": [{\"repeat\": \"NC\", \"var\": \"c\", \"steps\": ["
-      "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": ["
-      "   {\"op\": \"read\", \"addr\": \"(bid * H + r) * N + c * C + ltid * V\"}]},"
-      "  {\"op\": \"write\", \"addr\": \"INC + c * C + ltid * V\", \"when\": \"bid == 0\"},"
-      "  {\"op\": \"write\", \"addr\": \"AGG + bid * N + c * C + ltid * V\", \"when\": \"bid > 0\"},"
+      "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": [{\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"read\", \"addr\": \"(bid * H + r) * N + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\"}]}]},"
+      "  {\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"write\", \"addr\": \"INC + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\", \"when\": \"bid == 0\"},"
+      "   {\"op\": \"write\", \"addr\": \"AGG + bid * N + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\", \"when\": \"bid > 0\"}]},"
       "  {\"op\": \"sync\", \"scope\": \"block\"},"
       "  {\"op\": \"write\", \"addr\": \"FL + bid * NC + c\", \"when\": \"ltid == 0\"},"
       "  {\"op\": \"read\", \"addr\": \"FL + (bid - 1 - ltid) * NC + c\", \"when\": \"ltid < 32 && bid > ltid\"},"
       "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": ["
       "   {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"r * RS + ltid + ltid / 16 * 4\"}]},"
       "  {\"op\": \"sync\", \"scope\": \"block\"},"
-      "  {\"op\": \"read\", \"addr\": \"INC + (bid - 1) * N + c * C + ltid * V\", \"when\": \"bid > 0\"},"
-      "  {\"op\": \"write\", \"addr\": \"INC + bid * N + c * C + ltid * V\", \"when\": \"bid > 0\"},"
+      "  {\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"read\", \"addr\": \"INC + (bid - 1) * N + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\", \"when\": \"bid > 0\"}]},"
+      "  {\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"write\", \"addr\": \"INC + bid * N + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\", \"when\": \"bid > 0\"}]},"
       "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"WX + ltid / 32\", \"when\": \"ltid %% 32 == 31\"},"
       "  {\"op\": \"sync\", \"scope\": \"block\"},"
       "  {\"op\": \"write\", \"addr\": \"FL + bid * NC + c\", \"when\": \"ltid == 0 && bid > 0\"},"
@@ -149,7 +154,8 @@ MsSource *ms_cmp_sat_lookback(guint64 n, GError **error) {
       "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"CA + (c + 1) %% 2 * (H + 1) + H\", \"when\": \"ltid == 255\"},"
       "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": ["
       "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"r * RS + ltid + ltid / 16 * 4\"},"
-      "   {\"op\": \"write\", \"addr\": \"B + (bid * H + r) * N + c * C + ltid * V\"}]}]}]}",
+      "   {\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
+      "    {\"op\": \"write\", \"addr\": \"B + (bid * H + r) * N + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\"}]}]}]}]}",
       H, C, n, S * T, T, sw, 2 * n * n + 2 * S * n + S * NC, n, H, V, C, NC, S, RS, NW, NW - 1);
   return open_text(t, "1r1w-lookback kernel", 0, 0, error);
 }

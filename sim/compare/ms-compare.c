@@ -397,7 +397,15 @@ static void map_permutation(const MsCompare *cmp, MsCmpRecord *r, GHashTable *p,
 static void map_sat(const MsCompare *cmp, MsCmpRecord *r, GHashTable *p, const char **alg) {
   guint64 x;
   /* 1r1w-lookback and copy: the comparer's own traces of kernels/sat.cu (ms-compare-traces.c) */
-  if (strcmp(*alg, "1r1w-lookback") == 0) *alg = "1r1w-lookback-kernel";
+  if (strcmp(*alg, "1r1w-lookback") == 0) {
+    /* the trace is the present kernel's (strips of 16 rows): a record of the earlier one
+     * (strips of 32, before 2026-11-25) has no trace here */
+    const char *sr = g_hash_table_lookup(r->params, " strip_rows");
+    if (sr && strcmp(sr, "16") != 0 && !r->skip)
+      r->skip = g_strdup_printf("recorded with strips of %s rows; the trace is of kernels/sat.cu's present kernel "
+                                "(strips of 16): skipped", sr);
+    *alg = "1r1w-lookback-kernel";
+  }
   if (strcmp(*alg, "copy") == 0) *alg = "copy-kernel"; /* 16-byte vectors, grid-stride (since 2026-11-25) */
   /* kernels/sat.cu's prefix loops (#pragma unroll 8) compile to 8 loads, then 8 stores
    * (traces/measured/h100/sass-order.txt): the trace in that order */
@@ -845,6 +853,7 @@ gboolean ms_cmp_simulate(MsCompare *cmp, GError **error) {
     if (r->skip) continue;
     GHashTable *p = NULL;
     if (ms_cmp_map(cmp, r, &p, NULL)) g_hash_table_unref(p);
+    if (r->skip) continue; /* the mapping found the record has no trace */
     g_array_append_val(order, i);
   }
   j.total = order->len;

@@ -649,7 +649,7 @@ Test(compare, traces_declare_their_global_words) {
   cr_expect_eq(ms_source_shared_words(t), 16 * 320 + 8 + 2 * 17);
   /* its requests, counted from the kernel's code (kernels/sat.cu sat_1r1w_lookback16<4>):
    * per strip s and chunk (one of 1024 columns), per thread: 16 loads and 16 stores (128-bit:
-   * one request each), the column sums (agg or inc), and for s > 0 the inc above read and
+   * four requests each, a warp's 512 bytes), the column sums (agg or inc), and for s > 0 the inc above read and
    * its own written; warp 0's flag store(s) and min(s, 32) flag loads; shared: 16 row totals
    * stored and 16 offsets read by every thread, the scan's 4 + 4 16-byte accesses and carry
    * read by every thread, 16 new row carries, lane 31's excl total per warp, every thread's
@@ -657,7 +657,7 @@ Test(compare, traces_declare_their_global_words) {
    * carry */
   guint64 want = 0;
   for (guint64 s = 0; s < 64; s++) {
-    want += 256 * (16 + 16 + 1) + (s > 0 ? 2 * 256 : 0);
+    want += 256 * 4 * (16 + 16 + 1) + (s > 0 ? 2 * 4 * 256 : 0);
     want += 1 + (s > 0) + MIN(s, 32);
     want += 16 * 256 + 16 * 256 + 8 * 256 + 256 + 16 + 8 + 256 + 32 * 28 + 1;
   }
