@@ -331,6 +331,22 @@ PY
   then echo "ok - run_equals_compare on $(basename "$m")"; else fail "run_equals_compare on $(basename "$m"): $(cat rc.err)"; fi
 done
 
+# the look-back SAT's trace is the present kernel's (strips of 16 rows): a record of the
+# earlier kernel (strip_rows 32) is skipped with the reason, the present one is predicted
+cat >lb.json <<'JSON'
+{"memsim_measurements": 1, "device": {"name": "test"}, "records": [
+ {"workload": "sat", "algorithm": "1r1w-lookback", "params": {"n": 1024, "block": 32}, "kernels_per_call": 1, "median_ns": 20000, "strip_rows": 32, "verified": true},
+ {"workload": "sat", "algorithm": "1r1w-lookback", "params": {"n": 1024, "block": 32}, "kernels_per_call": 1, "median_ns": 8000, "strip_rows": 16, "verified": true}]}
+JSON
+"$memsim" compare -m "$src/models/h200.json" lb.json --train none -q -f json -o lb.out 2>lb.err
+if python3 - lb.out <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["records"]
+assert "strips of 32 rows" in r[0].get("skipped", ""), r[0]
+assert "predicted_ns" not in r[0] and r[1].get("predicted_ns", 0) > 0, r
+PY
+then echo "ok - compare_lookback_earlier_kernel_skipped"; else fail "compare_lookback_earlier_kernel_skipped: $(cat lb.err)"; fi
+
 # many threads, same answer: compact traces of 2^16 threads (2048 warps, the workers' share
 # size) on every model kind give the same --json with 1 and 3 threads; an error in the last
 # worker's share is the one-thread error, word for word
