@@ -41,6 +41,11 @@
  *   l2-copy-sweep      the same for a copy b = a (each array half the footprint, whole
  *                      passes): what L2 keeps of a footprint that is read and written, as
  *                      the algorithms' kernels do (the model's l2_words)
+ *   l2-stream-sweep    one pass per call of a plain copy b[i] = a[i], one 4-byte word per
+ *                      thread, n / 256 blocks of 256 threads (many waves, blocks placed
+ *                      anew by every launch), footprints 16 .. 128 MiB: what L2 keeps of
+ *                      a footprint between the calls that a measurement repeats, for a
+ *                      kernel written the plain way (not a persistent grid-stride loop)
  *   dram-chase         one thread: p = a[p] over a random cyclic permutation of nodes
  *                      128 bytes apart (ld.global.cg), footprint far beyond L2
  *   l2-chase, l1-chase the same over 4 MiB (L2, ld.global.cg) and 16 KiB (L1, ld.global)
@@ -333,6 +338,13 @@ __global__ void __launch_bounds__(256) l2_copy_sweep(const uint4 *a, uint4 *b, s
     }
     for (; q < n4; q += T) b[q] = __ldcg(a + q);
   }
+}
+
+/* One pass of a plain copy, one word per thread (l2-stream-sweep). */
+__global__ void __launch_bounds__(256) l2_stream_copy(const uint32_t *__restrict__ a,
+                                                      uint32_t *__restrict__ b, size_t n) {
+  const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) b[i] = a[i];
 }
 
 /* lowbias32 (Wellons): a well-mixed 32-bit hash; the random sweeps' addresses. */
@@ -1262,6 +1274,52 @@ void run_l2_copy_sweep(const Dev &d, bool quick) {
   MS_CUDA(cudaFree(bad));
 }
 
+/* l2-stream-sweep: one plain copy pass per call over footprints (both arrays) of
+ * 16 .. 128 MiB; the calls of a record follow each other, so the time per call against the
+ * footprint shows how much of it the L2 keeps from one call to the next. */
+void run_l2_stream_sweep(const Dev &d, bool quick) {
+  static const int mib_full[] = {16, 24, 28, 32, 34, 36, 38, 40, 42, 44, 46, 48, 52, 56, 64, 80, 96, 128};
+  static const int mib_quick[] = {16, 32, 48, 64};
+  const int *mib = quick ? mib_quick : mib_full;
+  const int count = quick ? 4 : (int)(sizeof mib_full / sizeof mib_full[0]);
+  const size_t max_half = (size_t)mib[count - 1] << 19;
+  uint32_t *a, *b;
+  unsigned long long *bad;
+  MS_CUDA(cudaMalloc(&a, max_half));
+  MS_CUDA(cudaMalloc(&b, max_half));
+  MS_CUDA(cudaMalloc(&bad, 2 * sizeof(unsigned long long)));
+  for (int i = 0; i < count; i++) {
+    const size_t half = (size_t)mib[i] << 19, words = half / 4;
+    const unsigned blocks = (unsigned)((words + 255) / 256);
+    fill_pattern<<<d.sms * 8, 256>>>(a, words);
+    MS_CHECK_LAUNCH();
+    MsRecord rec;
+    rec.workload = "calibrate";
+    rec.algorithm = "l2-stream-sweep";
+    rec.p("footprint_bytes", (long long)(2 * half));
+    rec.p("blocks", (long long)blocks);
+    rec.p("threads_per_block", 256LL);
+    rec.x("bytes_read", (long long)half);
+    rec.x("bytes_written", (long long)half);
+    auto poison = [&] { MS_CUDA(cudaMemset(b, 0xff, half)); };
+    auto launch = [&] { l2_stream_copy<<<blocks, 256>>>(a, b, words); };
+    auto verify = [&]() -> std::string {
+      unsigned long long init[2] = {0, ~0ull}, h[2];
+      MS_CUDA(cudaMemcpy(bad, init, sizeof init, cudaMemcpyHostToDevice));
+      check_pattern<<<d.sms * 8, 256>>>(b, words, bad, bad + 1);
+      MS_CHECK_LAUNCH();
+      MS_CUDA(cudaMemcpy(h, bad, sizeof h, cudaMemcpyDeviceToHost));
+      return h[0] == 0 ? "" : ms_fmt("%llu words wrong, the first at word %llu", h[0], h[1]);
+    };
+    measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+      return "{\"bytes_per_ns\": " + jnum((double)(2 * half) / med) + "}";
+    });
+  }
+  MS_CUDA(cudaFree(a));
+  MS_CUDA(cudaFree(b));
+  MS_CUDA(cudaFree(bad));
+}
+
 /* A pointer chase over `footprint` bytes, nodes `stride` bytes apart. */
 void run_chase(const MsOptions &o, const char *alg, size_t footprint, long long warm, long long hops) {
   if (!ms_selected(alg)) return;
@@ -1684,6 +1742,7 @@ void ms_run_calibrate(const MsOptions &o) {
   run_sm_strided(d);
   if (ms_selected("l2-sweep")) run_l2_sweep(d, o.quick);
   if (ms_selected("l2-copy-sweep")) run_l2_copy_sweep(d, o.quick);
+  if (ms_selected("l2-stream-sweep")) run_l2_stream_sweep(d, o.quick);
   if (ms_selected("l2-random-sweep")) run_random_sweep<false>(d, o.quick);
   if (ms_selected("l2-random-line-sweep")) run_random_sweep<true>(d, o.quick);
   if (ms_selected("l2-line-sweep")) run_line_sweep(d, o.quick);
