@@ -482,6 +482,78 @@ __global__ void hmm_row_wise(const uint32_t *__restrict__ in, uint32_t *__restri
   for (int j = threadIdx.x; j < nbar; j += blockDim.x) out[base + j] = be[j];
 }
 
+/* The column round of hmm-scheduled in one kernel (transpose, row-wise, transpose fused):
+ * block b permutes the strip of C columns c0 = b C .. c0 + C - 1 of an nbar x nbar matrix
+ * through shared memory. Column c of the strip sits at s[c nbar ..], element r rotated to
+ * (r + c 32 / C) mod nbar, so the strip's rows (C consecutive words each, 32 / C rows per
+ * warp) load and store without bank conflicts, and the column's conflict-free table (the
+ * middle row-wise table: row c of the transposed matrix) stays conflict-free. The permutation
+ * is in place: every thread first gathers its EPT = C nbar / 1024 sources into registers,
+ * then, after a barrier, scatters them to their destinations. */
+template <int C, int EPT>
+__global__ void __launch_bounds__(1024) hmm_column_strip(const uint32_t *__restrict__ in, uint32_t *__restrict__ out,
+                                                         const uint32_t *__restrict__ sd, int nbar) {
+  extern __shared__ uint32_t hmm_sm[];
+  constexpr int R = W / C; /* rotation per column; rows per warp */
+  const int tid = threadIdx.x, c0 = blockIdx.x * C, mask = nbar - 1;
+  const uint32_t *tab = sd + (size_t)c0 * nbar;
+#pragma unroll 8
+  for (int k = 0; k < EPT; k++) {
+    const int e = tid + k * 1024, r = e / C, c = e % C;
+    hmm_sm[c * nbar + ((r + c * R) & mask)] = in[(size_t)r * nbar + c0 + c];
+  }
+  __syncthreads();
+  uint32_t v[EPT];
+#pragma unroll
+  for (int k = 0; k < EPT; k++) {
+    const int e = tid + k * 1024, c = e / nbar;
+    const uint32_t t = tab[e];
+    v[k] = hmm_sm[c * nbar + (((int)(t & 0xffffu) + c * R) & mask)];
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < EPT; k++) {
+    const int e = tid + k * 1024, c = e / nbar;
+    uint32_t t; /* read again (an L1 or L2 hit), not kept from the gather: registers */
+    asm volatile("ld.global.nc.u32 %0, [%1];" : "=r"(t) : "l"(tab + e));
+    hmm_sm[c * nbar + (((int)(t >> 16) + c * R) & mask)] = v[k];
+  }
+  __syncthreads();
+#pragma unroll 8
+  for (int k = 0; k < EPT; k++) {
+    const int e = tid + k * 1024, r = e / C, c = e % C;
+    out[(size_t)r * nbar + c0 + c] = hmm_sm[c * nbar + ((r + c * R) & mask)];
+  }
+}
+
+/* Strip width of the fused column round: 128 KiB of shared memory where the row allows
+ * (C = 32, 16, 8 for nbar up to 1024, 2048, 4096); MEMSIM_COLUMN_STRIP=C for tuning runs. */
+int column_strip_width(int nbar) {
+  if (const char *e = std::getenv("MEMSIM_COLUMN_STRIP")) return std::atoi(e);
+  return nbar <= 1024 ? 32 : nbar == 2048 ? 16 : 8;
+}
+
+template <int C, int EPT> void launch_strip(const uint32_t *in, uint32_t *out, const uint32_t *sd, int nbar) {
+  const size_t sm = (size_t)C * nbar * 4;
+  static bool set = false;
+  if (!set) {
+    MS_CUDA(cudaFuncSetAttribute(hmm_column_strip<C, EPT>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm));
+    set = true;
+  }
+  hmm_column_strip<C, EPT><<<nbar / C, 1024, sm>>>(in, out, sd, nbar);
+}
+
+/* Launches the fused column round; false for a strip width and nbar it has no kernel for. */
+bool column_round(const uint32_t *in, uint32_t *out, const uint32_t *sd, int nbar, int C) {
+  const int ept = C * nbar / 1024;
+#define MS_STRIP(c, e) if (C == c && ept == e) { launch_strip<c, e>(in, out, sd, nbar); return true; }
+  MS_STRIP(8, 2) MS_STRIP(8, 4) MS_STRIP(8, 8) MS_STRIP(8, 16) MS_STRIP(8, 32)
+  MS_STRIP(16, 4) MS_STRIP(16, 8) MS_STRIP(16, 16) MS_STRIP(16, 32)
+  MS_STRIP(32, 8) MS_STRIP(32, 16) MS_STRIP(32, 32)
+#undef MS_STRIP
+  return false;
+}
+
 /* Host side of hmm-scheduled (seed 001 section 5.5, as
  * sim/workloads/permutation/ms-permutation.c builds it): colour the row graph
  * (row i / nbar of a -> row P(i) / nbar of b) with nbar colours; element i of
@@ -556,6 +628,13 @@ void run_hmm(const MsOptions &o, const char *alg_name, const std::string &perm, 
     rec.x("schedule", "row-wise, transpose, row-wise, transpose, row-wise; packed s | d << 16 tables");
     rec.x("colouring_host_s", colour_s);
   }
+  /* MEMSIM_SCHED_FIVE=1: the five-kernel schedule (transposes) instead of the fused one */
+  const bool fused = sched && !std::getenv("MEMSIM_SCHED_FIVE");
+  const int strip = column_strip_width(nbar);
+  if (fused) {
+    rec.x("column_round", "one kernel: strips of C columns through shared memory");
+    rec.x("strip_columns", (long long)strip);
+  }
   auto poison = [&] { MS_CUDA(cudaMemset(d_out, 0xff, n * 4)); };
   const unsigned grid = (unsigned)((n + 255) / 256);
   auto launch = [&] {
@@ -563,6 +642,13 @@ void run_hmm(const MsOptions &o, const char *alg_name, const std::string &perm, 
     else if (alg == "hmm-s-designated") hmm_s_designated<<<grid, 256>>>(d_in, d_out, d_tab, n);
     else if (alg == "hmm-transpose")
       hmm_transpose<<<dim3(nbar / W, nbar / W), dim3(W, 8)>>>(d_in, d_out, nbar);
+    else if (sched && fused) {
+      const int rt = std::min(nbar, 1024);
+      const size_t sm = (size_t)2 * nbar * 4;
+      hmm_row_wise<<<nbar, rt, sm>>>(d_in, d_t0, d_tab, nbar);
+      column_round(d_t0, d_t1, d_tab + n, nbar, strip);
+      hmm_row_wise<<<nbar, rt, sm>>>(d_t1, d_out, d_tab + 2 * n, nbar);
+    }
     else if (sched) {
       const dim3 tg(nbar / W, nbar / W), tb(W, 8);
       const int rt = std::min(nbar, 1024);
