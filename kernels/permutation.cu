@@ -464,22 +464,45 @@ __global__ void hmm_transpose(const uint32_t *__restrict__ a, uint32_t *__restri
 }
 
 /* Row-wise permutation (seed 001 section 5.4): block i permutes row i of an
- * nbar x nbar matrix through shared memory: alpha <- row (coalesced);
- * beta[D_i(j)] = alpha[S_i(j)] with the row's conflict-free tables (packed
- * s | d << 16, one coalesced read); row <- beta (coalesced). */
-__global__ void hmm_row_wise(const uint32_t *__restrict__ in, uint32_t *__restrict__ out,
-                             const uint32_t *__restrict__ sd, int nbar) {
+ * nbar x nbar matrix through shared memory: alpha <- row (coalesced), each thread's
+ * entries of the row's conflict-free tables (packed s | d << 16, one coalesced read)
+ * fetched with it; v = alpha[S_i(j)] into registers, then alpha[D_i(j)] = v (in place);
+ * row <- alpha (coalesced). EPT = nbar / blockDim.x entries per thread. */
+template <int EPT>
+__global__ void __launch_bounds__(1024) hmm_row_wise(const uint32_t *__restrict__ in, uint32_t *__restrict__ out,
+                                                     const uint32_t *__restrict__ sd, int nbar) {
   extern __shared__ uint32_t hmm_sm[];
-  uint32_t *al = hmm_sm, *be = hmm_sm + nbar;
   const size_t base = (size_t)blockIdx.x * nbar;
-  for (int j = threadIdx.x; j < nbar; j += blockDim.x) al[j] = in[base + j];
-  __syncthreads();
-  for (int j = threadIdx.x; j < nbar; j += blockDim.x) {
-    const uint32_t t = sd[base + j];
-    be[t >> 16] = al[t & 0xffffu];
+  const int T = blockDim.x, tid = threadIdx.x;
+  uint32_t v[EPT], t[EPT];
+#pragma unroll
+  for (int k = 0; k < EPT; k++) {
+    v[k] = in[base + tid + k * T];
+    t[k] = sd[base + tid + k * T];
   }
+#pragma unroll
+  for (int k = 0; k < EPT; k++) hmm_sm[tid + k * T] = v[k];
   __syncthreads();
-  for (int j = threadIdx.x; j < nbar; j += blockDim.x) out[base + j] = be[j];
+#pragma unroll
+  for (int k = 0; k < EPT; k++) v[k] = hmm_sm[t[k] & 0xffffu];
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < EPT; k++) hmm_sm[t[k] >> 16] = v[k];
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < EPT; k++) out[base + tid + k * T] = hmm_sm[tid + k * T];
+}
+
+/* One row-wise kernel: a block per row, min(nbar, 1024) threads. */
+void row_round(const uint32_t *in, uint32_t *out, const uint32_t *sd, int nbar) {
+  const int rt = std::min(nbar, 1024);
+  const size_t sm = (size_t)nbar * 4;
+  switch (nbar / rt) {
+  case 1: hmm_row_wise<1><<<nbar, rt, sm>>>(in, out, sd, nbar); break;
+  case 2: hmm_row_wise<2><<<nbar, rt, sm>>>(in, out, sd, nbar); break;
+  case 4: hmm_row_wise<4><<<nbar, rt, sm>>>(in, out, sd, nbar); break;
+  default: std::fprintf(stderr, "memsim-measure: no row-wise kernel for nbar = %d\n", nbar); std::exit(1);
+  }
 }
 
 /* The column round of hmm-scheduled in one kernel (transpose, row-wise, transpose fused):
@@ -504,19 +527,36 @@ __global__ void __launch_bounds__(1024) hmm_column_strip(const uint32_t *__restr
   }
   __syncthreads();
   uint32_t v[EPT];
+  if (EPT <= 16) { /* registers allow: the table entries stay from the gather to the scatter */
+    uint32_t t[EPT];
 #pragma unroll
-  for (int k = 0; k < EPT; k++) {
-    const int e = tid + k * 1024, c = e / nbar;
-    const uint32_t t = tab[e];
-    v[k] = hmm_sm[c * nbar + (((int)(t & 0xffffu) + c * R) & mask)];
-  }
-  __syncthreads();
+    for (int k = 0; k < EPT; k++) t[k] = tab[tid + k * 1024];
 #pragma unroll
-  for (int k = 0; k < EPT; k++) {
-    const int e = tid + k * 1024, c = e / nbar;
-    uint32_t t; /* read again (an L1 or L2 hit), not kept from the gather: registers */
-    asm volatile("ld.global.nc.u32 %0, [%1];" : "=r"(t) : "l"(tab + e));
-    hmm_sm[c * nbar + (((int)(t >> 16) + c * R) & mask)] = v[k];
+    for (int k = 0; k < EPT; k++) {
+      const int c = (tid + k * 1024) / nbar;
+      v[k] = hmm_sm[c * nbar + (((int)(t[k] & 0xffffu) + c * R) & mask)];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < EPT; k++) {
+      const int c = (tid + k * 1024) / nbar;
+      hmm_sm[c * nbar + (((int)(t[k] >> 16) + c * R) & mask)] = v[k];
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < EPT; k++) {
+      const int e = tid + k * 1024, c = e / nbar;
+      const uint32_t t = tab[e];
+      v[k] = hmm_sm[c * nbar + (((int)(t & 0xffffu) + c * R) & mask)];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < EPT; k++) {
+      const int e = tid + k * 1024, c = e / nbar;
+      uint32_t t; /* read again (an L1 or L2 hit), not kept from the gather: registers */
+      asm volatile("ld.global.nc.u32 %0, [%1];" : "=r"(t) : "l"(tab + e));
+      hmm_sm[c * nbar + (((int)(t >> 16) + c * R) & mask)] = v[k];
+    }
   }
   __syncthreads();
 #pragma unroll 8
@@ -526,11 +566,13 @@ __global__ void __launch_bounds__(1024) hmm_column_strip(const uint32_t *__restr
   }
 }
 
-/* Strip width of the fused column round: 128 KiB of shared memory where the row allows
- * (C = 32, 16, 8 for nbar up to 1024, 2048, 4096); MEMSIM_COLUMN_STRIP=C for tuning runs. */
+/* Strip width of the fused column round: 8 columns (32-byte row pieces, whole sectors),
+ * measured fastest at every nbar on the H100 against 16 and 32 (docs/measurements.md);
+ * MEMSIM_COLUMN_STRIP=C for tuning runs. */
 int column_strip_width(int nbar) {
   if (const char *e = std::getenv("MEMSIM_COLUMN_STRIP")) return std::atoi(e);
-  return nbar <= 1024 ? 32 : nbar == 2048 ? 16 : 8;
+  (void)nbar;
+  return 8;
 }
 
 template <int C, int EPT> void launch_strip(const uint32_t *in, uint32_t *out, const uint32_t *sd, int nbar) {
@@ -643,21 +685,17 @@ void run_hmm(const MsOptions &o, const char *alg_name, const std::string &perm, 
     else if (alg == "hmm-transpose")
       hmm_transpose<<<dim3(nbar / W, nbar / W), dim3(W, 8)>>>(d_in, d_out, nbar);
     else if (sched && fused) {
-      const int rt = std::min(nbar, 1024);
-      const size_t sm = (size_t)2 * nbar * 4;
-      hmm_row_wise<<<nbar, rt, sm>>>(d_in, d_t0, d_tab, nbar);
+      row_round(d_in, d_t0, d_tab, nbar);
       column_round(d_t0, d_t1, d_tab + n, nbar, strip);
-      hmm_row_wise<<<nbar, rt, sm>>>(d_t1, d_out, d_tab + 2 * n, nbar);
+      row_round(d_t1, d_out, d_tab + 2 * n, nbar);
     }
     else if (sched) {
       const dim3 tg(nbar / W, nbar / W), tb(W, 8);
-      const int rt = std::min(nbar, 1024);
-      const size_t sm = (size_t)2 * nbar * 4;
-      hmm_row_wise<<<nbar, rt, sm>>>(d_in, d_t0, d_tab, nbar);
+      row_round(d_in, d_t0, d_tab, nbar);
       hmm_transpose<<<tg, tb>>>(d_t0, d_t1, nbar);
-      hmm_row_wise<<<nbar, rt, sm>>>(d_t1, d_t0, d_tab + n, nbar);
+      row_round(d_t1, d_t0, d_tab + n, nbar);
       hmm_transpose<<<tg, tb>>>(d_t0, d_t1, nbar);
-      hmm_row_wise<<<nbar, rt, sm>>>(d_t1, d_out, d_tab + 2 * n, nbar);
+      row_round(d_t1, d_out, d_tab + 2 * n, nbar);
     }
     else thrust::scatter(thrust::device, d_in, d_in + n, d_tab, d_out);
   };
