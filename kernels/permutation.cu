@@ -667,7 +667,9 @@ void run_hmm(const MsOptions &o, const char *alg_name, const std::string &perm, 
   rec.x("model", "hmm");
   rec.x("nbar", (long long)nbar);
   if (sched) {
-    rec.x("schedule", "row-wise, transpose, row-wise, transpose, row-wise; packed s | d << 16 tables");
+    rec.x("schedule", std::getenv("MEMSIM_SCHED_FIVE")
+                          ? "row-wise, transpose, row-wise, transpose, row-wise; packed s | d << 16 tables"
+                          : "row-wise, column strips, row-wise; packed s | d << 16 tables; in place");
     rec.x("colouring_host_s", colour_s);
   }
   /* MEMSIM_SCHED_FIVE=1: the five-kernel schedule (transposes) instead of the fused one */

@@ -6,6 +6,7 @@
 
 int ms_cmd_gen_permutation(int argc, char **argv) {
   gchar *alg = NULL, *perm = NULL, *n = NULL, *width = NULL, *seed = NULL, *ew = NULL, *blocks = NULL, *table = NULL;
+  gchar *column = NULL, *strip = NULL;
   gchar *output = NULL, *format = NULL, *run = NULL;
   gboolean json = FALSE;
   GOptionEntry entries[] = {
@@ -22,6 +23,11 @@ int ms_cmd_gen_permutation(int argc, char **argv) {
        "(default, the paper: a shared-memory read per pass) or register (held in registers, loaded once; the "
        "trace is one pass without table reads); HMM row-wise kernels: packed (one global word s | d << 16 per element, "
        "read after the barrier, two scratch arrays in turn: kernels/permutation.cu)", "shared|register|packed"},
+      {"column", 0, 0, G_OPTION_ARG_STRING, &column, "hmm-column-wise, hmm-scheduled: the column round as "
+       "transpose, row-wise, transpose (default, the paper) or strips (one kernel permuting strips of columns "
+       "through shared memory, the row-wise kernels in place: kernels/permutation.cu; needs --table packed; "
+       "no compact form)", "transpose|strips"},
+      {"strip", 0, 0, G_OPTION_ARG_STRING, &strip, "With --column strips: columns per strip (default 8)", "C"},
       {"blocks", 0, 0, G_OPTION_ARG_STRING, &blocks, "Independent instances on the GPU (accepted, not traced)", "B"},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the trace to FILE (default standard output)", "FILE"},
       {"format", 'f', 0, G_OPTION_ARG_STRING, &format, "Trace form: compact (default: JSON with the tables as data arrays), explicit or binary", "FORM"},
@@ -43,8 +49,8 @@ int ms_cmd_gen_permutation(int argc, char **argv) {
     goto out;
   }
   GHashTable *params = g_hash_table_new(g_str_hash, g_str_equal);
-  const char *keys[] = {"permutation", "n", "width", "seed", "elem-words", "blocks", "table"};
-  const char *vals[] = {perm, n, width, seed, ew, blocks, table};
+  const char *keys[] = {"permutation", "n", "width", "seed", "elem-words", "blocks", "table", "column", "strip"};
+  const char *vals[] = {perm, n, width, seed, ew, blocks, table, column, strip};
   for (gsize k = 0; k < G_N_ELEMENTS(keys); k++)
     if (vals[k]) g_hash_table_insert(params, (gpointer)keys[k], (gpointer)vals[k]);
   GError *err = NULL;
@@ -79,6 +85,8 @@ out:
   g_free(ew);
   g_free(blocks);
   g_free(table);
+  g_free(column);
+  g_free(strip);
   g_free(output);
   g_free(format);
   g_free(run);

@@ -179,7 +179,7 @@ static gboolean read_record(MsCompare *cmp, const char *file, const char *device
   }
   /* Record-level extras the mapping needs (docs/measurements.md): positive integers. */
   static const char *const extras[] = {"inner_repeats", "threads_per_block", "steps_per_launch", "strip_rows",
-                                       "words_per_warp", NULL};
+                                       "words_per_warp", "strip_columns", NULL};
   for (int x = 0; extras[x]; x++) {
     it = cJSON_GetObjectItemCaseSensitive(j, extras[x]);
     if (!it) continue;
@@ -378,6 +378,14 @@ static void map_permutation(const MsCompare *cmp, MsCmpRecord *r, GHashTable *p,
    * element, and the five kernels pass the data through two scratch arrays in turn (since
    * 2026-11-25; the paper's layout reads s and d apart and uses four) */
   if (strcmp(*alg, "hmm-scheduled") == 0) g_hash_table_replace(p, g_strdup("table"), g_strdup("packed"));
+  /* since 2026-11-25 the column round is one kernel over strips of `strip_columns` columns
+   * and the row-wise kernels permute in place (the record says so); earlier records ran the
+   * five kernels */
+  const char *sc = g_hash_table_lookup(r->params, " strip_columns");
+  if (strcmp(*alg, "hmm-scheduled") == 0 && sc) {
+    g_hash_table_replace(p, g_strdup("column"), g_strdup("strips"));
+    g_hash_table_replace(p, g_strdup("strip"), g_strdup(sc));
+  }
   if (!g_str_has_prefix(*alg, "hmm-")) {
     /* kernels/permutation.cu dmm_permute: `blocks` blocks, each permuting inner_repeats
      * times; --reduced runs one block per DMM and scales by blocks / DMMs. */

@@ -256,6 +256,14 @@ typedef enum {
   IX_TG_OUT,   /* transpose: global element written */
   IX_TS_IN,    /* transpose: diagonal arrangement, alpha[i, j] */
   IX_TS_OUT,   /* transpose: alpha[j, i] */
+  /* column strips (one kernel for the column round, kernels/permutation.cu
+   * hmm_column_strip): block b holds columns b C .. b C + C - 1; element e = ltid + slot B of
+   * the strip is row e / C, column e % C; in shared memory column c at c nbar, row r rotated
+   * to (r + c w / C) mod nbar; table entry e is column e / nbar, entry e mod nbar */
+  IX_CS_GLOBAL, /* r nbar + b C + c */
+  IX_CS_SHARED, /* c nbar + (r + c w / C) mod nbar */
+  IX_CS_TAB,    /* b C nbar + e: the strip's packed table word */
+  IX_CS_ROWTAB, /* column e / nbar at tab[(b C + e / nbar) nbar + e mod nbar], rotated */
 } IxKind;
 
 typedef struct {
@@ -264,6 +272,7 @@ typedef struct {
   guint64 base, ew;
   const guint32 *tab;
   gboolean data; /* moves the element: a read loads the thread's register, a write stores it */
+  guint slot;    /* which of the thread's registers (column strips: one per element) */
 } PStep;
 
 typedef struct {
@@ -278,6 +287,8 @@ typedef struct {
   guint64 n;                          /* elements permuted */
   MsSpace data_space;
   gboolean packed;                    /* one index array s | d << 16 per row-wise kernel */
+  guint64 strip;                      /* columns per strip (column strips), else 0 */
+  guint slots;                        /* registers per thread (verification) */
   guint cur;
 } Prog;
 
@@ -297,17 +308,25 @@ static Prog *prog_new(guint64 threads, guint64 block, guint32 w, guint64 nbar) {
   p->nbar = nbar;
   p->steps = g_array_new(FALSE, TRUE, sizeof(PStep));
   p->tabs = g_ptr_array_new_with_free_func(g_free);
+  p->slots = 1;
   return p;
 }
 
 static void add_mem(Prog *p, MsOp op, MsSpace space, IxKind ix, guint64 base, guint64 ew,
                     const guint32 *tab, gboolean data) {
-  PStep s = {{op, space, MS_SCOPE_GRID}, ix, base, ew, tab, data};
+  PStep s = {{op, space, MS_SCOPE_GRID}, ix, base, ew, tab, data, 0};
   g_array_append_val(p->steps, s);
 }
 
+static void add_slot(Prog *p, MsOp op, MsSpace space, IxKind ix, guint64 base, guint64 ew,
+                     const guint32 *tab, gboolean data, guint slot) {
+  add_mem(p, op, space, ix, base, ew, tab, data);
+  g_array_index(p->steps, PStep, p->steps->len - 1).slot = slot;
+  p->slots = MAX(p->slots, slot + 1);
+}
+
 static void add_sync(Prog *p, MsScope scope) {
-  PStep s = {{MS_OP_SYNC, MS_SPACE_GLOBAL, scope}, IX_TID, 0, 1, NULL, FALSE};
+  PStep s = {{MS_OP_SYNC, MS_SPACE_GLOBAL, scope}, IX_TID, 0, 1, NULL, FALSE, 0};
   g_array_append_val(p->steps, s);
 }
 
@@ -326,6 +345,24 @@ static void fill_addr(const Prog *p, const PStep *s, guint64 first, guint64 coun
     case IX_TAB: x = s->tab[t]; break;
     case IX_LOCAL: x = t % B; break;
     case IX_ROWTAB: x = t % B - t % nbar + s->tab[t]; break;
+    case IX_CS_GLOBAL:
+    case IX_CS_SHARED:
+    case IX_CS_TAB:
+    case IX_CS_ROWTAB: {
+      guint64 C = p->strip, R = w / C, b = t / B, e = t % B + s->slot * B, r = e / C, c = e % C;
+      if (b >= nbar / C) {
+        out[k] = MS_ADDR_NONE; /* more blocks than strips: this block has none */
+        continue;
+      }
+      if (s->ix == IX_CS_GLOBAL) x = r * nbar + b * C + c;
+      else if (s->ix == IX_CS_SHARED) x = c * nbar + (r + c * R) % nbar;
+      else if (s->ix == IX_CS_TAB) x = b * C * nbar + e;
+      else {
+        guint64 col = e / nbar;
+        x = col * nbar + (s->tab[(b * C + col) * nbar + e % nbar] + col * R) % nbar;
+      }
+      break;
+    }
     default: {
       guint64 e = t % ww, T = t / ww, nt = nbar / w, TI = T / nt, TJ = T % nt, i = e / w, j = e % w;
       if (s->ix == IX_TG_IN) x = (TI * w + i) * nbar + TJ * w + j;
@@ -369,10 +406,10 @@ static gboolean prog_verify(const Prog *p, const gint64 *P, guint64 n, GError **
   guint64 blocks = (p->threads + p->block - 1) / p->block;
   guint32 *glob = g_new(guint32, p->global_elems ? p->global_elems : 1);
   guint32 *shar = g_new(guint32, p->shared_elems ? p->shared_elems * blocks : 1);
-  guint32 *reg = g_new(guint32, p->threads);
+  guint32 *reg = g_new(guint32, p->threads * p->slots);
   memset(glob, 0xff, sizeof(guint32) * (p->global_elems ? p->global_elems : 1));
   memset(shar, 0xff, sizeof(guint32) * (p->shared_elems ? p->shared_elems * blocks : 1));
-  memset(reg, 0xff, sizeof(guint32) * p->threads);
+  memset(reg, 0xff, sizeof(guint32) * p->threads * p->slots);
   guint32 *mem0 = p->data_space == MS_SPACE_GLOBAL ? glob : shar;
   for (guint64 i = 0; i < n; i++) mem0[p->a_base / p->ew + i] = (guint32)i;
   enum { CH = 4096 };
@@ -385,6 +422,7 @@ static gboolean prog_verify(const Prog *p, const gint64 *P, guint64 n, GError **
       guint64 c = MIN((guint64)CH, p->threads - f);
       fill_addr(p, s, f, c, addr);
       for (guint64 x = 0; x < c; x++) {
+        if (addr[x] == MS_ADDR_NONE) continue;
         guint64 t = f + x, e = (guint64)addr[x] / s->ew;
         guint32 *cell;
         if (s->step.space == MS_SPACE_GLOBAL) {
@@ -400,8 +438,8 @@ static gboolean prog_verify(const Prog *p, const gint64 *P, guint64 n, GError **
           }
           cell = &shar[(t / p->block) * p->shared_elems + e];
         }
-        if (s->step.op == MS_OP_READ) reg[t] = *cell;
-        else *cell = reg[t];
+        if (s->step.op == MS_OP_READ) reg[t * p->slots + s->slot] = *cell;
+        else *cell = reg[t * p->slots + s->slot];
       }
     }
   }
@@ -523,6 +561,7 @@ typedef struct {
   guint64 next_index; /* next free global index word (after the data, set at the end) */
   GPtrArray *index_steps; /* PStep indices whose base is relative to the index region */
   gboolean packed;        /* table "packed": kernels/permutation.cu's row-wise tables and scratch */
+  guint64 strip;          /* column "strips": the present kernels (strips of this many columns) */
 } Hmm;
 
 static guint64 gcd64(guint64 a, guint64 b) {
@@ -554,6 +593,24 @@ static gboolean k_row_wise(Hmm *h, guint64 in, guint64 out, const gint64 *q, GEr
   guint32 *s = prog_tab(p, n), *d = prog_tab(p, n);
   for (guint64 r = 0; r < nbar; r++)
     if (!ms_perm_conflict_free_tables(q + r * nbar, nbar, p->w, s + r * nbar, d + r * nbar, error)) return FALSE;
+  if (h->strip) {
+    /* kernels/permutation.cu hmm_row_wise since 2026-11-25: the packed table word with the
+     * data, before the barrier; v = alpha[s], barrier, alpha[d] = v in place, barrier */
+    guint64 ti = h->next_index;
+    h->next_index += n;
+    add_mem(p, MS_OP_READ, MS_SPACE_GLOBAL, IX_TID, in * ew, ew, NULL, TRUE);
+    g_ptr_array_add(h->index_steps, GUINT_TO_POINTER(p->steps->len));
+    add_mem(p, MS_OP_READ, MS_SPACE_GLOBAL, IX_TID, ti, 1, NULL, FALSE);
+    add_mem(p, MS_OP_WRITE, MS_SPACE_SHARED, IX_LOCAL, 0, ew, NULL, TRUE);
+    add_sync(p, MS_SCOPE_BLOCK);
+    add_mem(p, MS_OP_READ, MS_SPACE_SHARED, IX_ROWTAB, 0, ew, s, TRUE);
+    add_sync(p, MS_SCOPE_BLOCK);
+    add_mem(p, MS_OP_WRITE, MS_SPACE_SHARED, IX_ROWTAB, 0, ew, d, TRUE);
+    add_sync(p, MS_SCOPE_BLOCK);
+    add_mem(p, MS_OP_READ, MS_SPACE_SHARED, IX_LOCAL, 0, ew, NULL, TRUE);
+    add_mem(p, MS_OP_WRITE, MS_SPACE_GLOBAL, IX_TID, out * ew, ew, NULL, TRUE);
+    return TRUE;
+  }
   add_mem(p, MS_OP_READ, MS_SPACE_GLOBAL, IX_TID, in * ew, ew, NULL, TRUE);
   add_mem(p, MS_OP_WRITE, MS_SPACE_SHARED, IX_LOCAL, 0, ew, NULL, TRUE);
   if (h->packed) {
@@ -579,6 +636,62 @@ static gboolean k_row_wise(Hmm *h, guint64 in, guint64 out, const gint64 *q, GEr
   return TRUE;
 }
 
+/* The column round as one kernel (kernels/permutation.cu hmm_column_strip): block b permutes
+ * the strip of C = h->strip columns b C .. b C + C - 1 through shared memory, each thread
+ * E = C nbar / B of its elements (one register each). q[c nbar + r] = destination row of the
+ * element at row r, column c; each column's conflict-free tables come from it as a row's do.
+ * Order as the kernel's: the strip's rows loaded (all loads, then all shared stores), barrier;
+ * the packed table words (kept in registers when the kernel's 1024 threads hold at most 16
+ * entries each, else read again before the scatter), the gather v = s[S], barrier, the
+ * scatter s[D] = v in place, barrier; the strip stored (all shared loads, then all stores). */
+static gboolean k_column_strips(Hmm *h, guint64 in, guint64 out, const gint64 *q, GError **error) {
+  Prog *p = h->p;
+  guint64 n = h->n, nbar = h->nbar, ew = h->ew, B = p->block, C = h->strip;
+  if (p->w % C || nbar % C || (C * nbar) % B) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "column strips of %" G_GUINT64_FORMAT ": need C to divide w = %u and nbar = %" G_GUINT64_FORMAT
+                ", and a strip (C nbar = %" G_GUINT64_FORMAT " elements) to be whole blocks of %" G_GUINT64_FORMAT,
+                C, p->w, nbar, C * nbar, B);
+    return FALSE;
+  }
+  guint32 *s = prog_tab(p, n), *d = prog_tab(p, n);
+  for (guint64 c = 0; c < nbar; c++)
+    if (!ms_perm_conflict_free_tables(q + c * nbar, nbar, p->w, s + c * nbar, d + c * nbar, error)) return FALSE;
+  const guint E = (guint)(C * nbar / B);
+  const gboolean kept = C * nbar / 1024 <= 16; /* the kernel's entries per thread */
+  guint64 ti = h->next_index;
+  h->next_index += n;
+  const MsSpace gl = MS_SPACE_GLOBAL, sh = MS_SPACE_SHARED;
+  for (guint k = 0; k < E; k++) add_slot(p, MS_OP_READ, gl, IX_CS_GLOBAL, in * ew, ew, NULL, TRUE, k);
+  for (guint k = 0; k < E; k++) add_slot(p, MS_OP_WRITE, sh, IX_CS_SHARED, 0, ew, NULL, TRUE, k);
+  add_sync(p, MS_SCOPE_BLOCK);
+  for (guint k = 0; k < E && kept; k++) {
+    g_ptr_array_add(h->index_steps, GUINT_TO_POINTER(p->steps->len));
+    add_slot(p, MS_OP_READ, gl, IX_CS_TAB, ti, 1, NULL, FALSE, k);
+  }
+  for (guint k = 0; k < E; k++) {
+    if (!kept) {
+      g_ptr_array_add(h->index_steps, GUINT_TO_POINTER(p->steps->len));
+      add_slot(p, MS_OP_READ, gl, IX_CS_TAB, ti, 1, NULL, FALSE, k);
+    }
+    add_slot(p, MS_OP_READ, sh, IX_CS_ROWTAB, 0, ew, s, TRUE, k);
+  }
+  add_sync(p, MS_SCOPE_BLOCK);
+  for (guint k = 0; k < E; k++) {
+    if (!kept) {
+      g_ptr_array_add(h->index_steps, GUINT_TO_POINTER(p->steps->len));
+      add_slot(p, MS_OP_READ, gl, IX_CS_TAB, ti, 1, NULL, FALSE, k);
+    }
+    add_slot(p, MS_OP_WRITE, sh, IX_CS_ROWTAB, 0, ew, d, TRUE, k);
+  }
+  add_sync(p, MS_SCOPE_BLOCK);
+  for (guint k = 0; k < E; k++) add_slot(p, MS_OP_READ, sh, IX_CS_SHARED, 0, ew, NULL, TRUE, k);
+  for (guint k = 0; k < E; k++) add_slot(p, MS_OP_WRITE, gl, IX_CS_GLOBAL, out * ew, ew, NULL, TRUE, k);
+  p->strip = C;
+  p->shared_elems = MAX(p->shared_elems, C * nbar);
+  return TRUE;
+}
+
 static guint64 h_alloc(Hmm *h) {
   guint64 x = h->next_data;
   h->next_data += h->n;
@@ -586,7 +699,7 @@ static guint64 h_alloc(Hmm *h) {
 }
 
 static Prog *build_hmm(const char *alg, const char *pname, const gint64 *P, guint64 n,
-                       guint32 w, guint64 ew, gboolean packed, GError **error) {
+                       guint32 w, guint64 ew, gboolean packed, guint64 strip, GError **error) {
   guint64 nbar = isqrt_exact(n);
   if (!nbar || nbar % w) {
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
@@ -595,7 +708,7 @@ static Prog *build_hmm(const char *alg, const char *pname, const gint64 *P, guin
   }
   guint64 ww = (guint64)w * w;
   guint64 B = nbar / gcd64(nbar, ww) * ww; /* lcm(nbar, w^2): whole rows and whole tiles */
-  Hmm h = {prog_new(n, B, w, nbar), n, nbar, ew, 0, 0, g_ptr_array_new(), packed};
+  Hmm h = {prog_new(n, B, w, nbar), n, nbar, ew, 0, 0, g_ptr_array_new(), packed, strip};
   Prog *p = h.p;
   p->ew = ew;
   p->packed = packed;
@@ -654,12 +767,20 @@ static Prog *build_hmm(const char *alg, const char *pname, const gint64 *P, guin
       g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
                   "hmm-column-wise: the %s permutation moves elements between columns (use hmm-scheduled, or a column-wise permutation: docs/workloads/permutation.md)", pname);
     else {
-      guint64 t1 = h_alloc(&h), t2 = h_alloc(&h);
-      k_transpose(&h, a, t1);
-      add_sync(p, MS_SCOPE_GRID);
-      ok = k_row_wise(&h, t1, t2, q, error);
-      add_sync(p, MS_SCOPE_GRID);
-      k_transpose(&h, t2, b);
+      if (strip) {
+        /* q as the strips want it: column c, row r -> destination row */
+        gint64 *qc = g_new(gint64, n);
+        for (guint64 i = 0; i < n; i++) qc[(i % nbar) * nbar + i / nbar] = (gint64)((guint64)P[i] / nbar);
+        ok = k_column_strips(&h, a, b, qc, error);
+        g_free(qc);
+      } else {
+        guint64 t1 = h_alloc(&h), t2 = h_alloc(&h);
+        k_transpose(&h, a, t1);
+        add_sync(p, MS_SCOPE_GRID);
+        ok = k_row_wise(&h, t1, t2, q, error);
+        add_sync(p, MS_SCOPE_GRID);
+        k_transpose(&h, t2, b);
+      }
     }
     g_free(q);
   } else if (strcmp(alg, "hmm-scheduled") == 0) {
@@ -682,13 +803,20 @@ static Prog *build_hmm(const char *alg, const char *pname, const gint64 *P, guin
       for (guint64 i = 0; i < n; i++) q[i] = col[i];
       ok = k_row_wise(&h, a, t[0], q, error);
       add_sync(p, MS_SCOPE_GRID);
-      k_transpose(&h, t[0], t[1]);
-      add_sync(p, MS_SCOPE_GRID);
-      /* transposed: element i sits at row col[i], column i / nbar; goes to column P(i)/nbar */
+      /* element i sits at row i / nbar, column col[i]; goes to row P(i)/nbar (down its
+       * column). The transposed matrix's row col[i] holds it at column i / nbar. */
       for (guint64 i = 0; i < n && ok; i++) q[(guint64)col[i] * nbar + i / nbar] = (gint64)((guint64)P[i] / nbar);
-      if (ok) ok = k_row_wise(&h, t[1], t[2], q, error);
-      add_sync(p, MS_SCOPE_GRID);
-      k_transpose(&h, t[2], t[3]);
+      if (ok && strip) {
+        /* one kernel for the column round: t[0] -> t[1] (q is already column-major) */
+        ok = k_column_strips(&h, t[0], t[1], q, error);
+        t[3] = t[1];
+      } else if (ok) {
+        k_transpose(&h, t[0], t[1]);
+        add_sync(p, MS_SCOPE_GRID);
+        ok = k_row_wise(&h, t[1], t[2], q, error);
+        add_sync(p, MS_SCOPE_GRID);
+        k_transpose(&h, t[2], t[3]);
+      }
       add_sync(p, MS_SCOPE_GRID);
       /* element i sits at row P(i)/nbar, column col[i]; goes to column P(i) mod nbar */
       for (guint64 i = 0; i < n && ok; i++) q[((guint64)P[i] / nbar) * nbar + col[i]] = (gint64)((guint64)P[i] % nbar);
@@ -716,7 +844,7 @@ static Prog *build_hmm(const char *alg, const char *pname, const gint64 *P, guin
 
 /* Build and verify the program of `algorithm`; *name gets the trace name. */
 static Prog *perm_build(const char *algorithm, GHashTable *params, gchar **name, GError **error) {
-  static const char *const known[] = {"n", "permutation", "seed", "width", "elem-words", "elem_words", "blocks", "table", NULL};
+  static const char *const known[] = {"n", "permutation", "seed", "width", "elem-words", "elem_words", "blocks", "table", "column", "strip", NULL};
   if (!ms_param_check(params, known, "permutation", error)) return NULL;
   if (!algorithm || !g_strv_contains(ms_permutation_algorithms, algorithm)) {
     gchar *list = g_strjoinv(", ", (gchar **)ms_permutation_algorithms);
@@ -750,10 +878,33 @@ static Prog *perm_build(const char *algorithm, GHashTable *params, gchar **name,
                 "%s: --table packed is for the HMM algorithms with row-wise kernels (hmm-row-wise, hmm-column-wise, hmm-scheduled)", algorithm);
     return NULL;
   }
+  /* column: how the column round runs: "transpose" (section 5.5: transpose, row-wise,
+   * transpose) or "strips" (kernels/permutation.cu since 2026-11-25: one kernel over strips
+   * of `strip` columns, the row-wise kernels in place) */
+  const char *column = ms_param_str(params, "column", "transpose");
+  guint64 strip = 0;
+  if (strcmp(column, "transpose") != 0 && strcmp(column, "strips") != 0) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "permutation: --column: \"%s\" is not transpose or strips", column);
+    return NULL;
+  }
+  if (strcmp(column, "strips") == 0) {
+    if (strcmp(algorithm, "hmm-scheduled") != 0 && strcmp(algorithm, "hmm-column-wise") != 0) {
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: --column strips is for the algorithms with a column round (hmm-column-wise, hmm-scheduled)", algorithm);
+      return NULL;
+    }
+    if (!packed) {
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: --column strips goes with --table packed (the kernels' tables)", algorithm);
+      return NULL;
+    }
+    if (!ms_param_uint(params, "strip", 8, 1, MS_MAX_WIDTH, &strip, error)) return NULL;
+  } else if (params && g_hash_table_contains(params, "strip")) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: --strip goes with --column strips", algorithm);
+    return NULL;
+  }
   const char *pname = ms_param_str(params, "permutation", "identical");
   gint64 *P = ms_perm_load(pname, &n, seed, error);
   if (!P) return NULL;
-  Prog *p = hmm ? build_hmm(algorithm, pname, P, n, (guint32)w, ew, packed, error)
+  Prog *p = hmm ? build_hmm(algorithm, pname, P, n, (guint32)w, ew, packed, strip, error)
                 : build_dmm(algorithm, pname, P, n, (guint32)w, ew, reg, error);
   if (p && !prog_verify(p, P, n, error)) {
     prog_free(p);
@@ -766,6 +917,11 @@ static Prog *perm_build(const char *algorithm, GHashTable *params, gchar **name,
   *name = g_strdup_printf("permutation %s, P = %s, n = %" G_GUINT64_FORMAT ", w = %" G_GUINT64_FORMAT
                           ", elem-words = %" G_GUINT64_FORMAT "%s%s",
                           algorithm, pname, n, w, ew, seedstr, reg ? ", table = register" : packed ? ", table = packed" : "");
+  if (strip) {
+    gchar *full = g_strdup_printf("%s, column strips of %" G_GUINT64_FORMAT, *name, strip);
+    g_free(*name);
+    *name = full;
+  }
   g_free(seedstr);
   return p;
 }
@@ -777,7 +933,9 @@ static guint64 prog_shared_words(const Prog *p) {
   guint64 words = 0;
   for (guint k = 0; k < p->steps->len; k++) {
     const PStep *s = &g_array_index(p->steps, PStep, k);
-    if (s->step.op != MS_OP_SYNC && s->step.space == MS_SPACE_SHARED) words = MAX(words, s->base + p->block * s->ew);
+    if (s->step.op == MS_OP_SYNC || s->step.space != MS_SPACE_SHARED) continue;
+    const gboolean cs = s->ix == IX_CS_SHARED || s->ix == IX_CS_ROWTAB; /* a strip of C columns */
+    words = MAX(words, s->base + (cs ? p->strip * p->nbar : p->block) * s->ew);
   }
   return words;
 }
@@ -819,6 +977,10 @@ static gchar *ix_expr(const Prog *p, const PStep *s, GPtrArray *names) {
   case IX_TG_OUT: return g_strdup("(tid / ww % nt * w + tid % ww / w) * nbar + tid / ww / nt * w + tid % w");
   case IX_TS_IN: return g_strdup("ltid - tid % ww + tid % ww / w * w + (tid % ww / w + tid % w) % w");
   case IX_TS_OUT: return g_strdup("ltid - tid % ww + tid % w * w + (tid % w + tid % ww / w) % w");
+  case IX_CS_GLOBAL: /* column strips have no compact form (ms_permutation_compact refuses them) */
+  case IX_CS_SHARED:
+  case IX_CS_TAB:
+  case IX_CS_ROWTAB: break;
   }
   return g_strdup("tid");
 }
@@ -843,6 +1005,14 @@ gchar *ms_permutation_compact(const char *algorithm, GHashTable *params, const c
   gchar *name = NULL;
   Prog *p = perm_build(algorithm, params, &name, error);
   if (!p) return NULL;
+  if (p->strip) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "%s: --column strips has no compact form (its steps hold several elements per thread); "
+                "run it with --run or write the binary form", algorithm);
+    g_free(name);
+    prog_free(p);
+    return NULL;
+  }
   const gboolean hmm = g_str_has_prefix(algorithm, "hmm-");
   GString *j = g_string_new("{\"memsim_trace\": 1, \"form\": \"compact\",\n \"name\": \"");
   g_string_append_printf(j, "%s\",\n \"threads\": %" G_GUINT64_FORMAT ", \"block_threads\": %" G_GUINT64_FORMAT ",\n",
