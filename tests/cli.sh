@@ -310,16 +310,18 @@ cat >rc.json <<'JSON'
 {"memsim_measurements": 1, "device": {"name": "test"}, "records": [
  {"workload": "sat", "algorithm": "2r1w", "params": {"n": 256, "block": 32}, "kernels_per_call": 5, "median_ns": 1000, "verified": true},
  {"workload": "sat", "algorithm": "4r4w", "params": {"n": 256, "block": 32}, "kernels_per_call": 4, "median_ns": 1000, "verified": true},
- {"workload": "permutation", "algorithm": "hmm-scheduled", "params": {"n": 65536, "permutation": "random", "seed": 1, "elem_words": 1, "width": 32, "blocks": 1}, "kernels_per_call": 5, "median_ns": 1000, "verified": true}]}
+ {"workload": "permutation", "algorithm": "hmm-scheduled", "params": {"n": 65536, "permutation": "random", "seed": 1, "elem_words": 1, "width": 32, "blocks": 1}, "kernels_per_call": 5, "median_ns": 1000, "verified": true},
+ {"workload": "permutation", "algorithm": "hmm-scheduled", "params": {"n": 65536, "permutation": "random", "seed": 1, "elem_words": 1, "width": 32, "blocks": 1}, "kernels_per_call": 3, "strip_columns": 8, "median_ns": 1000, "verified": true}]}
 JSON
 "$memsim" gen sat -a 2r1w --n 256 --tile-threads 128 -o rc0.json 2>/dev/null
 "$memsim" gen sat -a 4r4w --n 256 --unroll 8 -o rc1.json 2>/dev/null
 "$memsim" gen permutation -a hmm-scheduled -P random --n 65536 --seed 1 --table packed -o rc2.json 2>/dev/null
+"$memsim" gen permutation -a hmm-scheduled -P random --n 65536 --seed 1 --table packed --column strips -f binary -o rc3.json 2>/dev/null
 for m in "$src/models/h200.json" "$src/models/h200-hmm.json"; do
   n=$((n + 1))
   "$memsim" compare -m "$m" rc.json --train none -q -f json -o rc.out 2>rc.err
-  for i in 0 1 2; do "$memsim" run "$m" rc$i.json --json >rc$i.run 2>>rc.err; done
-  if python3 - rc.out rc0.run rc1.run rc2.run <<'PY'
+  for i in 0 1 2 3; do "$memsim" run "$m" rc$i.json --json >rc$i.run 2>>rc.err; done
+  if python3 - rc.out rc0.run rc1.run rc2.run rc3.run <<'PY'
 import json, sys
 recs = json.load(open(sys.argv[1]))["records"]
 for i, f in enumerate(sys.argv[2:]):

@@ -218,13 +218,31 @@ static char *params_to_text(GHashTable *h);
 
 /* A family re-recorded (a reworked kernel) goes in a file of its own, named after the
  * older one: a record of a later file replaces every earlier record of the same device,
- * workload, algorithm and parameters (extras included), which is then not reported.
+ * workload, algorithm and parameters (extras included, but see supersede_text), which is
+ * then not reported.
  * One note per older file says how many were replaced. */
+/* The parameters that identify a measurement for supersede(): all of them, extras included,
+ * except " strip_columns", which the reworked hmm-scheduled (2026-11-25) adds to the same
+ * measurement (its records replace the five-kernel ones). */
+static char *supersede_text(GHashTable *params) {
+  gpointer v = g_hash_table_lookup(params, " strip_columns");
+  if (!v) return params_to_text(params);
+  GHashTable *h = g_hash_table_new(g_str_hash, g_str_equal);
+  GHashTableIter it;
+  gpointer key, val;
+  g_hash_table_iter_init(&it, params);
+  while (g_hash_table_iter_next(&it, &key, &val))
+    if (strcmp(key, " strip_columns") != 0) g_hash_table_insert(h, key, val);
+  char *t = params_to_text(h);
+  g_hash_table_destroy(h);
+  return t;
+}
+
 static void supersede(MsCompare *cmp, guint first, const char *path) {
   GHashTable *newer = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   for (guint k = first; k < cmp->records->len; k++) {
     const MsCmpRecord *r = g_ptr_array_index(cmp->records, k);
-    char *pt = params_to_text(r->params);
+    char *pt = supersede_text(r->params);
     g_hash_table_add(newer, g_strdup_printf("%s\t%s\t%s\t%s", r->device, r->workload, r->algorithm, pt));
     g_free(pt);
   }
@@ -233,7 +251,7 @@ static void supersede(MsCompare *cmp, guint first, const char *path) {
   guint k = 0;
   while (k < first) {
     MsCmpRecord *r = g_ptr_array_index(cmp->records, k);
-    char *pt = params_to_text(r->params);
+    char *pt = supersede_text(r->params);
     char *key = g_strdup_printf("%s\t%s\t%s\t%s", r->device, r->workload, r->algorithm, pt);
     g_free(pt);
     gboolean gone = g_hash_table_contains(newer, key);

@@ -809,3 +809,106 @@ Test(table_packed, refused_without_row_wise_kernels) {
   g_clear_error(&err);
   g_hash_table_unref(h);
 }
+
+/* ---- column strips (--column strips: kernels/permutation.cu's hmm-scheduled since
+ * 2026-11-25) ---- */
+
+/* Three kernels: two row-wise ones (data read, packed table word, data written: 3 coalesced
+ * rounds each; four shared rounds in place) and one column kernel over strips of C columns
+ * (a warp's w lanes are w / C rows of C consecutive words: w / C groups per round, two data
+ * rounds and one table round; four shared rounds). Every shared round is conflict-free (the
+ * rotation by c w / C, the conflict-free tables), and every element lands (the generator
+ * verifies its own trace, so a source at all means b[P(i)] = a[i]). */
+Test(column_strips, scheduled_three_kernels_counted) {
+  static const struct { guint32 w; guint64 nbar, C; } sz[] = {
+      {4, 8, 2}, {4, 8, 4}, {8, 24, 8}, {32, 64, 16}, {32, 256, 8}};
+  const char *perms[] = {"random", "identical", "transpose", "bit-reversal"};
+  for (gsize a = 0; a < G_N_ELEMENTS(sz); a++)
+    for (int k = 0; k < 4; k++)
+      for (guint64 ew = 1; ew <= 2; ew++) {
+        if (k == 3 && sz[a].nbar == 24) continue; /* bit-reversal needs a power of two */
+        g_autoptr(MsModel) m = ms_model_new(MS_MODEL_ASYNC_HMM, sz[a].w, 1, 4, 1, 50);
+        guint64 n = sz[a].nbar * sz[a].nbar, rounds = n / sz[a].w, C = sz[a].C;
+        gchar *ns = g_strdup_printf("%" G_GUINT64_FORMAT, n), *ws = g_strdup_printf("%u", sz[a].w),
+              *es = g_strdup_printf("%" G_GUINT64_FORMAT, ew), *cs = g_strdup_printf("%" G_GUINT64_FORMAT, C);
+        GHashTable *h = params_of(perms[k], ns, ws, es);
+        g_hash_table_insert(h, "table", "packed");
+        g_hash_table_insert(h, "column", "strips");
+        g_hash_table_insert(h, "strip", cs);
+        GError *err = NULL;
+        MsSource *s = ms_permutation_source("hmm-scheduled", h, &err);
+        cr_assert_not_null(s, "w=%u nbar=%" G_GUINT64_FORMAT " C=%" G_GUINT64_FORMAT ": %s", sz[a].w, sz[a].nbar, C,
+                           err ? err->message : "");
+        cr_expect_eq(ms_source_global_words(s), 4 * n * ew + 3 * n);
+        MsSimOptions o = {0};
+        MsResult *r = ms_simulate(m, s, &o, &err);
+        cr_assert_not_null(r, "%s", err ? err->message : "");
+        cr_expect_eq(r->global.dispatches, 9 * rounds);
+        /* a strip's row piece is C ew words: one group, or ew groups where C = w */
+        guint64 piece = (C * ew + sz[a].w - 1) / sz[a].w;
+        cr_expect_eq(r->global.stages, (4 * ew + 2 + 2 * (sz[a].w / C) * piece + 1) * rounds, "w=%u nbar=%" G_GUINT64_FORMAT " C=%" G_GUINT64_FORMAT,
+                     sz[a].w, sz[a].nbar, C);
+        cr_expect_eq(r->shared.dispatches, 12 * rounds);
+        if (ew == 1) cr_expect_eq(r->shared.stages, r->shared.dispatches, "bank conflicts: w=%u C=%" G_GUINT64_FORMAT, sz[a].w, C);
+        cr_expect_eq(r->grid_barriers, 2);
+        ms_result_free(r);
+        ms_source_free(s);
+        g_hash_table_unref(h);
+        g_free(ns);
+        g_free(ws);
+        g_free(es);
+        g_free(cs);
+      }
+}
+
+Test(column_strips, refused_where_they_do_not_apply) {
+  static const struct { const char *alg, *table, *column, *strip, *msg; } bad[] = {
+      {"hmm-scheduled", "packed", "rows", NULL, "--column: \"rows\" is not transpose or strips"},
+      {"hmm-d-designated", "packed", "strips", NULL, "--table packed is for the HMM algorithms with row-wise kernels"},
+      {"hmm-row-wise", "packed", "strips", NULL, "--column strips is for the algorithms with a column round"},
+      {"hmm-scheduled", NULL, "strips", NULL, "--column strips goes with --table packed"},
+      {"hmm-scheduled", "packed", NULL, "8", "--strip goes with --column strips"},
+      {"hmm-scheduled", "packed", "strips", "3", "column strips of 3: need C to divide w = 32"},
+      {"hmm-scheduled", "packed", "strips", "64", "column strips of 64: need C to divide w = 32"},
+  };
+  for (gsize k = 0; k < G_N_ELEMENTS(bad); k++) {
+    GHashTable *h = params_of("random", "65536", "32", "1");
+    if (bad[k].table) g_hash_table_insert(h, "table", (char *)bad[k].table);
+    if (bad[k].column) g_hash_table_insert(h, "column", (char *)bad[k].column);
+    if (bad[k].strip) g_hash_table_insert(h, "strip", (char *)bad[k].strip);
+    GError *err = NULL;
+    cr_expect_null(ms_permutation_source(bad[k].alg, h, &err), "case %zu", k);
+    cr_expect(err && strstr(err->message, bad[k].msg), "case %zu: %s", k, err ? err->message : "(no error)");
+    g_clear_error(&err);
+    g_hash_table_unref(h);
+  }
+  /* no compact form: the steps hold several elements per thread */
+  GHashTable *h = params_of("random", "65536", "32", "1");
+  g_hash_table_insert(h, "table", "packed");
+  g_hash_table_insert(h, "column", "strips");
+  GError *err = NULL;
+  cr_expect_null(ms_permutation_compact("hmm-scheduled", h, NULL, &err));
+  cr_expect(err && strstr(err->message, "--column strips has no compact form"));
+  g_clear_error(&err);
+  g_hash_table_unref(h);
+}
+
+/* hmm-column-wise with strips: one kernel moves each element down its column. */
+Test(column_strips, column_wise_one_kernel) {
+  GHashTable *h = params_of("identical", "65536", "32", "1");
+  g_hash_table_insert(h, "table", "packed");
+  g_hash_table_insert(h, "column", "strips");
+  GError *err = NULL;
+  MsSource *s = ms_permutation_source("hmm-column-wise", h, &err);
+  cr_assert_not_null(s, "%s", err ? err->message : "");
+  g_autoptr(MsModel) m = ms_model_new(MS_MODEL_ASYNC_HMM, 32, 1, 4, 1, 50);
+  MsSimOptions o = {0};
+  MsResult *r = ms_simulate(m, s, &o, &err);
+  cr_assert_not_null(r, "%s", err ? err->message : "");
+  cr_expect_eq(r->grid_barriers, 0);
+  cr_expect_eq(r->global.dispatches, 3 * 65536 / 32);
+  cr_expect_eq(r->global.stages, (2 * 4 + 1) * 65536 / 32);
+  ms_result_free(r);
+  ms_source_free(s);
+  g_hash_table_unref(h);
+}
