@@ -69,9 +69,13 @@ typedef struct {
 } L2Ent;
 
 typedef struct {
+  guint64 key, stamp;
+} HSlot;
+
+typedef struct {
   gint64 *addr;
-  guint64 *hkeys;
-  guint32 *hstamp, stamp;
+  HSlot *hslot;        /* the stamped hash set: key and stamp side by side, one line a probe */
+  guint64 stamp;
   guint32 *bankcnt;
   gint64 *sorted;      /* w: a warp's write addresses (partial_write_stages) */
   guint64 *groups;     /* w: a warp's address groups (umm_stages) */
@@ -261,21 +265,20 @@ typedef struct {
 static inline gboolean hset_add(const Engine *e, Counter *c, guint64 key) {
   guint32 h = (guint32)((key * G_GUINT64_CONSTANT(0x9e3779b97f4a7c15)) >> e->hshift);
   for (;;) {
-    if (c->hstamp[h] != c->stamp) {
-      c->hstamp[h] = c->stamp;
-      c->hkeys[h] = key;
+    HSlot *x = c->hslot + h;
+    if (x->stamp != c->stamp) {
+      x->stamp = c->stamp;
+      x->key = key;
       return TRUE;
     }
-    if (c->hkeys[h] == key) return FALSE;
+    if (x->key == key) return FALSE;
     h = (h + 1) & e->hmask;
   }
 }
 
 static inline void hset_clear(const Engine *e, Counter *c) {
-  if (++c->stamp == 0) { /* wrapped: really clear */
-    memset(c->hstamp, 0, sizeof(guint32) * (e->hmask + 1));
-    c->stamp = 1;
-  }
+  (void)e;
+  c->stamp++; /* 64 bits: never wraps */
 }
 
 /* UMM: the number of distinct address groups among the active requests. */
@@ -295,29 +298,52 @@ static inline guint64 bank_of(const Engine *e, gint64 a) {
  * at a few word positions); only warps with more changes use the hash set. */
 #define UMM_LIST 8u
 static guint umm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, guint *active) {
-  /* the common case first: every lane active at consecutive addresses (one vector loop) */
-  gboolean run = a[0] >= 0;
-  for (guint j = 1; j < n; j++) run &= a[j] == a[0] + (gint64)j;
-  if (run) {
-    *active = n;
-    return (guint)(group_of(e, a[n - 1]) - group_of(e, a[0]) + 1);
-  }
   guint64 *g = c->groups;
   guint act = 0, changes = 0;
   gboolean up = TRUE, down = TRUE;
-  guint64 prev = 0;
-  for (guint j = 0; j < n; j++) { /* one pass, no branches on the lanes (divergent warps mix them) */
-    const guint64 x = group_of(e, a[j]);
-    const gboolean on = a[j] >= 0, cmp = on && act;
-    g[act] = x;
-    changes += cmp && x != prev;
-    up &= !cmp || x >= prev;
-    down &= !cmp || x <= prev;
-    prev = on ? x : prev;
-    act += on;
+  gint64 neg = 0;
+  for (guint j = 0; j < n; j++) neg |= a[j]; /* one vector loop: is any lane inactive (< 0)? */
+  if (neg >= 0) {
+    /* every lane active (nearly every warp): consecutive addresses are one vector check, after
+     * a one-lane test that turns most other warps away at once */
+    *active = n;
+    if (n == 1) return 1;
+    if (a[1] == a[0] + 1) {
+      gboolean run = TRUE;
+      for (guint j = 2; j < n; j++) run &= a[j] == a[0] + (gint64)j;
+      if (run) return (guint)(group_of(e, a[n - 1]) - group_of(e, a[0]) + 1);
+    }
+    /* the groups, then neighbour comparisons with no chain between lanes (vector loops) */
+    if (e->gshift >= 0) {
+      const int s = e->gshift;
+      for (guint j = 0; j < n; j++) g[j] = (guint64)a[j] >> s;
+    } else {
+      for (guint j = 0; j < n; j++) g[j] = group_of(e, a[j]);
+    }
+    guint upv = 0, downv = 0;
+    for (guint j = 1; j < n; j++) {
+      changes += g[j] != g[j - 1];
+      upv |= g[j] < g[j - 1];
+      downv |= g[j] > g[j - 1];
+    }
+    act = n;
+    up = !upv;
+    down = !downv;
+  } else {
+    guint64 prev = 0;
+    for (guint j = 0; j < n; j++) { /* one pass, no branches on the lanes (divergent warps mix them) */
+      const guint64 x = group_of(e, a[j]);
+      const gboolean on = a[j] >= 0, cmp = on && act;
+      g[act] = x;
+      changes += cmp && x != prev;
+      up &= !cmp || x >= prev;
+      down &= !cmp || x <= prev;
+      prev = on ? x : prev;
+      act += on;
+    }
+    *active = act;
+    if (act <= 1) return act;
   }
-  *active = act;
-  if (act <= 1) return act;
   if (up || down) return 1 + changes;
   guint k = 0, j = 0;
   if (changes < UMM_LIST) { /* at most changes + 1 distinct groups: the list holds them */
@@ -1936,8 +1962,7 @@ static void engine_free(Engine *e) {
   for (guint i = 0; i < e->nctr; i++) {
     Counter *c = &e->ctr[i];
     g_free(c->addr);
-    g_free(c->hkeys);
-    g_free(c->hstamp);
+    g_free(c->hslot);
     g_free(c->bankcnt);
     g_free(c->dmm_stages);
     g_free(c->l2kd);
@@ -2147,8 +2172,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   for (guint i = 0; i < e.nctr; i++) {
     Counter *c = &e.ctr[i];
     c->addr = g_new(gint64, e.chunk);
-    c->hkeys = g_new(guint64, hs);
-    c->hstamp = g_new0(guint32, hs);
+    c->hslot = g_new0(HSlot, hs);
     c->bankcnt = g_new0(guint32, e.w);
     c->sorted = g_new(gint64, e.w);
     c->groups = g_new(guint64, e.w);

@@ -851,6 +851,27 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
       gboolean off_ok = !__builtin_add_overflow(arr->base, env->word, &off);
       lim = off_ok ? (guint64)(G_MAXINT64 - off) / arr->elem_words + 1 : 0; /* x < lim fits */
       guint64 bound = arr->bounded ? MIN(arr->length, lim) : lim;
+      if (!child_err && as == 1) { /* one pass: the addresses, and whether any lane is out of range
+                                     * (then the lanes are done again below, with their errors) */
+        const gint64 ew = (gint64)arr->elem_words;
+        guint64 bad = 0;
+        if (ew == 1) {
+          for (guint64 i = 0; i < cnt; i++) {
+            bad |= (guint64)av[i] >= bound;
+            v[i] = (gint64)((guint64)off + (guint64)av[i]); /* unsigned: a bad lane wraps, defined */
+          }
+        } else {
+          for (guint64 i = 0; i < cnt; i++) {
+            bad |= (guint64)av[i] >= bound;
+            v[i] = (gint64)((guint64)off + (guint64)av[i] * (guint64)ew);
+          }
+        }
+        if (!bad) {
+          memset(er, 0, cnt * sizeof *er);
+          n->anyerr = FALSE;
+          return;
+        }
+      }
       guint64 hi = 0; /* every lane in range and no error below: no per-lane error logic */
       for (guint64 i = 0; i < cnt && !child_err; i++) hi = MAX(hi, (guint64)av[i * as]);
       if (!child_err && hi < bound) {
