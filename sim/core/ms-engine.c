@@ -367,6 +367,20 @@ static guint umm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, g
  * group by group. */
 static guint umm_write_stages(const Engine *e, Counter *c, const gint64 *a, guint n, guint *active, guint p) {
   const guint64 gw = e->model->group_words;
+  if (n > 1 && a[0] >= 0 && a[1] == a[0] + 1) { /* every lane at consecutive addresses: by formula */
+    gboolean run = TRUE;
+    for (guint j = 2; j < n; j++) run &= a[j] == a[0] + (gint64)j;
+    if (run) {
+      *active = n;
+      const guint64 lo = (guint64)a[0], end = lo + n; /* words [lo, end) */
+      const guint64 g0 = group_of(e, a[0]), g1 = group_of(e, a[n - 1]);
+      /* interior groups are whole; the first and the last may be written in part */
+      guint k = (guint)(g1 - g0 + 1);
+      k += p * (MIN(end, (g0 + 1) * gw) - MAX(lo, g0 * gw) != gw);
+      if (g1 > g0) k += p * (MIN(end, (g1 + 1) * gw) - MAX(lo, g1 * gw) != gw);
+      return k;
+    }
+  }
   gint64 *s = c->sorted;
   guint act = 0;
   for (guint j = 0; j < n; j++) {
