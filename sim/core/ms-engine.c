@@ -362,9 +362,9 @@ static guint umm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, g
 
 /* A UMM write under partial_write_stages p: each address group costs 1 stage if the warp
  * writes all of its group_words words, else 1 + p (the GPU reads a sector it writes only in
- * part).  The active addresses are put in ascending order (insertion sort: a warp's
- * addresses are ascending or nearly so in nearly every trace), made distinct, and scanned
- * group by group. */
+ * part).  Groups of up to 64 words keep a mask of the words written per distinct group;
+ * larger ones put the active addresses in ascending order (insertion sort), made distinct,
+ * and scan them group by group. */
 static guint umm_write_stages(const Engine *e, Counter *c, const gint64 *a, guint n, guint *active, guint p) {
   const guint64 gw = e->model->group_words;
   if (n > 1 && a[0] >= 0 && a[1] == a[0] + 1) { /* every lane at consecutive addresses: by formula */
@@ -380,6 +380,32 @@ static guint umm_write_stages(const Engine *e, Counter *c, const gint64 *a, guin
       if (g1 > g0) k += p * (MIN(end, (g1 + 1) * gw) - MAX(lo, g1 * gw) != gw);
       return k;
     }
+  }
+  if (gw <= 64) {
+    /* the distinct groups in a short list (a lane nearly always finds its neighbour's), each
+     * with the mask of its words written: whole when the mask is full; no sort */
+    guint64 *dg = c->groups, *dm = (guint64 *)c->sorted;
+    const guint64 full = gw == 64 ? ~G_GUINT64_CONSTANT(0) : (G_GUINT64_CONSTANT(1) << gw) - 1;
+    guint u = 0, last = 0, act = 0;
+    for (guint j = 0; j < n; j++) {
+      if (a[j] < 0) continue;
+      act++;
+      const guint64 g = group_of(e, a[j]), off = (guint64)a[j] - g * gw;
+      if (!u || dg[last] != g) {
+        guint m = 0;
+        while (m < u && dg[m] != g) m++;
+        if (m == u) {
+          dg[u] = g;
+          dm[u++] = 0;
+        }
+        last = m;
+      }
+      dm[last] |= G_GUINT64_CONSTANT(1) << off;
+    }
+    *active = act;
+    guint k = u;
+    for (guint m = 0; m < u; m++) k += p * (dm[m] != full);
+    return k;
   }
   gint64 *s = c->sorted;
   guint act = 0;
