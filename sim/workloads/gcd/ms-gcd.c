@@ -505,16 +505,14 @@ static gboolean gcd_fill(gpointer self, guint64 first, guint64 count, gint64 *ad
     return TRUE;
   }
   const guint8 *xa = G->xa_iter;
-  for (guint64 i = 0; i < count; i++) {
+  for (guint64 i = 0; i < count; i++) { /* no branch on the lane: divergent warps mix them */
     const guint64 t = first + i;
     const SlotUse *v = &u[t];
     const guint32 off = k - v->start;
-    if (k < v->start || off >= v->count) {
-      addr[i] = MS_ADDR_NONE;
-      continue;
-    }
+    const gboolean on = k >= v->start && off < v->count;
     const gint64 w = (gint64)v->base + dir * (gint64)off;
-    addr[i] = (gint64)(xa[t] ^ role) * plane + (gint64)t * rowW + w * colP;
+    const gint64 x = (gint64)(xa[t] ^ role) * plane + (gint64)t * rowW + w * colP;
+    addr[i] = on ? x : MS_ADDR_NONE;
   }
   return TRUE;
 }
