@@ -162,6 +162,9 @@ typedef struct Engine {
   guint64 *cursor;
   gint64 *ready;
   gint32 *pipe;
+  guint16 *wk, *wkd;    /* per warp waiting for a pipeline: its step's stage count (kof) and
+                         * DRAM slots (kdof), read when it started waiting so that dispatch
+                         * need not read the step's arrays again */
 
   /* per pipeline */
   gint64 *free_at, *lb, *lat;
@@ -1532,8 +1535,16 @@ static inline void hold(Engine *e, guint64 j, MsOp op) {
 
 /* Move warp j's cursor to its next memory step with a request, arriving at barriers on the
  * way.  Returns FALSE on a source error. */
+/* How many steps ahead advance() prefetches a warp's stage count: a warp that walks steps
+ * with no request of its own (divergent GCD lanes) misses the cache on each step's counts. */
+#define ADV_PREFETCH 4u
+
 static gboolean advance(Engine *e, guint64 j) {
   for (;;) {
+    if (e->cursor[j] + ADV_PREFETCH < e->head + e->count) {
+      const StepRec *f = win_get(e, e->cursor[j] + ADV_PREFETCH);
+      if (f->k && j >= f->klo && j < f->khi) __builtin_prefetch(f->k + (j - f->klo));
+    }
     StepRec *r = step_at(e, e->cursor[j]);
     if (!r) {
       if (e->error) return FALSE;
@@ -1639,6 +1650,8 @@ static gboolean advance(Engine *e, guint64 j) {
     }
     guint p = pipe_of(e, j, r->step.space);
     e->pipe[j] = (gint32)p;
+    e->wk[j] = kof(r, j);
+    e->wkd[j] = kdof(r, j);
     e->elig[p]++;
     if (!dyn_pipe(e, p)) bit_set(e, p, pos_of(e, p, j), e->ready[j]);
     if (e->ready[j] < e->lb[p]) e->lb[p] = e->ready[j];
@@ -1700,7 +1713,7 @@ static void load_take(LoadWin *w, gint64 s0, gint64 k) {
 
 static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   StepRec *r = win_get(e, e->cursor[j]);
-  gint64 k = kof(r, j);
+  gint64 k = e->wk[j]; /* kof(r, j), kept when the warp started waiting */
   gint64 g = e->rate[p];
   gint64 s0 = MAX(e->slot[p], t * g);
   gint64 lat = e->lat[p];
@@ -1709,7 +1722,7 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
     load_take(&e->lw_main, s0, k);
   }
   gint64 complete = (s0 + k - 1) / g + lat - 1;
-  const gint64 kd = kdof(r, j);
+  const gint64 kd = e->wkd[j]; /* kdof(r, j) */
   if (kd) { /* L2 cache: its DRAM slots, from its dispatch on, after those taken before */
     gint64 d0 = MAX(e->dslot, t * e->drate);
     gint64 dl = e->dlat;
@@ -1942,6 +1955,8 @@ static void engine_free(Engine *e) {
     g_free(e->l2c);
   }
   g_free(e->cursor);
+  g_free(e->wk);
+  g_free(e->wkd);
   g_free(e->ready);
   g_free(e->rtop);
   g_free(e->rdone);
@@ -2038,6 +2053,8 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   if (e.opt->max_events) R->events = g_array_new(FALSE, FALSE, sizeof(MsEvent));
 
   e.cursor = g_new0(guint64, e.W);
+  e.wk = g_new0(guint16, e.W);
+  e.wkd = g_new0(guint16, e.W);
   e.ready = g_new0(gint64, e.W);
   e.issue = model->read_window > 1 || model->posted_writes;
   if (e.issue) {
