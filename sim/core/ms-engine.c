@@ -316,6 +316,23 @@ static guint umm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, g
       for (guint j = 2; j < n; j++) run &= a[j] == a[0] + (gint64)j;
       if (run) return (guint)(group_of(e, a[n - 1]) - group_of(e, a[0]) + 1);
     }
+    if (n >= 4) {
+      /* the first four lanes go both up and down (a scattered warp): neither monotone nor a
+       * few runs is likely, so straight to the hash set (every path counts exactly) */
+      const guint64 g0 = group_of(e, a[0]), g1 = group_of(e, a[1]), g2 = group_of(e, a[2]),
+                    g3 = group_of(e, a[3]);
+      if (((g1 > g0) | (g2 > g1) | (g3 > g2)) & ((g1 < g0) | (g2 < g1) | (g3 < g2))) {
+        guint k = 0;
+        hset_clear(e, c);
+        if (e->gshift >= 0) {
+          const int s = e->gshift;
+          for (guint j = 0; j < n; j++) k += hset_add(e, c, (guint64)a[j] >> s);
+        } else {
+          for (guint j = 0; j < n; j++) k += hset_add(e, c, group_of(e, a[j]));
+        }
+        return k;
+      }
+    }
     /* the groups, then neighbour comparisons with no chain between lanes (vector loops) */
     if (e->gshift >= 0) {
       const int s = e->gshift;
