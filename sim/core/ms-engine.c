@@ -169,6 +169,7 @@ typedef struct Engine {
   /* per pipeline */
   gint64 *free_at, *lb, *lat;
   gint64 *rate, *slot;  /* slots per time unit; the next free slot */
+  guint64 *rmag;        /* per pipeline: rate_magic(rate), for rate_div */
   guint64 *busy;        /* stages dispatched */
   guint64 *elig, *lastpos, *nmembers;
   guint64 **bits;    /* per pipeline: bit q set = member q waits for it */
@@ -226,6 +227,7 @@ typedef struct Engine {
   gboolean l2_refill;   /* the cache pass fills each step's addresses again (sources with
                          * fill_worker: counting stays parallel), else it runs in count_range */
   gint64 dslot, drate, dlat; /* L2 cache: the DRAM's next free slot, slots per unit, latency */
+  guint64 dmag, pmag;   /* rate_magic(drate), rate_magic(prate) */
   guint64 dbusy;        /* L2 cache: DRAM slots taken */
   L1Cache *l1c;         /* l1_words: global steps look in their block's share first */
   gint64 l1lat;
@@ -1686,6 +1688,20 @@ static gboolean drain(Engine *e) {
   return TRUE;
 }
 
+/* Slot to time: x / rate for x >= 0 without a hardware division (tens of cycles on the
+ * dispatch loop's path): m = floor((2^64 - 1) / rate) gives the quotient or one less while
+ * x < 2^62, and one comparison corrects it. */
+__extension__ typedef unsigned __int128 MsU128;
+
+static inline guint64 rate_magic(gint64 rate) { return rate > 1 ? G_MAXUINT64 / (guint64)rate : 0; }
+
+static inline gint64 rate_div(gint64 x, gint64 rate, guint64 m) {
+  if (rate == 1) return x;
+  guint64 q = (guint64)(((MsU128)(guint64)x * m) >> 64);
+  while ((q + 1) * (guint64)rate <= (guint64)x) q++;
+  return (gint64)q;
+}
+
 /* Dispatch warp j (member position q) on pipeline p at time t: its k stages take the next k
  * free slots from t * rate on; slot s enters at s / rate (rate 1: times t .. t+k-1). */
 /* The latency of a request dispatched at t on path w whose next free slot is `next`. */
@@ -1738,7 +1754,8 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
     lat = load_latency(&e->lw_main, t, e->slot[p]);
     load_take(&e->lw_main, s0, k);
   }
-  gint64 complete = (s0 + k - 1) / g + lat - 1;
+  const gint64 last = rate_div(s0 + k - 1, g, e->rmag[p]); /* the time its last stage enters */
+  gint64 complete = last + lat - 1;
   const gint64 kd = e->wkd[j]; /* kdof(r, j) */
   if (kd) { /* L2 cache: its DRAM slots, from its dispatch on, after those taken before */
     gint64 d0 = MAX(e->dslot, t * e->drate);
@@ -1747,22 +1764,22 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
       dl = load_latency(&e->lw_dram, t, e->dslot);
       load_take(&e->lw_dram, d0, kd);
     }
-    complete = MAX(complete, (d0 + kd - 1) / e->drate + dl - 1);
+    complete = MAX(complete, rate_div(d0 + kd - 1, e->drate, e->dmag) + dl - 1);
     e->dslot = d0 + kd;
     e->dbusy += (guint64)kd;
   }
   if (khof(r, j)) complete = MAX(complete, t + e->l1lat - 1); /* L1: its hits */
-  gint64 entered = (s0 + k - 1) / g; /* the time its last stage entered */
+  gint64 entered = last; /* the time its last stage entered */
   if (e->pslot && p == e->P - 1) { /* dmm_global_rate: its DMM's port, from its dispatch on */
     const guint x = pipe_of(e, j, MS_SPACE_SHARED);
     gint64 p0 = MAX(e->pslot[x], t * e->prate);
-    gint64 pe = (p0 + k - 1) / e->prate;
+    gint64 pe = rate_div(p0 + k - 1, e->prate, e->pmag);
     complete = MAX(complete, pe + lat - 1);
     entered = MAX(entered, pe);
     e->pslot[x] = p0 + k;
   }
   e->slot[p] = s0 + k;
-  e->free_at[p] = e->slot[p] / g;
+  e->free_at[p] = rate_div(e->slot[p], g, e->rmag[p]);
   e->busy[p] += (guint64)k;
   e->ready[j] = complete + 1;
   if (e->issue) { /* may issue one time unit after its last stage entered; hold() does the rest */
@@ -1983,6 +2000,7 @@ static void engine_free(Engine *e) {
   g_free(e->lb);
   g_free(e->lat);
   g_free(e->rate);
+  g_free(e->rmag);
   g_free(e->slot);
   g_free(e->busy);
   g_free(e->block_dmm);
@@ -2088,6 +2106,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   e.lb = g_new(gint64, e.P);
   e.lat = g_new(gint64, e.P);
   e.rate = g_new(gint64, e.P);
+  e.rmag = g_new0(guint64, e.P);
   e.slot = g_new0(gint64, e.P);
   e.busy = g_new0(guint64, e.P);
   e.elig = g_new0(guint64, e.P);
@@ -2144,6 +2163,9 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     e.pslot = g_new0(gint64, model->dmms);
     e.prate = (gint64)model->dmm_global_rate;
   }
+  for (guint p = 0; p < e.P; p++) e.rmag[p] = rate_magic(e.rate[p]);
+  e.dmag = rate_magic(e.drate);
+  e.pmag = rate_magic(e.prate);
   /* L1: each block's share of its DMM's l1_words, less the shared words of the R blocks a
    * DMM holds at once (residency limits, else all of its blocks) */
   if (e.hmm && model->l1_words) {
