@@ -352,19 +352,22 @@ static guint umm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, g
     up = !upv;
     down = !downv;
   } else {
-    guint64 prev = 0;
-    for (guint j = 0; j < n; j++) { /* one pass, no branches on the lanes (divergent warps mix them) */
-      const guint64 x = group_of(e, a[j]);
-      const gboolean on = a[j] >= 0, cmp = on && act;
-      g[act] = x;
-      changes += cmp && x != prev;
-      up &= !cmp || x >= prev;
-      down &= !cmp || x <= prev;
-      prev = on ? x : prev;
-      act += on;
+    /* the active lanes' groups packed (no branch on the lanes: divergent warps mix them),
+     * then the neighbour comparisons as above */
+    for (guint j = 0; j < n; j++) {
+      g[act] = group_of(e, a[j]);
+      act += a[j] >= 0;
     }
     *active = act;
     if (act <= 1) return act;
+    guint upv = 0, downv = 0;
+    for (guint j = 1; j < act; j++) {
+      changes += g[j] != g[j - 1];
+      upv |= g[j] < g[j - 1];
+      downv |= g[j] > g[j - 1];
+    }
+    up = !upv;
+    down = !downv;
   }
   if (up || down) return 1 + changes;
   guint k = 0, j = 0;
