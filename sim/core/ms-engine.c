@@ -302,6 +302,7 @@ static inline guint64 bank_of(const Engine *e, gint64 a) {
  * at most UMM_LIST distinct groups and a short list finds them (a divergent warp: GCD lanes
  * at a few word positions); only warps with more changes use the hash set. */
 #define UMM_LIST 8u
+MS_VECTOR_CLONES
 static guint umm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, guint *active) {
   guint64 *g = c->groups;
   guint act = 0, changes = 0;
@@ -390,6 +391,7 @@ static guint umm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, g
  * part).  Groups of up to 64 words keep a mask of the words written per distinct group;
  * larger ones put the active addresses in ascending order (insertion sort), made distinct,
  * and scan them group by group. */
+MS_VECTOR_CLONES
 static guint umm_write_stages(const Engine *e, Counter *c, const gint64 *a, guint n, guint *active, guint p) {
   const guint64 gw = e->model->group_words;
   if (n > 1 && a[0] >= 0 && a[1] == a[0] + 1) { /* every lane at consecutive addresses: by formula */
@@ -462,6 +464,7 @@ static guint umm_write_stages(const Engine *e, Counter *c, const gint64 *a, guin
 }
 
 /* DMM: the largest number of distinct addresses in one bank (same-address requests merge). */
+MS_VECTOR_CLONES
 static guint dmm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, guint *active) {
   guint64 w = e->w;
   guint act = 0;

@@ -5,6 +5,15 @@
 #include "memsim.h"
 #include <cjson/cJSON.h>
 
+/* The per-lane loops of stage counting and address evaluation, compiled twice: for AVX2
+ * (64-bit vector compares, which the x86-64 baseline lacks) and for the baseline, chosen when
+ * the library loads (GCC and Clang function multiversioning).  Same code, same results. */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__gnu_linux__) && !defined(MS_NO_CLONES)
+#define MS_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define MS_VECTOR_CLONES
+#endif
+
 /* ---- ms-json.c: cJSON with positions and typed, path-named checks ---- */
 
 /* Read a whole file ("-" = stdin).  Refuses files over `max_bytes`. */

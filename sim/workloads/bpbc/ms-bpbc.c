@@ -348,24 +348,41 @@ static gboolean bpbc_fill(gpointer self, guint64 first, guint64 count, gint64 *a
   (void)error;
   Bpbc *B = self;
   if (B->alg == LIFE_WORD && B->cur < 9 && count) {
-    /* address()'s life-word case over a range, without a division per thread: the cell
-     * (y, x) walks along the row, and the neighbour's wrap is one compare */
+    /* address()'s life-word case over a range, row segment by row segment: the neighbour
+     * row's wrap once per segment, the column's only at the row's two ends, and between
+     * them one shift per thread with no branch (a vector loop) */
     const gint64 N = (gint64)B->N, base = (gint64)(B->fk & 1) * N * N;
     const gint64 dy = NB_DY[B->cur], dx = NB_DX[B->cur];
     gint64 y = (gint64)(first / B->N), x = (gint64)(first % B->N);
-    for (guint64 i = 0; i < count; i++) {
-      gint64 r = y + dy, w = x + dx;
-      if (r < 0 || r >= N || w < 0 || w >= N) {
-        if (!B->wrap) {
-          addr[i] = MS_ADDR_NONE;
-          goto next;
-        }
-        r = r < 0 ? r + N : r >= N ? r - N : r;
-        w = w < 0 ? w + N : w >= N ? w - N : w;
+    guint64 i = 0;
+    while (i < count) {
+      const guint64 seg = MIN(count - i, (guint64)(N - x)); /* threads left in row y */
+      gint64 r = y + dy;
+      gboolean dead = FALSE;
+      if (r < 0 || r >= N) {
+        if (B->wrap) r = r < 0 ? r + N : r - N;
+        else dead = TRUE;
       }
-      addr[i] = (base + r * N + w) / 4;
-    next:
-      if (++x == N) x = 0, y++;
+      gint64 *out = addr + i;
+      if (dead) {
+        for (guint64 q = 0; q < seg; q++) out[q] = MS_ADDR_NONE;
+      } else {
+        const gint64 row = base + r * N; /* >= 0: a shift divides by 4 */
+        /* x + dx inside [0, N) for x in [lo, hi) */
+        const gint64 lo = MAX(x, -dx), hi = MIN(x + (gint64)seg, N - dx);
+        for (gint64 c = x; c < MIN(lo, x + (gint64)seg); c++) { /* the row's left end */
+          const gint64 w = c + dx;
+          out[c - x] = w < 0 ? (B->wrap ? (row + w + N) >> 2 : MS_ADDR_NONE) : (row + w) >> 2;
+        }
+        for (gint64 c = lo; c < hi; c++) out[c - x] = (row + c + dx) >> 2;
+        for (gint64 c = MAX(hi, lo); c < x + (gint64)seg; c++) { /* the row's right end */
+          const gint64 w = c + dx;
+          out[c - x] = w >= N ? (B->wrap ? (row + w - N) >> 2 : MS_ADDR_NONE) : (row + w) >> 2;
+        }
+      }
+      i += seg;
+      x = 0;
+      y++;
     }
     return TRUE;
   }
