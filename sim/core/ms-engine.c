@@ -99,6 +99,8 @@ struct Engine;
 typedef struct {
   guint64 sets; /* per partition: partition q's sets are q * sets .. (q + 1) * sets - 1 */
   guint32 ways, parts, q;
+  int qshift;      /* log2(q) when q is a power of two, else -1 */
+  guint64 smag;    /* rate_magic(sets) */
   gboolean hashed; /* l2_hashed_sets */
   guint64 *tag;
   guint32 *mask;
@@ -261,6 +263,21 @@ typedef struct {
   gint64 time;
   guint64 block;
 } Retire;
+
+/* x / d for 0 <= x < 2^62 without a hardware division (tens of cycles on the dispatch
+ * loop's and the cache pass's paths): m = floor((2^64 - 1) / d) gives the quotient or one
+ * less, and one comparison corrects it.  Slot to time (d: a pipeline's rate), a cache line's
+ * set (d: the sets). */
+__extension__ typedef unsigned __int128 MsU128;
+
+static inline guint64 rate_magic(gint64 rate) { return rate > 1 ? G_MAXUINT64 / (guint64)rate : 0; }
+
+static inline gint64 rate_div(gint64 x, gint64 rate, guint64 m) {
+  if (rate == 1) return x;
+  guint64 q = (guint64)(((MsU128)(guint64)x * m) >> 64);
+  while ((q + 1) * (guint64)rate <= (guint64)x) q++;
+  return (gint64)q;
+}
 
 /* ---- stage counting --------------------------------------------------------------------- */
 
@@ -583,10 +600,21 @@ static guint l2_groups(const Engine *e, Counter *c, const gint64 *a, guint n, gu
 }
 
 /* The cache set of group g for warp `warp`: its block's partition, then g mod sets. */
-static inline guint64 l2_set_of(const Engine *e, guint64 warp, guint64 g) {
+static inline guint64 l2_part_base(const Engine *e, guint64 warp) {
   const L2Cache *L = e->l2c;
-  const guint64 line = g / L->q;
-  return ((warp / e->wpb) % L->parts) * L->sets + (L->hashed ? ms_l2_hash(line) : line) % L->sets;
+  return ((warp / e->wpb) % L->parts) * L->sets;
+}
+
+/* The same with the partition's first set already known (one per warp). */
+static inline guint64 l2_set_in(const L2Cache *L, guint64 base, guint64 g) {
+  const guint64 line = L->qshift >= 0 ? g >> L->qshift : g / L->q;
+  if (L->hashed) return base + ms_l2_hash(line) % L->sets;
+  if (line >> 62) return base + line % L->sets;
+  return base + line - (guint64)rate_div((gint64)line, (gint64)L->sets, L->smag) * L->sets;
+}
+
+static inline guint64 l2_set_of(const Engine *e, guint64 warp, guint64 g) {
+  return l2_set_in(e->l2c, l2_part_base(e, warp), g);
 }
 
 /* L2 cache: warp `warp`'s global request through the cache, on one thread.  Returns its
@@ -958,8 +986,9 @@ static void l2_groups_share(Engine *e, guint i) {
         m = u;
       }
       e->l2cnt[warp - e->l2_w0] = (guint16)m;
+      const guint64 pbase = l2_part_base(e, warp);
       for (guint j = 0; j < m; j++) {
-        const guint64 gs = l2_set_of(e, warp, e->l2ent[k0 + j] & ~L2_FULL);
+        const guint64 gs = l2_set_in(e->l2c, pbase, e->l2ent[k0 + j] & ~L2_FULL);
         e->l2set[k0 + j] = gs;
         e->l2own[k0 + j] = (guint8)(gs % n);
         c->l2off[e->l2own[k0 + j] + 1]++;
@@ -1694,19 +1723,6 @@ static gboolean drain(Engine *e) {
   return TRUE;
 }
 
-/* Slot to time: x / rate for x >= 0 without a hardware division (tens of cycles on the
- * dispatch loop's path): m = floor((2^64 - 1) / rate) gives the quotient or one less while
- * x < 2^62, and one comparison corrects it. */
-__extension__ typedef unsigned __int128 MsU128;
-
-static inline guint64 rate_magic(gint64 rate) { return rate > 1 ? G_MAXUINT64 / (guint64)rate : 0; }
-
-static inline gint64 rate_div(gint64 x, gint64 rate, guint64 m) {
-  if (rate == 1) return x;
-  guint64 q = (guint64)(((MsU128)(guint64)x * m) >> 64);
-  while ((q + 1) * (guint64)rate <= (guint64)x) q++;
-  return (gint64)q;
-}
 
 /* Dispatch warp j (member position q) on pipeline p at time t: its k stages take the next k
  * free slots from t * rate on; slot s enters at s / rate (rate 1: times t .. t+k-1). */
@@ -2150,6 +2166,8 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     L->q = (guint32)(lw / model->group_words);
     L->hashed = model->l2_hashed_sets;
     L->sets = MAX(G_GUINT64_CONSTANT(1), model->l2_words / lw / model->l2_ways / L->parts);
+    L->smag = rate_magic((gint64)L->sets);
+    L->qshift = (L->q & (L->q - 1)) == 0 ? __builtin_ctz(L->q) : -1;
     L->tag = g_new(guint64, L->parts * L->sets * L->ways);
     L->mask = g_new(guint32, L->parts * L->sets * L->ways);
     L->cnt = g_new0(guint8, L->parts * L->sets);
