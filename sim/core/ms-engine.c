@@ -164,9 +164,6 @@ typedef struct Engine {
   guint64 *cursor;
   gint64 *ready;
   gint32 *pipe;
-  guint16 *wk, *wkd;    /* per warp waiting for a pipeline: its step's stage count (kof) and
-                         * DRAM slots (kdof), read when it started waiting so that dispatch
-                         * need not read the step's arrays again */
 
   /* per pipeline */
   gint64 *free_at, *lb, *lat;
@@ -1704,8 +1701,7 @@ static gboolean advance(Engine *e, guint64 j) {
     }
     guint p = pipe_of(e, j, r->step.space);
     e->pipe[j] = (gint32)p;
-    e->wk[j] = kof(r, j);
-    e->wkd[j] = kdof(r, j);
+
     e->elig[p]++;
     if (!dyn_pipe(e, p)) bit_set(e, p, pos_of(e, p, j), e->ready[j]);
     if (e->ready[j] < e->lb[p]) e->lb[p] = e->ready[j];
@@ -1768,7 +1764,7 @@ static void load_take(LoadWin *w, gint64 s0, gint64 k) {
 
 static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   StepRec *r = win_get(e, e->cursor[j]);
-  gint64 k = e->wk[j]; /* kof(r, j), kept when the warp started waiting */
+  gint64 k = kof(r, j);
   gint64 g = e->rate[p];
   gint64 s0 = MAX(e->slot[p], t * g);
   gint64 lat = e->lat[p];
@@ -1778,7 +1774,7 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   }
   const gint64 last = rate_div(s0 + k - 1, g, e->rmag[p]); /* the time its last stage enters */
   gint64 complete = last + lat - 1;
-  const gint64 kd = e->wkd[j]; /* kdof(r, j) */
+  const gint64 kd = kdof(r, j);
   if (kd) { /* L2 cache: its DRAM slots, from its dispatch on, after those taken before */
     gint64 d0 = MAX(e->dslot, t * e->drate);
     gint64 dl = e->dlat;
@@ -2011,8 +2007,6 @@ static void engine_free(Engine *e) {
     g_free(e->l2c);
   }
   g_free(e->cursor);
-  g_free(e->wk);
-  g_free(e->wkd);
   g_free(e->ready);
   g_free(e->rtop);
   g_free(e->rdone);
@@ -2110,8 +2104,6 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   if (e.opt->max_events) R->events = g_array_new(FALSE, FALSE, sizeof(MsEvent));
 
   e.cursor = g_new0(guint64, e.W);
-  e.wk = g_new0(guint16, e.W);
-  e.wkd = g_new0(guint16, e.W);
   e.ready = g_new0(gint64, e.W);
   e.issue = model->read_window > 1 || model->posted_writes;
   if (e.issue) {
