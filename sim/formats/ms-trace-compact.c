@@ -600,6 +600,14 @@ static gboolean fill_with(const Compact *c, const Item *it, MsExpr *when, MsExpr
       }
     }
     if (!ms_expr_eval(addr_ex, &c->env, first + done, n, act, out, error)) return FALSE;
+    if (!act) { /* every lane active: one vector pass finds whether any address is negative */
+      gint64 neg = 0;
+      for (guint64 i = 0; i < n; i++) neg |= out[i];
+      if (neg >= 0) {
+        done += n;
+        continue;
+      }
+    }
     for (guint64 i = 0; i < n; i++) {
       if (act && !act[i]) out[i] = MS_ADDR_NONE;
       else if (out[i] < 0) {
