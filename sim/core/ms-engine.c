@@ -782,6 +782,9 @@ static inline gboolean dyn_pipe(const Engine *e, guint p) { return e->dyn && p !
 /* Steps with at least this many warps are counted by all workers. */
 #define PAR_MIN_WARPS 2048u
 
+/* The parallel cache pass: chunks of warps per worker in one batch. */
+#define L2_BATCH_CHUNKS 8u
+
 /* A shuffle step: 1 for a warp with an active lane (it takes part), else 0; no stage. */
 static inline guint shuffle_warp(const gint64 *a, guint n, guint *active) {
   guint act = 0;
@@ -2300,8 +2303,10 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     pf = ms_source_prefetch(src, e.chunk, e.w);
     e.src = pf;
   }
-  if (e.l2_refill) { /* the batched cache pass: about a chunk of warps per worker a batch */
-    e.l2_batch = MAX(G_GUINT64_CONSTANT(1), e.chunk / e.w) * e.nctr;
+  if (e.l2_refill) { /* the batched cache pass: L2_BATCH_CHUNKS chunks of warps per worker a batch */
+    /* L2_BATCH_CHUNKS chunks of warps per worker: each batch costs two rounds of waking the
+     * workers and waiting for the slowest, so fewer, larger batches lose less to both */
+    e.l2_batch = MAX(G_GUINT64_CONSTANT(1), e.chunk / e.w) * L2_BATCH_CHUNKS * e.nctr;
     e.l2ent = g_new(guint64, e.l2_batch * e.w);
     e.l2set = g_new(guint64, e.l2_batch * e.w);
     e.l2own = g_new(guint8, e.l2_batch * e.w);
