@@ -5,7 +5,7 @@
 #include "memsim.h"
 #include <cjson/cJSON.h>
 
-/* The per-lane loops of stage counting and address evaluation, compiled twice: for AVX2
+/* The per-lane loops of stage counting, compiled twice: for AVX2
  * (64-bit vector compares, which the x86-64 baseline lacks) and for the baseline, chosen when
  * the library loads (GCC and Clang function multiversioning).  Same code, same results. */
 #if defined(__x86_64__) && defined(__GNUC__) && defined(__gnu_linux__) && !defined(MS_NO_CLONES)

@@ -1,7 +1,6 @@
 /* ms-expr.c: parser (precedence climbing, C operators) and vectorized evaluator. */
 #include "ms-expr.h"
 #include "memsim.h"
-#include "ms-private.h"
 #include <string.h>
 
 typedef enum {
@@ -685,7 +684,6 @@ static void eval(Node *n, const MsExprEnv *env, guint64 first, guint64 count) {
   n->anyerr = any != 0;
 }
 
-MS_VECTOR_CLONES
 static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 count) {
   guint64 cnt = n->u ? 1 : count;
   if (cnt > n->cap) {
