@@ -175,6 +175,7 @@ typedef struct Engine {
   gint64 **wmin;     /* per pipeline, per 64 members: a lower bound on their waiting ready times */
   gint64 **smin;     /* the same per 4096 members */
   guint *pq, *pqpos; /* pipelines in a min-heap on pkey (the earliest time each can dispatch) */
+  gboolean pq_scan;  /* few pipelines (PQ_SCAN_MAX or fewer): no heap, the run loop scans pkey */
   gint64 *pkey;
 
   /* step window */
@@ -1413,11 +1414,26 @@ static inline void pq_swap(Engine *e, guint i, guint j) {
   e->pqpos[a] = j;
 }
 
+/* Up to this many pipelines (a umm, a dmm, an hmm of up to 15 DMMs) the run loop finds the
+ * earliest by a scan of their keys, which costs less than keeping a heap in order twice per
+ * dispatch; the pipelines served within one time unit may go in any order (run()). */
+#define PQ_SCAN_MAX 16u
+
+/* The pipeline with the least key (the first on ties). */
+static inline guint pq_top(const Engine *e) {
+  if (!e->pq_scan) return e->pq[0];
+  guint m = 0;
+  for (guint p = 1; p < e->P; p++)
+    if (e->pkey[p] < e->pkey[m]) m = p;
+  return m;
+}
+
 /* Pipeline p's key changed: restore the heap. */
 static void pq_fix(Engine *e, guint p) {
   gint64 k = pkey_of(e, p);
   if (k == e->pkey[p]) return;
   e->pkey[p] = k;
+  if (e->pq_scan) return;
   guint i = e->pqpos[p];
   while (i > 0 && e->pkey[e->pq[(i - 1) / 2]] > k) {
     pq_swap(e, i, (i - 1) / 2);
@@ -1896,7 +1912,8 @@ static gboolean run(Engine *e) {
   for (;;) {
     /* one dispatch per turn, on the pipeline that can dispatch earliest: dispatches at t
      * make no warp ready at t, so pipelines can be served in any order within a time unit */
-    gint64 t = e->pkey[e->pq[0]];
+    const guint top = pq_top(e);
+    gint64 t = e->pkey[top];
     if (e->dyn) {
       if (e->heap->len) t = MIN(t, g_array_index(e->heap, Retire, 0).time);
       t = MIN(t, e->place_at);
@@ -1907,7 +1924,7 @@ static gboolean run(Engine *e) {
       if (!block_events(e, t, &any)) return FALSE;
       if (any) continue; /* placements may make warps ready at t */
     }
-    if (!serve(e, e->pq[0], t)) return FALSE;
+    if (!serve(e, top, t)) return FALSE;
   }
   if (e->done_warps != e->W) {
     g_set_error(&e->error, MS_ERROR, MS_ERROR_INVALID,
@@ -2259,6 +2276,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   e.pq = g_new(guint, e.P);
   e.pqpos = g_new(guint, e.P);
   e.pkey = g_new(gint64, e.P);
+  e.pq_scan = e.P <= PQ_SCAN_MAX;
   for (guint p = 0; p < e.P; p++) {
     e.pq[p] = e.pqpos[p] = p;
     e.pkey[p] = NEVER;
