@@ -1056,3 +1056,39 @@ Test(gpu, block_starts_worked_example) {
     mt_trace_free(t);
   }
 }
+
+/* One warp of 32 (UMM, l = 5, groups of 8 words) through each of umm_stages' and
+ * umm_write_stages' paths (docs/performance.md, "Counting and dispatch"), against counts by
+ * hand.  Writes are under partial_write_stages 1: a group written in part costs 2. */
+static gint64 cp_addr(int c, int i) {
+  switch (c) {
+  case 0: return 5 + i;                          /* consecutive from 5: groups 0 .. 4 */
+  case 1: return ((i * 7) % 16) * 8;             /* scattered, lanes i and i + 16 share: 16 */
+  case 2: return (i / 4) * 8 + i % 4;            /* ascending runs of 4: 8 groups */
+  case 3: return i % 2 ? N_ : 1000 - 8 * i;      /* odd lanes inactive, descending: 16 */
+  case 4: return i == 5 ? N_ : (i % 2) * 64;     /* two groups, alternating: 2 */
+  case 5: return 4 + i;                          /* write 4 .. 35: 5 groups, first and last in part */
+  case 6: return 8 + i;                          /* write 8 .. 39: 4 whole groups */
+  case 7: return 31 - i;                         /* write 31 .. 0 backwards: 4 whole groups */
+  case 8: return 2 * i;                          /* write every other word: 8 groups in half */
+  case 9: return i % 8;                          /* write words 0 .. 7 four times: 1 whole group */
+  default: return i % 3 ? 64 + i : N_;           /* write, lanes missing: 64 .. 95 in part */
+  }
+}
+
+Test(stages, counting_paths_should_match_hand_counts) {
+  static const guint64 want[] = {5, 16, 8, 16, 2, 7, 4, 4, 16, 1, 8};
+  for (int c = 0; c < (int)G_N_ELEMENTS(want); c++) {
+    g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 32, 5);
+    m->group_words = 8;
+    m->partial_write_stages = 1;
+    MtTrace *t = mt_trace_new(32, 0);
+    gint64 *a = mt_mem(t, c >= 5 ? MS_OP_WRITE : MS_OP_READ, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 32; i++) a[i] = cp_addr(c, i);
+    g_autoptr(MsResult) r = mt_run(m, t, NULL);
+    cr_expect_eq(r->stages, want[c], "case %d: %" G_GUINT64_FORMAT " stages, want %" G_GUINT64_FORMAT, c,
+                 r->stages, want[c]);
+    cr_expect_eq(r->time_units, want[c] + 4, "case %d", c);
+    mt_trace_free(t);
+  }
+}
