@@ -429,16 +429,22 @@ static guint umm_write_stages(const Engine *e, Counter *c, const gint64 *a, guin
     guint64 *dg = c->groups, *dm = (guint64 *)c->sorted;
     const guint64 full = gw == 64 ? ~G_GUINT64_CONSTANT(0) : (G_GUINT64_CONSTANT(1) << gw) - 1;
     guint u = 0, last = 0, act = 0;
+    guint64 gmin = G_MAXUINT64, gmax = 0;
     for (guint j = 0; j < n; j++) {
       if (a[j] < 0) continue;
       act++;
       const guint64 g = group_of(e, a[j]), off = (guint64)a[j] - g * gw;
       if (!u || dg[last] != g) {
-        guint m = 0;
-        while (m < u && dg[m] != g) m++;
+        guint m = u;
+        if (g <= gmax && g >= gmin) { /* inside the range seen: look for it (a strided warp, */
+          m = 0;                      /* ascending or descending, never does) */
+          while (m < u && dg[m] != g) m++;
+        }
         if (m == u) {
           dg[u] = g;
           dm[u++] = 0;
+          gmin = MIN(gmin, g);
+          gmax = MAX(gmax, g);
         }
         last = m;
       }
