@@ -1072,12 +1072,18 @@ static gint64 cp_addr(int c, int i) {
   case 7: return 31 - i;                         /* write 31 .. 0 backwards: 4 whole groups */
   case 8: return 2 * i;                          /* write every other word: 8 groups in half */
   case 9: return i % 8;                          /* write words 0 .. 7 four times: 1 whole group */
-  default: return i % 3 ? 64 + i : N_;           /* write, lanes missing: 64 .. 95 in part */
+  case 10: return i % 3 ? 64 + i : N_;          /* write, lanes missing: 64 .. 95 in part */
+  case 11: return 64 * i;                        /* write at stride 64: 32 groups, one word each */
+  case 12: return 64 * (31 - i);                 /* the same, descending */
+  default: { /* write groups 1, 0, then 1 again: 2 groups in part */
+    static const gint64 v[] = {8, 0, 9};
+    return i < 3 ? v[i] : N_;
+  }
   }
 }
 
 Test(stages, counting_paths_should_match_hand_counts) {
-  static const guint64 want[] = {5, 16, 8, 16, 2, 7, 4, 4, 16, 1, 8};
+  static const guint64 want[] = {5, 16, 8, 16, 2, 7, 4, 4, 16, 1, 8, 64, 64, 4};
   for (int c = 0; c < (int)G_N_ELEMENTS(want); c++) {
     g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 32, 5);
     m->group_words = 8;
