@@ -7,8 +7,9 @@
 
 /* The per-lane loops of stage counting, compiled twice: for AVX2
  * (64-bit vector compares, which the x86-64 baseline lacks) and for the baseline, chosen when
- * the library loads (GCC and Clang function multiversioning).  Same code, same results. */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__gnu_linux__) && !defined(MS_NO_CLONES)
+ * the library loads (GCC and Clang function multiversioning, through glibc's ifunc: other C
+ * libraries get the baseline alone).  Same code, same results. */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__GLIBC__) && !defined(MS_NO_CLONES)
 #define MS_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define MS_VECTOR_CLONES
