@@ -29,8 +29,8 @@
  *                 in ColT), 1r1w stages (the row pass from ColT), then 2r1w
  *                 on the last qb = min(qa, 2m - 1 - qa) diagonals (triangle
  *                 B, from the finished SAT around it)
- *   1r1w-lookback one kernel call: strips of 16 rows walk left to right in
- *                 chunks of 1024 columns (four per thread, 128-bit accesses);
+ *   1r1w-lookback one kernel call: strips of 32 rows walk left to right in
+ *                 chunks of 512 columns (two per thread, 64-bit accesses);
  *                 a chunk's column prefix from the strips above comes by
  *                 decoupled look-back over per-tile flags (one per strip and
  *                 chunk) and per-column aggregates, so each element is read
@@ -665,9 +665,9 @@ sat_1r1w_ordered(const u32 *__restrict__ a, u32 *b, unsigned long long *rowb,
 
 /* Single-pass SAT with decoupled look-back over strip tiles.
  *
- * Strip s = rows s*H .. s*H+H-1 (H = 16; one block, taken in ticket order so
+ * Strip s = rows s*H .. s*H+H-1 (H = 32; one block, taken in ticket order so
  * that strips above are always running or done). The block walks its strip
- * left to right in chunks of C = 256 * V columns (V = 4); each thread holds V
+ * left to right in chunks of C = 256 * V columns (V = 2); each thread holds V
  * adjacent columns of all H rows in registers (one V-wide vector load per row).
  *  1. column prefix of the chunk in registers; agg = its last row;
  *  2. publish agg (strip s, chunk c) in aggv and flag (s, c) = AGG;
@@ -677,16 +677,18 @@ sat_1r1w_ordered(const u32 *__restrict__ a, u32 *b, unsigned long long *rowb,
  *     the strips in between (independent loads: one round trip);
  *  4. publish inc = excl + agg in incv and flag INC;
  *  5. row prefix across the chunk: thread-local, then the threads' row totals
- *     scanned through shared memory (sat_1r1w_lookback16), plus the row carry
+ *     scanned through shared memory (sat_1r1w_lookback), plus the row carry
  *     from the chunks to the left; excl's own row prefix is one warp scan.
  * Flags hold epoch << 2 | state, so no reset is needed between calls. Each
  * element is read once and written once; the look-back adds 8 to 12 bytes
- * per column per strip (about 9 % of the traffic with H = 16).
+ * per column per strip (about 9 % of the traffic with H = 16, half that with 32).
  * 2026-11-25: H = 32, V = 2, a warp scan per row and a fence per thread
  * reached 66.7 % of copy throughput at 16K on the H100; H = 16, V = 4 (fewer
  * instructions per element: issue, not DRAM, bounds it at 16 warps per SM)
  * 78 %, and the row totals scanned through shared memory 82 % (tuning runs
- * of copy and 1r1w-lookback alone, MEMSIM_SAT_SIZES; docs/measurements.md). */
+ * of copy and 1r1w-lookback alone, MEMSIM_SAT_SIZES; docs/measurements.md).
+ * 2026-11-26: H = 32, V = 2 again with that scan, and the flags by release
+ * store and acquire load: 86.6 % on the H100, 77.2 % on the H200 (bench/lb-tuning/). */
 constexpr int LB_T = 256;
 constexpr int LB_MIN_H = 16;
 
@@ -723,33 +725,47 @@ template <int V> __device__ __forceinline__ void stv_cg(u32 *p, const u32 *d) {
   else __stcg((uint4 *)p, make_uint4(d[0], d[1], d[2], d[3]));
 }
 
-
 /* Release and acquire fences of the flags: one thread fences after the
  * block's barrier (cumulative through bar.sync, as cooperative groups' grid
  * sync does), then stores the flag; fence.acq_rel is enough for a
  * release/acquire pattern and lighter than __threadfence's fence.sc. */
 __device__ __forceinline__ void lb_fence() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
+/* The flag's release store and acquire load as single operations (no separate fence). */
+__device__ __forceinline__ void lb_st_release(u32 *p, u32 v) {
+  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ u32 lb_ld_acquire(const u32 *p) {
+  u32 v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
 
-/* The look-back SAT with strips of 16 rows, 256 threads, V columns per thread
- * (chunks of 256 V columns). The look-back is sat_1r1w_lookback's; the row
- * prefixes across the chunk are not one warp scan per row: every thread's 16
- * row totals go to shared memory, thread (r, g) = (tid / 16, tid % 16) scans
- * the 16 totals of threads 16g .. 16g + 15 in row r serially, the 16 such
- * segments of a row are combined by a 16-lane shuffle scan (with the row's
- * carry from the chunks to the left), and every thread reads back its 16
- * offsets. That is about 60 instructions per thread and chunk instead of 16
- * warp scans and warp-total sums (about 220): the kernel is bound by
- * instruction issue at 16 warps per SM, not by DRAM. */
-constexpr int LB16_RS = 320;                     /* shared row stride, words */
-__device__ __forceinline__ int lb16_pos(int t) { return t + (t >> 4) * 4; } /* segment stride 20 words */
-
-template <int V>
+/* The look-back SAT: strips of H rows, 256 threads, V columns per thread (chunks of
+ * C = 256 V columns). The look-back is sat_1r1w_lookback's; the row prefixes across
+ * the chunk are not one warp scan per row: every thread's H row totals go to shared
+ * memory, thread (r, g) = (tid / (256 / H), tid % (256 / H)) scans the H totals of
+ * threads H g .. H g + H - 1 in row r serially, the 256 / H such segments of a row are
+ * combined by a shuffle scan (with the row's carry from the chunks to the left), and
+ * every thread reads back its H offsets.
+ *
+ * The recorded kernel (since 2026-11-26) is H = 32, V = 2 with RA: the flags stored with
+ * st.release.gpu and polled with ld.acquire.gpu instead of a fence.acq_rel.gpu before the
+ * store and after the poll (each fence a MEMBAR that waits for the thread's own
+ * outstanding accesses). Strips of 32 rows halve the look-back's traffic (aggregates and
+ * inclusive sums, 8 bytes per column per strip). The 2026-11-25 kernel was H = 16, V = 4
+ * with fences. MEMSIM_LB_VARIANT (lb_conf) runs the others for tuning; DIAG > 0 are
+ * diagnostics whose sums are wrong (timing only): 1 no strip waits for another (every
+ * strip takes itself for strip 0), 2 the loads and stores alone in the kernel's order,
+ * 3 the look-back's barrier, loads and stores but no wait on a flag, 4 no fences. */
+template <int V, int H, bool RA, int DIAG = 0>
 __global__ void __launch_bounds__(LB_T, 2)
-sat_1r1w_lookback16(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32 *incv,
-                    u32 *flags, u32 *ticket, int n, u32 epoch) {
-  constexpr int H = 16, C = LB_T * V, NW = LB_T / 32;
+sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32 *incv,
+                  u32 *flags, u32 *ticket, int n, u32 epoch) {
+  /* Segments of SEG = H threads' row totals, NSEG of them per row, SEG + 4 words apart. */
+  constexpr int NT = LB_T, C = NT * V, NW = NT / 32, SEG = H, NSEG = NT / SEG, RS = NSEG * (SEG + 4);
+  static_assert(NSEG * H == NT && NSEG <= 32 && SEG % 4 == 0, "one scan thread per (row, segment)");
   __shared__ int s_strip, s_lo;
-  __shared__ __align__(16) u32 T[H * LB16_RS];
+  __shared__ __align__(16) u32 T[H * RS];
   __shared__ u32 wex[NW];
   __shared__ u32 carry[2][H + 1];
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -757,12 +773,32 @@ sat_1r1w_lookback16(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u
   if (tid <= H) carry[0][tid] = 0;
   __syncthreads();
   const int s = s_strip, nchunks = n / C;
-  const u32 f_agg = (epoch << 2) | 1u, f_inc = (epoch << 2) | 2u;
   const u32 *arow = a + (size_t)s * H * n;
   u32 *brow = b + (size_t)s * H * n;
+  if constexpr (DIAG == 2) {
+    for (int c = 0; c < nchunks; c++) {
+      const int col = c * C + tid * V;
+      u32 v[H][V];
+#pragma unroll
+      for (int r = 0; r < H; r++) ldv_cs<V>(v[r], arow + (size_t)r * n + col);
+#pragma unroll
+      for (int r = 0; r < H; r++) stv_cs<V>(brow + (size_t)r * n + col, v[r]);
+    }
+    return;
+  }
+  const int sd = DIAG == 1 ? 0 : s;
+  const u32 f_agg = (epoch << 2) | 1u, f_inc = (epoch << 2) | 2u;
   volatile u32 *vflags = flags;
-  const int myp = lb16_pos(tid);
-  const int sr = tid >> 4, sg = tid & 15; /* this thread's row and segment in the scan */
+  auto publish = [&](size_t i, u32 f) {
+    if constexpr (RA) {
+      lb_st_release(flags + i, f);
+    } else {
+      if constexpr (DIAG != 4) lb_fence(); /* cumulative through the barrier before it */
+      vflags[i] = f;
+    }
+  };
+  const int myp = tid + (tid / SEG) * 4;
+  const int sr = tid / NSEG, sg = tid % NSEG; /* this thread's row and segment in the scan */
   for (int c = 0; c < nchunks; c++) {
     const int par = c & 1;
     const int col = c * C + tid * V;
@@ -777,19 +813,21 @@ sat_1r1w_lookback16(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u
 #pragma unroll
     for (int e = 0; e < V; e++) agg[e] = v[H - 1][e];
     u32 *my_inc = incv + (size_t)s * n + col;
-    if (s == 0) stv_cg<V>(my_inc, agg);
+    if (sd == 0) stv_cg<V>(my_inc, agg);
     else stv_cg<V>(aggv + (size_t)s * n + col, agg);
     __syncthreads(); /* A: this chunk's agg (or, strip 0, inc) stored; T free */
-    if (warp == 0) {
-      if (lane == 0) {
-        lb_fence(); /* cumulative through A: every thread's agg before the flag */
-        vflags[(size_t)s * nchunks + c] = s == 0 ? f_inc : f_agg;
-      }
-      if (s > 0) {
-        int hi = s - 1, lo = -1;
+    if (tid == 0) publish((size_t)s * nchunks + c, sd == 0 ? f_inc : f_agg);
+    if (sd > 0 && warp == 0) {
+      int lo = -1;
+      if (DIAG == 3) {
+        lo = s - 1;
+      } else {
+        int hi = s - 1;
         for (;;) {
           const int k = hi - lane;
-          const u32 f = k >= 0 ? vflags[(size_t)k * nchunks + c] : f_inc;
+          const u32 f = k < 0 ? f_inc
+                        : RA ? lb_ld_acquire(flags + (size_t)k * nchunks + c)
+                             : vflags[(size_t)k * nchunks + c];
           const unsigned incm = __ballot_sync(0xffffffffu, f == f_inc);
           const unsigned need = incm ? ((incm & (0u - incm)) << 1) - 1u : 0xffffffffu;
           const unsigned bad = __ballot_sync(0xffffffffu, f != f_inc && f != f_agg) & need;
@@ -797,21 +835,21 @@ sat_1r1w_lookback16(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u
           if (incm) { lo = hi - (__ffs(incm) - 1); break; }
           hi -= 32;
         }
-        lb_fence();
-        if (lane == 0) s_lo = lo;
+        if constexpr (!RA && DIAG != 4) lb_fence();
       }
+      if (lane == 0) s_lo = lo;
     }
     /* Thread-local row prefixes; the thread's row totals to T. */
 #pragma unroll
     for (int r = 0; r < H; r++) {
 #pragma unroll
       for (int e = 1; e < V; e++) v[r][e] += v[r][e - 1];
-      T[r * LB16_RS + myp] = v[r][V - 1];
+      T[r * RS + myp] = v[r][V - 1];
     }
     u32 ex[V];
 #pragma unroll
     for (int e = 0; e < V; e++) ex[e] = 0;
-    if (s > 0) {
+    if (sd > 0) {
       __syncthreads(); /* B: s_lo known */
       const int lo = s_lo;
       ldv_cg<V>(ex, incv + (size_t)lo * n + col);
@@ -833,37 +871,34 @@ sat_1r1w_lookback16(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u
     const u32 eincl = warp_scan32(et, lane);
     if (lane == 31) wex[warp] = eincl;
     __syncthreads(); /* C: T, wex, and this chunk's inc stored */
-    if (s > 0 && tid == 0) {
-      lb_fence();
-      vflags[(size_t)s * nchunks + c] = f_inc;
-    }
+    if (sd > 0 && tid == 0) publish((size_t)s * nchunks + c, f_inc);
     {
-      /* Row sr, threads 16 sg .. 16 sg + 15: exclusive prefix, then the segments. */
-      uint4 *q4 = (uint4 *)&T[sr * LB16_RS + sg * 20];
-      uint4 q[4];
+      /* Row sr, threads SEG sg .. SEG sg + SEG - 1: exclusive prefix, then the segments. */
+      uint4 *q4 = (uint4 *)&T[sr * RS + sg * (SEG + 4)];
+      uint4 q[SEG / 4];
 #pragma unroll
-      for (int i = 0; i < 4; i++) q[i] = q4[i];
+      for (int i = 0; i < SEG / 4; i++) q[i] = q4[i];
       u32 *qv = (u32 *)q;
       u32 run = 0;
 #pragma unroll
-      for (int k = 0; k < 16; k++) {
+      for (int k = 0; k < SEG; k++) {
         const u32 x = qv[k];
         qv[k] = run;
         run += x;
       }
       u32 incl = run;
 #pragma unroll
-      for (int o = 1; o < 16; o <<= 1) {
-        const u32 y = __shfl_up_sync(0xffffffffu, incl, o, 16);
+      for (int o = 1; o < NSEG; o <<= 1) {
+        const u32 y = __shfl_up_sync(0xffffffffu, incl, o, NSEG);
         if (sg >= o) incl += y;
       }
       const u32 rc = carry[par][sr];
       const u32 add = incl - run + rc;
 #pragma unroll
-      for (int k = 0; k < 16; k++) qv[k] += add;
+      for (int k = 0; k < SEG; k++) qv[k] += add;
 #pragma unroll
-      for (int i = 0; i < 4; i++) q4[i] = q[i];
-      if (sg == 15) carry[par ^ 1][sr] = incl + rc;
+      for (int i = 0; i < SEG / 4; i++) q4[i] = q[i];
+      if (sg == NSEG - 1) carry[par ^ 1][sr] = incl + rc;
     }
     u32 eoff = carry[par][H] + eincl - et;
     for (int w2 = 0; w2 < warp; w2++) eoff += wex[w2];
@@ -871,10 +906,10 @@ sat_1r1w_lookback16(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u
 #pragma unroll
     for (int e = 0; e < V; e++) erow[e] = ex[e] + eoff;
     __syncthreads(); /* D: the offsets in T */
-    if (tid == LB_T - 1) carry[par ^ 1][H] = erow[V - 1];
+    if (tid == NT - 1) carry[par ^ 1][H] = erow[V - 1];
 #pragma unroll
     for (int r = 0; r < H; r++) {
-      const u32 off = T[r * LB16_RS + myp];
+      const u32 off = T[r * RS + myp];
       u32 o[V];
 #pragma unroll
       for (int e = 0; e < V; e++) o[e] = v[r][e] + off + erow[e];
@@ -883,15 +918,21 @@ sat_1r1w_lookback16(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u
   }
 }
 
-/* Look-back configuration: strips of 16 rows, V = 4 columns per thread
- * (halved while n is not a multiple of 256 V; no V = 1 instance, n is a
- * multiple of 512 in every record). */
+/* Look-back configuration: MEMSIM_LB_VARIANT (tuning runs only, bench/lb-tuning/run.sh)
+ * 0 the recorded kernel (strips of 32 rows, V = 2, release/acquire flags); 1 the
+ * 2026-11-25 kernel (16 rows, V = 4, fences); 2 32 rows with fences; 3 16 rows with
+ * release/acquire; 4 .. 7 diagnostics 1 .. 4 of the recorded kernel (wrong sums). */
 struct LbConf {
-  int h = 16, v = 4;
+  int h = 32, v = 2, var = 0;
 };
 LbConf lb_conf(int n) {
   LbConf c;
-  while (c.v > 2 && n % (LB_T * c.v)) c.v /= 2;
+  if (const char *e = std::getenv("MEMSIM_LB_VARIANT")) c.var = std::atoi(e);
+  if (c.var == 1 || c.var == 3) c.h = 16, c.v = 4;
+  if (n % (LB_T * c.v)) {
+    std::fprintf(stderr, "sat: 1r1w-lookback: n %d is not a multiple of %d\n", n, LB_T * c.v);
+    std::exit(2);
+  }
   return c;
 }
 
@@ -1097,6 +1138,7 @@ void launch_2r1w(SatBufs &B, int k0, int k1) {
   sat_2r1w_final<<<tiles, 128>>>(B.a, B.b, B.colpre, B.rowpre, B.Upre, n, k0, k1);
 }
 
+
 void launch_sat(SatBufs &B, const std::string &alg, double r) {
   const int n = B.n, T = n / W;
   if (alg == "copy") {
@@ -1139,11 +1181,19 @@ void launch_sat(SatBufs &B, const std::string &alg, double r) {
     B.epoch++;
     MS_CUDA(cudaMemsetAsync(B.ticket, 0, sizeof(u32)));
     const LbConf c = lb_conf(n);
-    const unsigned grid = (unsigned)(n / c.h);
-    if (c.v == 4)
-      sat_1r1w_lookback16<4><<<grid, LB_T>>>(B.a, B.b, B.aggv, B.incv, B.flags, B.ticket, n, B.epoch);
-    else
-      sat_1r1w_lookback16<2><<<grid, LB_T>>>(B.a, B.b, B.aggv, B.incv, B.flags, B.ticket, n, B.epoch);
+#define MS_LB(VV, HH, RA, DIAG) \
+  sat_1r1w_lookback<VV, HH, RA, DIAG><<<n / HH, LB_T>>>(B.a, B.b, B.aggv, B.incv, B.flags, B.ticket, n, B.epoch)
+    switch (c.var) {
+    case 1: MS_LB(4, 16, false, 0); break;
+    case 2: MS_LB(2, 32, false, 0); break;
+    case 3: MS_LB(4, 16, true, 0); break;
+    case 4: MS_LB(2, 32, true, 1); break;
+    case 5: MS_LB(2, 32, true, 2); break;
+    case 6: MS_LB(2, 32, true, 3); break;
+    case 7: MS_LB(2, 32, false, 4); break;
+    default: MS_LB(2, 32, true, 0); break;
+    }
+#undef MS_LB
   }
 }
 

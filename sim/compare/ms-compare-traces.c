@@ -84,33 +84,42 @@ MsSource *ms_cmp_hmm_transpose(guint64 n, GError **error) {
   return open_text(t, "hmm-transpose kernel", 1024, 2 * n, error);
 }
 
-/* kernels/sat.cu sat_1r1w_lookback16<V = 4> (lb_conf: V halves to 2 while n is not a multiple
- * of 256 V): one block of 256 threads per strip of H = 16 rows (the strip from an atomic
- * ticket, taken here as the block index), walking chunks of C = 256 V columns left to right.
+/* kernels/sat.cu sat_1r1w_lookback<V, H> (H = 32, V = 2 since 2026-11-26; H = 16, V = 4
+ * the kernel of 2026-11-25; the record says which, strip_rows and cols_per_thread): one
+ * block of 256 threads per strip of H rows (the strip from an atomic ticket, taken here as
+ * the block index), walking chunks of C = 256 V columns left to right.
  * A global V-word vector access of a warp is V requests of 32 consecutive words (the warp's
  * 128 V bytes, whole groups, as in ms_cmp_sat_copy); a shared one is one request at the
- * thread's first word (lanes V words apart: V-way in the banks, the wavefronts of a 16-byte
- * shared access).  Per chunk, thread t: H loads of its V
- * words of each row, its V column sums to aggv (strip 0: incv), barrier A; warp 0 stores the
- * chunk's flag and (strips > 0) reads the 32 flags above it once (the look-back finding the
- * strip above inclusive); each thread stores its H row totals in the shared table T (row
- * stride RS = 320, thread t at t + 4 (t / 16)); barrier B; strips > 0 read the strip above's
+ * thread's first word (lanes V words apart: V-way in the banks, the wavefronts of a wide
+ * shared access).  The row totals' table T has rows of NSEG = 256 / H segments of H
+ * threads, H + 4 words apart (RS = NSEG (H + 4)).  Per chunk, thread t: H loads of its V
+ * words of each row, its V column sums to aggv (strip 0: incv), barrier A; thread 0 stores the
+ * chunk's flag and (strips > 0) warp 0 reads the 32 flags above it once (the look-back finding the
+ * strip above inclusive); each thread stores its H row totals in T (thread t at
+ * t + 4 (t / H)); barrier B; strips > 0 read the strip above's
  * incv and store their own; lane 31 of each warp stores its excl total; barrier C; the flag;
- * thread (r, g) = (t / 16, t % 16) reads its 16 totals of row r (four 16-byte reads), the
- * row's carry, writes the 16 offsets back (four 16-byte writes), and (g = 15) the new carry;
+ * thread (r, g) = (t / NSEG, t % NSEG) reads its H totals of row r (H / 4 16-byte reads), the
+ * row's carry, writes the H offsets back, and (g = NSEG - 1) the new carry;
  * every thread reads excl's carry and the excl totals of the warps before it; barrier D;
  * thread 255 stores excl's carry; H reads of its offsets and H stores of the result.  Not in
  * the trace: the spin until the strip above has stored its flag, a wait on another block
  * that the model has no step for, so strips run as if independent: the prediction is the
- * kernel's traffic, not its chain of strips (docs/validation.md). */
-MsSource *ms_cmp_sat_lookback(guint64 n, GError **error) {
-  const guint64 H = 16, T = 256, RS = 320;
-  guint64 V = 4;
-  while (V > 2 && n % (T * V)) V /= 2;
-  if (n < H || n % (T * V)) {
-    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "1r1w-lookback kernel: n " U " is not a multiple of 512", n);
+ * kernel's traffic, not its chain of strips (docs/validation.md); and the flags' fences or
+ * release and acquire, which are orderings, not accesses. */
+MsSource *ms_cmp_sat_lookback(guint64 n, guint64 H, guint64 V, GError **error) {
+  const guint64 T = 256;
+  if ((H != 16 && H != 32) || (V != 2 && V != 4)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "1r1w-lookback kernel: strips of " U " rows with " U " columns per thread: kernels/sat.cu has 16 or 32 rows, 2 or 4 columns",
+                H, V);
     return NULL;
   }
+  if (n < H || n % (T * V)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "1r1w-lookback kernel: n " U " is not a multiple of " U, n, T * V);
+    return NULL;
+  }
+  const guint64 NSEG = T / H, RS = NSEG * (H + 4);
+
   const guint64 C = T * V, NC = n / C, S = n / H, NW = T / 32;
   const guint64 sw = H * RS + NW + 2 * (H + 1);
   /* a, b: n x n; aggv, incv: S x n; flags: S x NC.  Shared: T, then WX (the excl totals),
@@ -121,7 +130,7 @@ MsSource *ms_cmp_sat_lookback(guint64 n, GError **error) {
       " \"threads\": " U ", \"block_threads\": " U ", \"shared_words\": " U ", \"global_words\": " U ","
       " \"constants\": {\"N\": " U ", \"H\": " U ", \"V\": " U ", \"C\": " U ", \"NC\": " U ", \"S\": " U ","
       "  \"B\": \"N * N\", \"AGG\": \"2 * N * N\", \"INC\": \"2 * N * N + S * N\", \"FL\": \"2 * N * N + 2 * S * N\","
-      "  \"RS\": " U ", \"WX\": \"H * RS\", \"CA\": \"H * RS + " U "\"},"
+      "  \"RS\": " U ", \"NSEG\": " U ", \"WX\": \"H * RS\", \"CA\": \"H * RS + " U "\"},"
       " \"steps\": [{\"repeat\": \"NC\", \"var\": \"c\", \"steps\": ["
       "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": [{\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
       "   {\"op\": \"read\", \"addr\": \"(bid * H + r) * N + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\"}]}]},"
@@ -132,7 +141,7 @@ MsSource *ms_cmp_sat_lookback(guint64 n, GError **error) {
       "  {\"op\": \"write\", \"addr\": \"FL + bid * NC + c\", \"when\": \"ltid == 0\"},"
       "  {\"op\": \"read\", \"addr\": \"FL + (bid - 1 - ltid) * NC + c\", \"when\": \"ltid < 32 && bid > ltid\"},"
       "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": ["
-      "   {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"r * RS + ltid + ltid / 16 * 4\"}]},"
+      "   {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"r * RS + ltid + ltid / H * 4\"}]},"
       "  {\"op\": \"sync\", \"scope\": \"block\"},"
       "  {\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
       "   {\"op\": \"read\", \"addr\": \"INC + (bid - 1) * N + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\", \"when\": \"bid > 0\"}]},"
@@ -141,22 +150,22 @@ MsSource *ms_cmp_sat_lookback(guint64 n, GError **error) {
       "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"WX + ltid / 32\", \"when\": \"ltid %% 32 == 31\"},"
       "  {\"op\": \"sync\", \"scope\": \"block\"},"
       "  {\"op\": \"write\", \"addr\": \"FL + bid * NC + c\", \"when\": \"ltid == 0 && bid > 0\"},"
-      "  {\"repeat\": 4, \"var\": \"q\", \"steps\": ["
-      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"ltid / 16 * RS + ltid %% 16 * 20 + 4 * q\"}]},"
-      "  {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"CA + c %% 2 * (H + 1) + ltid / 16\"},"
-      "  {\"repeat\": 4, \"var\": \"q\", \"steps\": ["
-      "   {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"ltid / 16 * RS + ltid %% 16 * 20 + 4 * q\"}]},"
-      "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"CA + (c + 1) %% 2 * (H + 1) + ltid / 16\", \"when\": \"ltid %% 16 == 15\"},"
+      "  {\"repeat\": \"H / 4\", \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"ltid / NSEG * RS + ltid %% NSEG * (H + 4) + 4 * q\"}]},"
+      "  {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"CA + c %% 2 * (H + 1) + ltid / NSEG\"},"
+      "  {\"repeat\": \"H / 4\", \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"ltid / NSEG * RS + ltid %% NSEG * (H + 4) + 4 * q\"}]},"
+      "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"CA + (c + 1) %% 2 * (H + 1) + ltid / NSEG\", \"when\": \"ltid %% NSEG == NSEG - 1\"},"
       "  {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"CA + c %% 2 * (H + 1) + H\"},"
       "  {\"repeat\": \"" U "\", \"var\": \"w\", \"steps\": ["
       "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"WX + w\", \"when\": \"w < ltid / 32\"}]},"
       "  {\"op\": \"sync\", \"scope\": \"block\"},"
       "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"CA + (c + 1) %% 2 * (H + 1) + H\", \"when\": \"ltid == 255\"},"
       "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": ["
-      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"r * RS + ltid + ltid / 16 * 4\"},"
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"r * RS + ltid + ltid / H * 4\"},"
       "   {\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
       "    {\"op\": \"write\", \"addr\": \"B + (bid * H + r) * N + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\"}]}]}]}]}",
-      H, C, n, S * T, T, sw, 2 * n * n + 2 * S * n + S * NC, n, H, V, C, NC, S, RS, NW, NW - 1);
+      H, C, n, S * T, T, sw, 2 * n * n + 2 * S * n + S * NC, n, H, V, C, NC, S, RS, NSEG, NW, NW - 1);
   return open_text(t, "1r1w-lookback kernel", 0, 0, error);
 }
 

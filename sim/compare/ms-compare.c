@@ -424,12 +424,16 @@ static void map_sat(const MsCompare *cmp, MsCmpRecord *r, GHashTable *p, const c
   guint64 x;
   /* 1r1w-lookback and copy: the comparer's own traces of kernels/sat.cu (ms-compare-traces.c) */
   if (strcmp(*alg, "1r1w-lookback") == 0) {
-    /* the trace is the present kernel's (strips of 16 rows): a record of the earlier one
-     * (strips of 32, before 2026-11-25) has no trace here */
+    /* the trace is of the kernel the record names (strip_rows, cols_per_thread: 16 and 4 from
+     * 2026-11-25, 32 and 2 from 2026-11-26); a record without them is of the first kernel
+     * (strips of 32 rows, a warp scan per row, before 2026-11-25), which has no trace here */
     const char *sr = g_hash_table_lookup(r->params, " strip_rows");
-    if (sr && strcmp(sr, "16") != 0 && !r->skip)
-      r->skip = g_strdup_printf("recorded with strips of %s rows; the trace is of kernels/sat.cu's present kernel "
-                                "(strips of 16): skipped", sr);
+    const char *cv = g_hash_table_lookup(r->params, " cols_per_thread");
+    if (!sr && !r->skip)
+      r->skip = g_strdup("recorded without strip_rows: the first look-back kernel (before 2026-11-25), "
+                         "which has no trace here: skipped");
+    if (sr) g_hash_table_replace(p, g_strdup("strip_rows"), g_strdup(sr));
+    if (cv) g_hash_table_replace(p, g_strdup("cols_per_thread"), g_strdup(cv));
     *alg = "1r1w-lookback-kernel";
   }
   if (strcmp(*alg, "copy") == 0) *alg = "copy-kernel"; /* 16-byte vectors, grid-stride (since 2026-11-25) */
@@ -596,7 +600,7 @@ static gboolean tiles_of(const MsCmpRecord *r) {
 
 /* The comparer's own traces; NULL with *handled FALSE for the generators'. */
 static MsSource *own_source(const MsCmpRecord *r, GHashTable *p, gboolean *handled, GError **error) {
-  static const char *const sat_known[] = {"n", "block", "seed", NULL};
+  static const char *const sat_known[] = {"n", "block", "seed", "strip_rows", "cols_per_thread", NULL};
   static const char *const life_known[] = {"size", "steps", "steps_per_launch", "strip_rows", "words_per_warp",
                                            "threads_per_block", NULL};
   guint64 n, size, steps, t, h, ow, bt;
@@ -605,7 +609,12 @@ static MsSource *own_source(const MsCmpRecord *r, GHashTable *p, gboolean *handl
   if (strcmp(r->sim_family, "sat") == 0 && (lookback || strcmp(r->sim_algorithm, "copy-kernel") == 0)) {
     if (!ms_param_check(p, sat_known, "sat", error) || !ms_param_uint(p, "n", 1024, 1, 1u << 16, &n, error))
       return NULL;
-    return lookback ? ms_cmp_sat_lookback(n, error) : ms_cmp_sat_copy(n, error);
+    if (!lookback) return ms_cmp_sat_copy(n, error);
+    guint64 sr, cv;
+    if (!ms_param_uint(p, "strip_rows", 32, 1, 1024, &sr, error) ||
+        !ms_param_uint(p, "cols_per_thread", sr == 16 ? 4 : 2, 1, 64, &cv, error))
+      return NULL;
+    return ms_cmp_sat_lookback(n, sr, cv, error);
   }
   if (strcmp(r->sim_family, "permutation") == 0 && strcmp(r->sim_algorithm, "hmm-transpose-kernel") == 0) {
     static const char *const known[] = {"n", "permutation", "seed", "elem_words", "width", NULL};

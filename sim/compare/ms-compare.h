@@ -157,9 +157,10 @@ void ms_cmp_record_result(const MsCmpRecord *rec, MsResult *out);
  * shapes around a generator's trace.  Sources taking `inner`/`pass` own it. */
 MsSource *ms_cmp_sat_copy(guint64 n, GError **error);
 MsSource *ms_cmp_hmm_transpose(guint64 n, GError **error);
-/* kernels/sat.cu sat_1r1w_lookback16 (strips of 16 rows, 1024-column chunks, 4 words per thread):
- * its requests in program order; the wait for the strip above is not a request (below). */
-MsSource *ms_cmp_sat_lookback(guint64 n, GError **error);
+/* kernels/sat.cu sat_1r1w_lookback<V, H> (strips of strip_rows = H rows, chunks of 256 V
+ * columns, cols_per_thread = V words per thread; H = 32, V = 2 or H = 16, V = 4): its
+ * requests in program order; the wait for the strip above is not a request (below). */
+MsSource *ms_cmp_sat_lookback(guint64 n, guint64 strip_rows, guint64 cols_per_thread, GError **error);
 MsSource *ms_cmp_life_tile(guint64 size, guint64 steps, GError **error);
 MsSource *ms_cmp_life_shuffle(guint64 size, guint64 steps, guint64 steps_per_launch, guint64 strip_rows,
                               guint64 words_per_warp, guint64 warps_per_block, GError **error);

@@ -641,34 +641,47 @@ Test(compare, traces_declare_their_global_words) {
     cr_expect_str_eq(e ? e->message : "", "hmm-transpose kernel: n 10000 is not nbar x nbar with nbar a multiple of 32");
     g_clear_error(&e);
   }
-  /* 1r1w-lookback at n = 1024: a, b (n^2 each), aggv and incv (64 strips x n), flags (64 x 1) */
-  t = ms_cmp_sat_lookback(1024, &e);
-  cr_assert_not_null(t, "%s", e ? e->message : "");
-  cr_expect_eq(ms_source_global_words(t), 2 * 1024 * 1024 + 2 * 64 * 1024 + 64 * 1);
-  cr_expect_eq(ms_source_block_threads(t), 256);
-  cr_expect_eq(ms_source_shared_words(t), 16 * 320 + 8 + 2 * 17);
-  /* its requests, counted from the kernel's code (kernels/sat.cu sat_1r1w_lookback16<4>):
-   * per strip s and chunk (one of 1024 columns), per thread: 16 loads and 16 stores (128-bit:
-   * four requests each, a warp's 512 bytes), the column sums (agg or inc), and for s > 0 the inc above read and
-   * its own written; warp 0's flag store(s) and min(s, 32) flag loads; shared: 16 row totals
-   * stored and 16 offsets read by every thread, the scan's 4 + 4 16-byte accesses and carry
-   * read by every thread, 16 new row carries, lane 31's excl total per warp, every thread's
-   * excl carry and the excl totals of the warps before it (28 per warp), thread 255's excl
-   * carry */
-  guint64 want = 0;
-  for (guint64 s = 0; s < 64; s++) {
-    want += 256 * 4 * (16 + 16 + 1) + (s > 0 ? 2 * 4 * 256 : 0);
-    want += 1 + (s > 0) + MIN(s, 32);
-    want += 16 * 256 + 16 * 256 + 8 * 256 + 256 + 16 + 8 + 256 + 32 * 28 + 1;
+  /* 1r1w-lookback at n = 1024, both kernels: (H, V) = (16, 4), the kernel of 2026-11-25, and
+   * (32, 2), the present one. a, b (n^2 each), aggv and incv (S = n / H strips x n), flags
+   * (S x NC chunks of 256 V columns); shared: T (H rows of 256 / H segments of H + 4 words),
+   * the 8 excl totals, two rows of H + 1 carries */
+  static const guint64 hv[][2] = {{16, 4}, {32, 2}};
+  for (size_t i = 0; i < G_N_ELEMENTS(hv); i++) {
+    const guint64 H = hv[i][0], V = hv[i][1], S = 1024 / H, NC = 1024 / (256 * V), NSEG = 256 / H;
+    t = ms_cmp_sat_lookback(1024, H, V, &e);
+    cr_assert_not_null(t, "%s", e ? e->message : "");
+    cr_expect_eq(ms_source_global_words(t), 2 * 1024 * 1024 + 2 * S * 1024 + S * NC);
+    cr_expect_eq(ms_source_block_threads(t), 256);
+    cr_expect_eq(ms_source_shared_words(t), H * NSEG * (H + 4) + 8 + 2 * (H + 1));
+    /* its requests, counted from the kernel's code (kernels/sat.cu sat_1r1w_lookback<V, H>):
+     * per strip s and chunk, per thread: H loads and H stores (V words: V requests each, a
+     * warp's 128 V bytes), the column sums (agg or inc), and for s > 0 the inc above read and
+     * its own written; the flag store(s) and min(s, 32) flag loads of warp 0; shared: H row
+     * totals stored and H offsets read by every thread, the scan's H / 4 + H / 4 16-byte
+     * accesses and carry read by every thread, NSEG ... H new row carries (one per row),
+     * lane 31's excl total per warp, every thread's excl carry and the excl totals of the
+     * warps before it (28 per warp), thread 255's excl carry */
+    guint64 want = 0;
+    for (guint64 s = 0; s < S; s++)
+      for (guint64 c = 0; c < NC; c++) {
+        want += 256 * V * (H + H + 1) + (s > 0 ? 2 * V * 256 : 0);
+        want += 1 + (s > 0) + MIN(s, 32);
+        want += H * 256 + H * 256 + (H / 2) * 256 + 256 + H + 8 + 256 + 32 * 28 + 1;
+      }
+    g_autoptr(MsModel) m = ms_model_new(MS_MODEL_UMM, 32, 10, 1, 1, 10);
+    MsResult *r = ms_simulate(m, t, NULL, &e);
+    cr_assert_not_null(r, "%s", e ? e->message : "");
+    cr_expect_eq(r->requests, want, "H %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " requests, want %" G_GUINT64_FORMAT,
+                 H, r->requests, want);
+    ms_result_free(r);
+    ms_source_free(t);
   }
-  g_autoptr(MsModel) m = ms_model_new(MS_MODEL_UMM, 32, 10, 1, 1, 10);
-  MsResult *r = ms_simulate(m, t, NULL, &e);
-  cr_assert_not_null(r, "%s", e ? e->message : "");
-  cr_expect_eq(r->requests, want, "%" G_GUINT64_FORMAT " requests, want %" G_GUINT64_FORMAT, r->requests, want);
-  ms_result_free(r);
-  ms_source_free(t);
-  cr_expect_null(ms_cmp_sat_lookback(1000, &e));
+  cr_expect_null(ms_cmp_sat_lookback(1000, 32, 2, &e));
   cr_expect_str_eq(e ? e->message : "", "1r1w-lookback kernel: n 1000 is not a multiple of 512");
+  g_clear_error(&e);
+  cr_expect_null(ms_cmp_sat_lookback(1024, 8, 2, &e));
+  cr_expect_str_eq(e ? e->message : "",
+                   "1r1w-lookback kernel: strips of 8 rows with 2 columns per thread: kernels/sat.cu has 16 or 32 rows, 2 or 4 columns");
   g_clear_error(&e);
 }
 
