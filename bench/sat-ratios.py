@@ -23,11 +23,12 @@ for path in sys.argv[1:]:
     print("| ---: | ---: |" + " ---: |" * len(ALGS))
     for n in sorted({k[1] for k in t}):
         copy, base = t.get(("copy", n, None)), t.get(("2r1w", n, None))
-        if not copy or not base:
+        if not copy:
             continue
         cells = []
         for a, r in ALGS:
             x = t.get((a, n, r))
-            cells.append("-" if x is None else f"{x:.0f} ({x / base:.2f}, {100 * copy / x:.0f}%)")
+            cells.append("-" if x is None else f"{x:.0f} ({x / base:.2f}, {100 * copy / x:.0f}%)" if base
+                         else f"{x:.0f} (-, {100 * copy / x:.1f}%)")
         print(f"| {n} | {copy:.1f} | " + " | ".join(cells) + " |")
     print()

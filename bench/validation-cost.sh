@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 dir=${DIR:-/tmp/memsim-validation}
 gpus=(h100 h200)
-files() { local m=traces/measured/$1; echo "$m/measurements.json $m/permutation.json $m/gcd.json $m/simple.json $m/bulk.json $m/gf2.json $m/sat.json $m/sat-2r1w.json $m/sat-1pr.json"; }
+files() { local m=traces/measured/$1; echo "$m/measurements.json $m/permutation.json $m/gcd.json $m/simple.json $m/bulk.json $m/gf2.json $m/sat.json $m/sat-2r1w.json $m/sat-1pr.json $m/sat-lookback.json"; }
 case ${1:-} in
 start)
   memsim=${MEMSIM:-build-compare/sim/memsim}

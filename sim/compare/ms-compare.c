@@ -179,7 +179,7 @@ static gboolean read_record(MsCompare *cmp, const char *file, const char *device
   }
   /* Record-level extras the mapping needs (docs/measurements.md): positive integers. */
   static const char *const extras[] = {"inner_repeats", "threads_per_block", "steps_per_launch", "strip_rows",
-                                       "words_per_warp", "strip_columns", NULL};
+                                       "words_per_warp", "strip_columns", "cols_per_thread", NULL};
   for (int x = 0; extras[x]; x++) {
     it = cJSON_GetObjectItemCaseSensitive(j, extras[x]);
     if (!it) continue;
@@ -222,17 +222,21 @@ static char *params_to_text(GHashTable *h);
  * then not reported.
  * One note per older file says how many were replaced. */
 /* The parameters that identify a measurement for supersede(): all of them, extras included,
- * except " strip_columns", which the reworked hmm-scheduled (2026-11-25) adds to the same
- * measurement (its records replace the five-kernel ones). */
+ * except the extras that name a reworked kernel's configuration: " strip_columns", which
+ * the reworked hmm-scheduled (2026-11-25) adds to the same measurement (its records replace
+ * the five-kernel ones), and " strip_rows" and " cols_per_thread" of 1r1w-lookback (strips
+ * of 16 rows on 2026-11-25, of 32 on 2026-11-26: each replaces the one before). */
 static char *supersede_text(GHashTable *params) {
-  gpointer v = g_hash_table_lookup(params, " strip_columns");
-  if (!v) return params_to_text(params);
+  static const char *const kernel_keys[] = {" strip_columns", " strip_rows", " cols_per_thread", NULL};
+  gboolean any = FALSE;
+  for (const char *const *k = kernel_keys; *k; k++) any = any || g_hash_table_contains(params, *k);
+  if (!any) return params_to_text(params);
   GHashTable *h = g_hash_table_new(g_str_hash, g_str_equal);
   GHashTableIter it;
   gpointer key, val;
   g_hash_table_iter_init(&it, params);
   while (g_hash_table_iter_next(&it, &key, &val))
-    if (strcmp(key, " strip_columns") != 0) g_hash_table_insert(h, key, val);
+    if (!g_strv_contains(kernel_keys, key)) g_hash_table_insert(h, key, val);
   char *t = params_to_text(h);
   g_hash_table_destroy(h);
   return t;
