@@ -333,21 +333,32 @@ PY
   then echo "ok - run_equals_compare on $(basename "$m")"; else fail "run_equals_compare on $(basename "$m"): $(cat rc.err)"; fi
 done
 
-# the look-back SAT's trace is the present kernel's (strips of 16 rows): a record of the
-# earlier kernel (strip_rows 32) is skipped with the reason, the present one is predicted
+# the look-back SAT's trace is the kernel the record names (strip_rows, cols_per_thread): a
+# record without them (the first kernel) is skipped with the reason, strips of 16 and of 32
+# rows are predicted with their own traces; a later file's record of the same measurement
+# with another strip_rows replaces the earlier one
 cat >lb.json <<'JSON'
 {"memsim_measurements": 1, "device": {"name": "test"}, "records": [
- {"workload": "sat", "algorithm": "1r1w-lookback", "params": {"n": 1024, "block": 32}, "kernels_per_call": 1, "median_ns": 20000, "strip_rows": 32, "verified": true},
- {"workload": "sat", "algorithm": "1r1w-lookback", "params": {"n": 1024, "block": 32}, "kernels_per_call": 1, "median_ns": 8000, "strip_rows": 16, "verified": true}]}
+ {"workload": "sat", "algorithm": "1r1w-lookback", "params": {"n": 1024, "block": 32}, "kernels_per_call": 1, "median_ns": 20000, "verified": true},
+ {"workload": "sat", "algorithm": "1r1w-lookback", "params": {"n": 2048, "block": 32}, "kernels_per_call": 1, "median_ns": 20000, "strip_rows": 32, "cols_per_thread": 2, "verified": true},
+ {"workload": "sat", "algorithm": "1r1w-lookback", "params": {"n": 4096, "block": 32}, "kernels_per_call": 1, "median_ns": 8000, "strip_rows": 16, "cols_per_thread": 4, "verified": true}]}
 JSON
-"$memsim" compare -m "$src/models/h200.json" lb.json --train none -q -f json -o lb.out 2>lb.err
-if python3 - lb.out <<'PY'
+cat >lb2.json <<'JSON'
+{"memsim_measurements": 1, "device": {"name": "test"}, "records": [
+ {"workload": "sat", "algorithm": "1r1w-lookback", "params": {"n": 4096, "block": 32}, "kernels_per_call": 1, "median_ns": 7000, "strip_rows": 32, "cols_per_thread": 2, "verified": true}]}
+JSON
+"$memsim" compare -m "$src/models/h200.json" lb.json --train none -q -f json -o lb.out 2>lb.err &&
+"$memsim" compare -m "$src/models/h200.json" lb.json lb2.json --train none -q -f json -o lb2.out 2>>lb.err
+if python3 - lb.out lb2.out <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["records"]
-assert "strips of 32 rows" in r[0].get("skipped", ""), r[0]
-assert "predicted_ns" not in r[0] and r[1].get("predicted_ns", 0) > 0, r
+assert "without strip_rows" in r[0].get("skipped", ""), r[0]
+assert "predicted_ns" not in r[0] and r[1].get("predicted_ns", 0) > 0 and r[2].get("predicted_ns", 0) > 0, r
+r2 = json.load(open(sys.argv[2]))["records"]
+assert len(r2) == 3 and r2[2]["measured_ns"] == 7000, r2
+assert r2[2]["predicted_ns"] != r[2]["predicted_ns"], (r2[2], r[2])
 PY
-then echo "ok - compare_lookback_earlier_kernel_skipped"; else fail "compare_lookback_earlier_kernel_skipped: $(cat lb.err)"; fi
+then echo "ok - compare_lookback_kernels"; else fail "compare_lookback_kernels: $(cat lb.err)"; fi
 
 # many threads, same answer: compact traces of 2^16 threads (2048 warps, the workers' share
 # size) on every model kind give the same --json with 1 and 3 threads; an error in the last
