@@ -220,7 +220,21 @@ def main(argv):
     for gpu, d in zip(argv[0::2], argv[1::2]):
         wls = sorted(f[:-8] for f in os.listdir(d) if f.endswith("-raw.csv"))
         timed = timed_records(os.path.dirname(os.path.abspath(d)))
-        recs = [r for w in wls for r in records(d, w, timed)]
+        # A later profile of the same record (a reworked kernel profiled again, e.g.
+        # sat-lookback after sat) replaces the earlier one: the newest profile run wins.
+        def run_date(w):
+            with open(os.path.join(d, w + "-measure.json")) as fh:
+                return json.load(fh)["date"]
+        recs, at = [], {}
+        for w in wls:
+            wd = run_date(w)
+            for r in records(d, w, timed):
+                k = (r["workload"], r["algorithm"], r["params"])
+                if k not in at:
+                    at[k] = (len(recs), wd)
+                    recs.append(r)
+                elif wd > at[k][1]:
+                    recs[at[k][0]], at[k] = r, (at[k][0], wd)
         untimed = sum(1 for r in recs if not r.get("time_from"))
         dev, runs = {}, set()
         for w in wls:
