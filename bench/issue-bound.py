@@ -30,6 +30,9 @@ spec.loader.exec_module(ncut)
 
 ISSUE_PER_SM_CLOCK = 4  # 4 SMSPs per SM, one warp instruction each per clock (sm_90)
 WORKLOADS = ("bpbc", "bulk", "gcd", "gf2", "permutation", "sat", "simple")
+# Profile sets in the order read: a later set's record replaces an earlier one's (a reworked
+# kernel profiled again: sat-lookback, 2026-11-26, after sat).
+PROFILES = ("bpbc", "bulk", "gcd", "gf2", "permutation", "sat", "sat-lookback", "simple")
 
 
 def norm(params):
@@ -57,11 +60,11 @@ def analyse(gpu):
     ndir = os.path.join(mdir, "ncu-profile")
     timed = ncut.timed_records(mdir)
     inst = {}
-    for wl in WORKLOADS:
+    for wl in PROFILES:
         if not os.path.exists(os.path.join(ndir, wl + "-raw.csv")):
             continue
         for f in ncut.records(ndir, wl, timed):
-            inst[(wl, f["algorithm"], norm(f["params"]))] = f["smsp__inst_executed.sum"]
+            inst[(f["workload"], f["algorithm"], norm(f["params"]))] = f["smsp__inst_executed.sum"]
     with open(os.path.join(ROOT, "docs", "validation", "grounded", gpu + ".json")) as fh:
         val = json.load(fh)
     with open(os.path.join(ROOT, "models", gpu + ".json")) as fh:

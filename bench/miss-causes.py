@@ -75,10 +75,10 @@ def load(gpu):
     ndir = os.path.join(mdir, "ncu-profile")
     timed = ncut.timed_records(mdir)
     prof = {}
-    for wl in ib.WORKLOADS:
+    for wl in ib.PROFILES:
         if os.path.exists(os.path.join(ndir, wl + "-raw.csv")):
             for f in ncut.records(ndir, wl, timed):
-                prof[(wl, f["algorithm"], ib.norm(f["params"]))] = f
+                prof[(f["workload"], f["algorithm"], ib.norm(f["params"]))] = f
     with open(os.path.join(ROOT, "docs", "validation", "grounded", gpu + ".json")) as fh:
         val = json.load(fh)
     with open(os.path.join(ROOT, "models", gpu + ".json")) as fh:
