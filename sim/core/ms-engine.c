@@ -176,6 +176,7 @@ typedef struct Engine {
   gint64 **smin;     /* the same per 4096 members */
   guint *pq, *pqpos; /* pipelines in a min-heap on pkey (the earliest time each can dispatch) */
   gboolean pq_scan;  /* few pipelines (PQ_SCAN_MAX or fewer): no heap, the run loop scans pkey */
+  guint32 pdirty;    /* pq_scan: the pipelines whose key may have changed since pq_top */
   gint64 *pkey;
 
   /* step window */
@@ -1425,9 +1426,16 @@ static inline void pq_swap(Engine *e, guint i, guint j) {
  * dispatch; the pipelines served within one time unit may go in any order (run()). */
 #define PQ_SCAN_MAX 16u
 
-/* The pipeline with the least key (the first on ties). */
-static inline guint pq_top(const Engine *e) {
+/* The pipeline with the least key (the first on ties).  With the scan, the keys of the
+ * pipelines changed since the last call are made first (a dispatch changes its pipeline's
+ * key twice, once for the warp leaving and once for it waiting again: made once here). */
+static inline guint pq_top(Engine *e) {
   if (!e->pq_scan) return e->pq[0];
+  for (guint32 d = e->pdirty; d; d &= d - 1) {
+    const guint p = (guint)__builtin_ctz(d);
+    e->pkey[p] = pkey_of(e, p);
+  }
+  e->pdirty = 0;
   guint m = 0;
   for (guint p = 1; p < e->P; p++)
     if (e->pkey[p] < e->pkey[m]) m = p;
@@ -1435,11 +1443,16 @@ static inline guint pq_top(const Engine *e) {
 }
 
 /* Pipeline p's key changed: restore the heap. */
-static void pq_fix(Engine *e, guint p) {
+static void pq_fix_heap(Engine *e, guint p);
+static inline void pq_fix(Engine *e, guint p) {
+  if (e->pq_scan) e->pdirty |= 1u << p;
+  else pq_fix_heap(e, p);
+}
+
+static void pq_fix_heap(Engine *e, guint p) {
   gint64 k = pkey_of(e, p);
   if (k == e->pkey[p]) return;
   e->pkey[p] = k;
-  if (e->pq_scan) return;
   guint i = e->pqpos[p];
   while (i > 0 && e->pkey[e->pq[(i - 1) / 2]] > k) {
     pq_swap(e, i, (i - 1) / 2);
@@ -1665,7 +1678,8 @@ static gboolean advance(Engine *e, guint64 j) {
       }
       return TRUE;
     }
-    if (kof(r, j) == 0 && !khof(r, j)) { /* no request in this step: skip it at no cost */
+    const guint16 kj = kof(r, j);
+    if (kj == 0 && !khof(r, j)) { /* no request in this step: skip it at no cost */
       Run *u = r->run;
       if (u && e->cursor[j] == u->start && (j < u->ulo || j >= u->uhi)) {
         /* at the start of a run: if none of its steps has a request of j, jump over it */
@@ -1707,7 +1721,7 @@ static gboolean advance(Engine *e, guint64 j) {
       e->ready[j] = MAX(e->ready[j], e->blk_start[b]);
     }
     hold(e, j, r->step.op);
-    if (kof(r, j) == 0) { /* L1: every group hit: no pipeline; it completes l1_latency on */
+    if (kj == 0) { /* L1: every group hit: no pipeline; it completes l1_latency on */
       const gint64 t = e->ready[j], done = t + e->l1lat - 1;
       if (r->res.first_dispatch < 0 || t < r->res.first_dispatch) r->res.first_dispatch = t;
       r->res.last_complete = MAX(r->res.last_complete, done);
@@ -1887,6 +1901,11 @@ static gboolean serve(Engine *e, guint p, gint64 t) {
     return TRUE;
   }
   guint64 n = e->nmembers[p], start = e->lastpos[p] + 1;
+  /* the member after the last dispatched, waiting and ready: a saturated pipeline's case */
+  if (start < n && (e->bits[p][start >> 6] >> (start & 63) & 1)) {
+    const guint64 j = member(e, p, start);
+    if (e->ready[j] <= t) return dispatch(e, p, start, j, t);
+  }
   /* cyclic order: start .. n-1, then 0 .. start-1 */
   for (int pass = 0; pass < 2; pass++) {
     guint64 lo = pass ? 0 : start, hi = pass ? start : n;
