@@ -148,6 +148,11 @@ typedef struct {
   gint64 total;             /* slots in intervals head .. len-1 */
 } LoadWin;
 
+/* Up to this many pipelines (a umm, a dmm, an hmm of up to 15 DMMs) the run loop finds the
+ * earliest by a scan of their keys, which costs less than keeping a heap in order twice per
+ * dispatch; the pipelines served within one time unit may go in any order (run()). */
+#define PQ_SCAN_MAX 16u
+
 typedef struct Engine {
   const MsModel *model;
   MsSource *src;
@@ -207,7 +212,8 @@ typedef struct Engine {
 
   Run *cur_run;  /* the run the next memory step joins, NULL after a sync */
 
-  GArray *work; /* warps to advance */
+  guint64 *work; /* warps to advance: a stack of nwork (room for cwork) */
+  guint64 nwork, cwork;
   gint64 last_complete;
   guint64 done_warps;
 
@@ -1328,10 +1334,18 @@ static inline void pass(Engine *e, StepRec *r) {
 
 /* ---- warp progress ------------------------------------------------------------------------ */
 
+static inline void work_push(Engine *e, guint64 j) {
+  if (e->nwork == e->cwork) {
+    e->cwork *= 2;
+    e->work = g_renew(guint64, e->work, e->cwork);
+  }
+  e->work[e->nwork++] = j;
+}
+
 static void release_warp(Engine *e, guint64 j, gint64 t) {
   e->ready[j] = t;
   e->cursor[j]++;
-  g_array_append_val(e->work, j);
+  work_push(e, j);
 }
 
 /* Position of warp j among pipeline p's members.  DMM b of an hmm serves the warps of
@@ -1424,7 +1438,6 @@ static inline void pq_swap(Engine *e, guint i, guint j) {
 /* Up to this many pipelines (a umm, a dmm, an hmm of up to 15 DMMs) the run loop finds the
  * earliest by a scan of their keys, which costs less than keeping a heap in order twice per
  * dispatch; the pipelines served within one time unit may go in any order (run()). */
-#define PQ_SCAN_MAX 16u
 
 /* The pipeline with the least key (the first on ties).  With the scan, the keys of the
  * pipelines changed since the last call are made first (a dispatch changes its pipeline's
@@ -1436,9 +1449,15 @@ static inline guint pq_top(Engine *e) {
     e->pkey[p] = pkey_of(e, p);
   }
   e->pdirty = 0;
+  const gint64 *k = e->pkey;
+  const guint n = e->P;
   guint m = 0;
-  for (guint p = 1; p < e->P; p++)
-    if (e->pkey[p] < e->pkey[m]) m = p;
+  gint64 mk = k[0];
+  for (guint p = 1; p < n; p++) {
+    const gint64 x = k[p];
+    m = x < mk ? p : m;
+    mk = x < mk ? x : mk;
+  }
   return m;
 }
 
@@ -1556,7 +1575,7 @@ static gboolean place_blocks(Engine *e, gint64 t) {
     for (guint64 i = b * e->wpb; i < b * e->wpb + nw; i++) {
       g_array_append_val(e->res_list[best], i);
       e->ready[i] = t;
-      g_array_append_val(e->work, i);
+      work_push(e, i);
     }
     if (!drain(e)) return FALSE;
   }
@@ -1750,9 +1769,8 @@ static gboolean advance(Engine *e, guint64 j) {
 }
 
 static gboolean drain(Engine *e) {
-  while (e->work->len) {
-    guint64 j = g_array_index(e->work, guint64, e->work->len - 1);
-    g_array_set_size(e->work, e->work->len - 1);
+  while (e->nwork) {
+    const guint64 j = e->work[--e->nwork];
     if (!advance(e, j)) return FALSE;
   }
   return TRUE;
@@ -1923,14 +1941,7 @@ static gboolean run(Engine *e) {
   } else {
     for (guint64 j = 0; j < e->W; j++) {
       e->ready[j] = e->launch;
-      g_array_append_val(e->work, j);
-    }
-    /* advance warps in order 0.. so loading happens once; the work stack pops from the end */
-    for (guint64 a = 0, b = e->W - 1; a < b; a++, b--) {
-      guint64 *v = (guint64 *)(void *)e->work->data;
-      guint64 tmp = v[a];
-      v[a] = v[b];
-      v[b] = tmp;
+      work_push(e, e->W - 1 - j); /* advance warps in order 0.. so loading happens once: the stack pops from the end */
     }
     if (!drain(e)) return FALSE;
   }
@@ -2124,7 +2135,7 @@ static void engine_free(Engine *e) {
     g_clear_error(&c->error);
   }
   g_free(e->ctr);
-  if (e->work) g_array_free(e->work, TRUE);
+  g_free(e->work);
 }
 
 MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *options,
@@ -2336,7 +2347,8 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     c->groups = g_new(guint64, e.w);
     c->dmm_stages = g_new0(guint64, model->dmms);
   }
-  e.work = g_array_sized_new(FALSE, FALSE, sizeof(guint64), (guint)MIN(e.W, 1u << 20));
+  e.cwork = MAX(G_GUINT64_CONSTANT(1), MIN(e.W, G_GUINT64_CONSTANT(1) << 20));
+  e.work = g_new(guint64, e.cwork);
   e.last_complete = -1;
 
   MsSource *pf = NULL;
