@@ -330,7 +330,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
       continue;
     }
     gboolean shared_rule = m->kind == MS_MODEL_DMM || (hmm && st.space == MS_SPACE_SHARED);
-    guint64 per_dmm[8] = {0};
+    g_autofree guint64 *per_dmm = g_new0(guint64, MAX(d, 1u)); /* per DMM stage sums: any d */
     guint64 sum = 0;
     for (guint64 j = 0; j < W; j++) {
       guint n = (guint)MIN((guint64)w, p - j * w);
@@ -1105,17 +1105,18 @@ Test(bruteforce, engine_should_match_naive_evaluator_on_wider_traces) {
 }
 
 /* Many warps (more than 4096 on a pipeline) with scattered ready times: exercises the
- * engine's skipping of waiting warps that cannot be ready (per 64 and 4096 members) and its
- * heap of pipelines. */
+ * engine's skipping of waiting warps that cannot be ready (per 64 and 4096 members) and,
+ * with more than 16 pipelines (iterations 8 .. 11: hmm kinds of 17 to 40 DMMs, as the
+ * grounded models' 132), its heap of pipelines. */
 Test(bruteforce, engine_should_match_naive_evaluator_with_thousands_of_warps) {
   guint32 seed = test_seed(11u);
   GRand *g = g_rand_new_with_seed(seed);
-  for (guint it = 0; it < 8; it++) {
-    MsModelKind kind = (MsModelKind)g_rand_int_range(g, 0, 4);
+  for (guint it = 0; it < 12; it++) {
+    MsModelKind kind = it < 8 ? (MsModelKind)g_rand_int_range(g, 0, 4) : (MsModelKind)g_rand_int_range(g, 2, 4);
     guint w = 1 + (guint)g_rand_int_range(g, 0, 2);
+    const guint32 d = it < 8 ? (guint32)g_rand_int_range(g, 1, 3) : (guint32)g_rand_int_range(g, 17, 41);
     MsModel *m = kind >= MS_MODEL_HMM
-                     ? ms_model_new(kind, w, 0, (guint32)g_rand_int_range(g, 1, 3),
-                                    (guint64)g_rand_int_range(g, 1, 9), (guint64)g_rand_int_range(g, 1, 300))
+                     ? ms_model_new(kind, w, 0, d, (guint64)g_rand_int_range(g, 1, 9), (guint64)g_rand_int_range(g, 1, 300))
                      : ms_model_new(kind, w, (guint64)g_rand_int_range(g, 1, 300), 1, 0, 0);
     if (kind != MS_MODEL_DMM) m->global_rate = (guint32)g_rand_int_range(g, 16, 200);
     /* more than 4096 warps on one pipeline; blocks of 64 warps and block barriers only, since
