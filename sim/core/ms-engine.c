@@ -180,8 +180,11 @@ typedef struct Engine {
   gint64 **wmin;     /* per pipeline, per 64 members: a lower bound on their waiting ready times */
   gint64 **smin;     /* the same per 4096 members */
   guint *pq, *pqpos; /* pipelines in a min-heap on pkey (the earliest time each can dispatch) */
+  gint64 *hk;        /* the heap's keys in heap order: hk[i] = pkey[pq[i]] */
   gboolean pq_scan;  /* few pipelines (PQ_SCAN_MAX or fewer): no heap, the run loop scans pkey */
   guint32 pdirty;    /* pq_scan: the pipelines whose key may have changed since pq_top */
+  guint *plist, nplist; /* the heap: the same pipelines, listed once each (pinlist) */
+  guint8 *pinlist;
   gint64 *pkey;
 
   /* step window */
@@ -1427,14 +1430,6 @@ static inline gint64 pkey_of(const Engine *e, guint p) {
   return e->elig[p] ? MAX(e->free_at[p], e->lb[p]) : NEVER;
 }
 
-static inline void pq_swap(Engine *e, guint i, guint j) {
-  guint a = e->pq[i], b = e->pq[j];
-  e->pq[i] = b;
-  e->pq[j] = a;
-  e->pqpos[b] = i;
-  e->pqpos[a] = j;
-}
-
 /* Up to this many pipelines (a umm, a dmm, an hmm of up to 15 DMMs) the run loop finds the
  * earliest by a scan of their keys, which costs less than keeping a heap in order twice per
  * dispatch; the pipelines served within one time unit may go in any order (run()). */
@@ -1442,8 +1437,16 @@ static inline void pq_swap(Engine *e, guint i, guint j) {
 /* The pipeline with the least key (the first on ties).  With the scan, the keys of the
  * pipelines changed since the last call are made first (a dispatch changes its pipeline's
  * key twice, once for the warp leaving and once for it waiting again: made once here). */
+static void pq_fix_heap(Engine *e, guint p);
 static inline guint pq_top(Engine *e) {
-  if (!e->pq_scan) return e->pq[0];
+  if (!e->pq_scan) { /* the heap: each changed key sifted once */
+    for (guint i = 0; i < e->nplist; i++) {
+      e->pinlist[e->plist[i]] = 0;
+      pq_fix_heap(e, e->plist[i]);
+    }
+    e->nplist = 0;
+    return e->pq[0];
+  }
   for (guint32 d = e->pdirty; d; d &= d - 1) {
     const guint p = (guint)__builtin_ctz(d);
     e->pkey[p] = pkey_of(e, p);
@@ -1462,29 +1465,46 @@ static inline guint pq_top(Engine *e) {
 }
 
 /* Pipeline p's key changed: restore the heap. */
-static void pq_fix_heap(Engine *e, guint p);
 static inline void pq_fix(Engine *e, guint p) {
-  if (e->pq_scan) e->pdirty |= 1u << p;
-  else pq_fix_heap(e, p);
+  if (e->pq_scan) {
+    e->pdirty |= 1u << p;
+  } else if (!e->pinlist[p]) {
+    e->pinlist[p] = 1;
+    e->plist[e->nplist++] = p;
+  }
 }
 
 static void pq_fix_heap(Engine *e, guint p) {
-  gint64 k = pkey_of(e, p);
+  const gint64 k = pkey_of(e, p);
   if (k == e->pkey[p]) return;
   e->pkey[p] = k;
-  guint i = e->pqpos[p];
-  while (i > 0 && e->pkey[e->pq[(i - 1) / 2]] > k) {
-    pq_swap(e, i, (i - 1) / 2);
-    i = (i - 1) / 2;
+  /* sift the hole: the keys are kept in heap order beside the pipelines (hk), so a step
+   * compares two keys without going through pq */
+  guint *pq = e->pq, *pos = e->pqpos;
+  gint64 *hk = e->hk;
+  const guint n = e->P;
+  guint i = pos[p];
+  while (i > 0) {
+    const guint u = (i - 1) / 2;
+    if (hk[u] <= k) break;
+    pq[i] = pq[u];
+    hk[i] = hk[u];
+    pos[pq[i]] = i;
+    i = u;
   }
   for (;;) {
-    guint l = 2 * i + 1, r = l + 1, m = i;
-    if (l < e->P && e->pkey[e->pq[l]] < e->pkey[e->pq[m]]) m = l;
-    if (r < e->P && e->pkey[e->pq[r]] < e->pkey[e->pq[m]]) m = r;
-    if (m == i) break;
-    pq_swap(e, i, m);
-    i = m;
+    const guint l = 2 * i + 1;
+    if (l >= n) break;
+    const guint c = l + 1 < n && hk[l + 1] < hk[l] ? l + 1 : l; /* the lesser child, the left on ties */
+    if (hk[c] >= k) break;
+    pq[i] = pq[c];
+    hk[i] = hk[c];
+    pos[pq[i]] = i;
+    i = c;
   }
+  pq[i] = p;
+  hk[i] = k;
+  pos[p] = i;
 }
 
 /* ---- residency: blocks placed on DMMs with room, retired when their kernel is done -------- */
@@ -2106,6 +2126,9 @@ static void engine_free(Engine *e) {
   g_free(e->pq);
   g_free(e->pqpos);
   g_free(e->pkey);
+  g_free(e->hk);
+  g_free(e->plist);
+  g_free(e->pinlist);
   if (e->ring) {
     for (guint64 s = e->head; s < e->head + e->count; s++) rec_free(e, win_get(e, s));
     g_free(e->cur_run); /* an open run: its steps are gone */
@@ -2312,10 +2335,13 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   e.pq = g_new(guint, e.P);
   e.pqpos = g_new(guint, e.P);
   e.pkey = g_new(gint64, e.P);
+  e.hk = g_new(gint64, e.P);
   e.pq_scan = e.P <= PQ_SCAN_MAX;
+  e.plist = g_new(guint, e.P);
+  e.pinlist = g_new0(guint8, e.P);
   for (guint p = 0; p < e.P; p++) {
     e.pq[p] = e.pqpos[p] = p;
-    e.pkey[p] = NEVER;
+    e.pkey[p] = e.hk[p] = NEVER;
   }
   e.gshift = (model->group_words & (model->group_words - 1)) == 0 ? __builtin_ctzll(model->group_words) : -1;
   e.wshift = (e.w & (e.w - 1)) == 0 ? __builtin_ctz(e.w) : -1;
