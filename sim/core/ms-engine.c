@@ -146,7 +146,16 @@ typedef struct {
   gint64 *a, *b;
   guint64 head, len, cap;
   gint64 total;             /* slots in intervals head .. len-1 */
+  gint64 *at;               /* the curve's latency at each per mille 0 .. 1000 (ms_load_curve_at) */
 } LoadWin;
+
+/* A window on curve c: its latencies tabled once, so a dispatch looks one up. */
+static LoadWin load_win(const MsLoadCurve *c, gint64 win, gint64 g) {
+  LoadWin w = {.curve = c, .win = win, .g = g};
+  w.at = g_new(gint64, 1001);
+  for (guint64 u = 0; u <= 1000; u++) w.at[u] = (gint64)ms_load_curve_at(c, u);
+  return w;
+}
 
 /* Up to this many pipelines (a umm, a dmm, an hmm of up to 15 DMMs) the run loop finds the
  * earliest by a scan of their keys, which costs less than keeping a heap in order twice per
@@ -264,6 +273,8 @@ typedef struct Engine {
   gboolean issue;
   guint32 m;            /* read_window */
   gint64 *rtop;         /* per warp: the m latest completions of its reads (-1: none) */
+  guint32 *rarg;        /* per warp: its rtop slot of least completion, as hold() found it for
+                           the read it waits to dispatch (nothing changes rtop[j] until then) */
   gint64 *rdone, *wdone; /* per warp: the latest completion of its reads, of its writes */
 } Engine;
 
@@ -573,6 +584,7 @@ static guint l2_access(L2Cache *L, Counter *c, guint64 set, guint64 g, gboolean 
 /* L2 cache: a warp's global request as its distinct groups in ascending order, into out
  * (w entries), each | L2_FULL when the warp covers all of the group's words.  Returns the
  * number of groups. */
+MS_VECTOR_CLONES
 static guint l2_groups(const Engine *e, Counter *c, const gint64 *a, guint n, guint64 *out) {
   const guint64 gw = e->model->group_words;
   /* the common case first: every lane active at consecutive addresses */
@@ -585,6 +597,25 @@ static guint l2_groups(const Engine *e, Counter *c, const gint64 *a, guint n, gu
       const guint64 from = MAX(lo, g * gw), to = MIN(hi, (g + 1) * gw);
       out[m++] = g | (to - from == gw ? L2_FULL : 0);
     }
+    return m;
+  }
+  /* every lane active, addresses non-decreasing (several lanes to a word, as byte-per-thread
+   * kernels make): the groups in one pass, no sort */
+  gboolean sorted = a[0] >= 0;
+  for (guint j = 1; j < n; j++) sorted &= a[j] >= a[j - 1];
+  if (sorted) {
+    guint64 g = group_of(e, a[0]), cnt = 1;
+    for (guint j = 1; j < n; j++) {
+      if (a[j] == a[j - 1]) continue;
+      const guint64 gx = group_of(e, a[j]);
+      if (gx != g) {
+        out[m++] = g | (cnt == gw ? L2_FULL : 0);
+        g = gx;
+        cnt = 0;
+      }
+      cnt++;
+    }
+    out[m++] = g | (cnt == gw ? L2_FULL : 0);
     return m;
   }
   gint64 *s = c->sorted;
@@ -1655,7 +1686,11 @@ static inline guint32 rtop_min(const Engine *e, guint64 j) {
 static inline void hold(Engine *e, guint64 j, MsOp op) {
   if (!e->issue) return;
   gint64 t = e->ready[j];
-  if (op == MS_OP_READ) t = MAX(t, e->rtop[j * e->m + rtop_min(e, j)] + 1);
+  if (op == MS_OP_READ) {
+    const guint32 x = rtop_min(e, j);
+    e->rarg[j] = x;
+    t = MAX(t, e->rtop[j * e->m + x] + 1);
+  }
   else t = MAX(t, e->rdone[j] + 1);
   if (op == MS_OP_SYNC || !e->model->posted_writes) t = MAX(t, e->wdone[j] + 1);
   e->ready[j] = t;
@@ -1766,7 +1801,7 @@ static gboolean advance(Engine *e, guint64 j) {
       r->res.last_complete = MAX(r->res.last_complete, done);
       e->last_complete = MAX(e->last_complete, done);
       if (e->issue) {
-        gint64 *least = e->rtop + j * e->m + rtop_min(e, j);
+        gint64 *least = e->rtop + j * e->m + e->rarg[j];
         if (done > *least) *least = done;
         e->rdone[j] = MAX(e->rdone[j], done);
         e->ready[j] = t + 1;
@@ -1811,7 +1846,7 @@ static gint64 load_latency(LoadWin *w, gint64 t, gint64 next) {
   if (next > hi) n -= next - hi;
   const gint64 cap = w->g * w->win;
   const guint64 u = n <= 0 ? 0 : n >= cap ? 1000 : (guint64)(1000 * n / cap);
-  return (gint64)ms_load_curve_at(w->curve, u);
+  return w->at[u];
 }
 
 /* Path w took slots [s0, s0 + k). */
@@ -1880,7 +1915,7 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   if (e->issue) { /* may issue one time unit after its last stage entered; hold() does the rest */
     e->ready[j] = entered + 1;
     if (r->step.op == MS_OP_READ) {
-      gint64 *least = e->rtop + j * e->m + rtop_min(e, j);
+      gint64 *least = e->rtop + j * e->m + e->rarg[j];
       if (complete > *least) *least = complete;
       e->rdone[j] = MAX(e->rdone[j], complete);
     } else {
@@ -2067,6 +2102,8 @@ static gboolean check_residency(Engine *e, GError **error) {
 }
 
 static void engine_free(Engine *e) {
+  g_free(e->lw_main.at);
+  g_free(e->lw_dram.at);
   g_free(e->lw_main.a);
   g_free(e->lw_main.b);
   g_free(e->lw_dram.a);
@@ -2085,6 +2122,7 @@ static void engine_free(Engine *e) {
   g_free(e->cursor);
   g_free(e->ready);
   g_free(e->rtop);
+  g_free(e->rarg);
   g_free(e->rdone);
   g_free(e->wdone);
   g_free(e->pipe);
@@ -2188,6 +2226,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   if (e.issue) {
     e.m = MAX(model->read_window, 1u);
     e.rtop = g_new(gint64, e.W * e.m);
+    e.rarg = g_new0(guint32, e.W);
     e.rdone = g_new(gint64, e.W);
     e.wdone = g_new(gint64, e.W);
     for (guint64 i = 0; i < e.W * e.m; i++) e.rtop[i] = -1;
@@ -2250,9 +2289,8 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   if (e.hmm || model->kind == MS_MODEL_UMM) {
     const guint p = e.P - 1;
     const MsLoadCurve *c = e.l2 || e.l2c ? &model->l2_loaded_latency : &model->global_loaded_latency;
-    if (c->n) e.lw_main = (LoadWin){.curve = c, .win = e.lat[p], .g = e.rate[p]};
-    if (e.l2c && model->global_loaded_latency.n)
-      e.lw_dram = (LoadWin){.curve = &model->global_loaded_latency, .win = e.dlat, .g = e.drate};
+    if (c->n) e.lw_main = load_win(c, e.lat[p], e.rate[p]);
+    if (e.l2c && model->global_loaded_latency.n) e.lw_dram = load_win(&model->global_loaded_latency, e.dlat, e.drate);
   }
   if (e.hmm && model->dmm_global_rate) {
     e.pslot = g_new0(gint64, model->dmms);
