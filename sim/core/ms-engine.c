@@ -264,6 +264,7 @@ typedef struct Engine {
   guint64 *res_warps, *res_blocks, *res_dead; /* per DMM */
   GArray **res_list;    /* per DMM: resident warps in increasing order (dead ones lazily) */
   gint64 *lastwarp;     /* per DMM: the warp it dispatched last, -1 */
+  guint *lastidx;       /* per DMM: that warp's place in its resident list when dispatched */
   guint64 next_block;   /* blocks >= this wait for placement */
   gint64 place_at;      /* a placement attempt is due at this time, else NEVER */
   GArray *heap;         /* of Retire: a min-heap on time */
@@ -1957,6 +1958,8 @@ static gboolean serve(Engine *e, guint p, gint64 t) {
     GArray *L = e->res_list[p];
     const guint64 *v = (const guint64 *)(const void *)L->data;
     guint n = L->len, lo = 0, hi = n;
+    const guint li = e->lastidx[p];
+    if (li < n && (gint64)v[li] == e->lastwarp[p]) lo = hi = li + 1; /* the list as it was: no search */
     while (lo < hi) {
       guint mid = lo + (hi - lo) / 2;
       if ((gint64)v[mid] <= e->lastwarp[p]) lo = mid + 1;
@@ -1966,7 +1969,10 @@ static gboolean serve(Engine *e, guint p, gint64 t) {
       guint i = lo + c < n ? lo + c : lo + c - n;
       guint64 j = v[i];
       if (e->pipe[j] != (gint32)p) continue;
-      if (e->ready[j] <= t) return dispatch(e, p, 0, j, t);
+      if (e->ready[j] <= t) {
+        e->lastidx[p] = i;
+        return dispatch(e, p, 0, j, t);
+      }
       if (e->ready[j] < minr) minr = e->ready[j];
     }
     e->lb[p] = minr;
@@ -2143,6 +2149,7 @@ static void engine_free(Engine *e) {
   g_free(e->res_blocks);
   g_free(e->res_dead);
   g_free(e->lastwarp);
+  g_free(e->lastidx);
   if (e->res_list) {
     for (guint x = 0; x < e->model->dmms; x++)
       if (e->res_list[x]) g_array_free(e->res_list[x], TRUE);
@@ -2347,6 +2354,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     e.res_blocks = g_new0(guint64, d);
     e.res_dead = g_new0(guint64, d);
     e.lastwarp = g_new(gint64, d);
+    e.lastidx = g_new0(guint, d);
     e.res_list = g_new0(GArray *, d);
     for (guint x = 0; x < d; x++) {
       e.lastwarp[x] = -1;
