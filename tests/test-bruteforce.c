@@ -19,6 +19,7 @@ typedef struct {
   guint64 kernels, launch_total, global_busy, shared_busy;
   guint64 l2_hits, l2_misses, dram_stages;
   guint64 shuffle_steps, shuffles;
+  guint64 signals, waits;
   guint64 l1_hits, l1_misses;
   guint64 nsteps;
   guint64 step_stages[16], step_disp[16], step_req[16];
@@ -302,7 +303,17 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
       l1.used = g_new0(guint64, nblk * l1.sets * l1.ways);
     }
   }
-  gboolean *sh = g_new0(gboolean, nsteps * W); /* shuffle steps: warp j takes part */
+  gboolean *sh = g_new0(gboolean, nsteps * W); /* shuffle, signal and wait steps: warp j takes part */
+  /* flags: the time each was set (-1: not yet); flag numbers are small in these traces */
+  guint64 nflags = 1;
+  for (guint64 s = 0; s < nsteps; s++) {
+    MsStep st = g_array_index(t->steps, MsStep, s);
+    const gint64 *a0 = g_ptr_array_index(t->addr, s);
+    if (MS_OP_IS_FLAG(st.op))
+      for (guint64 i = 0; i < p; i++) nflags = MAX(nflags, (guint64)(a0[i] + 1));
+  }
+  gint64 *ftime = g_new(gint64, nflags);
+  for (guint64 f = 0; f < nflags; f++) ftime[f] = -1;
   for (guint64 s = 0; s < nsteps; s++) {
     MsStep st = g_array_index(t->steps, MsStep, s);
     out->first[s] = out->last[s] = -1;
@@ -317,7 +328,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
     }
     const gint64 *a0 = g_ptr_array_index(t->addr, s);
     gint64 *a = g_memdup2(a0, p * sizeof *a0); /* the L1's hit lanes become -1 */
-    if (st.op == MS_OP_SHUFFLE) { /* no stage: its warps with an active thread, and those threads */
+    if (st.op == MS_OP_SHUFFLE || MS_OP_IS_FLAG(st.op)) { /* no stage: its warps with an active thread, and those threads */
       for (guint64 j = 0; j < W; j++)
         for (guint64 i = j * w; i < MIN(p, (j + 1) * w); i++)
           if (a[i] >= 0) {
@@ -325,8 +336,13 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
             if (!sh[s * W + j]) out->step_disp[s]++;
             sh[s * W + j] = TRUE;
           }
-      out->shuffles += out->step_disp[s];
-      out->shuffle_steps += out->step_disp[s] > 0;
+      if (st.op == MS_OP_SIGNAL) out->signals += out->step_disp[s];
+      else if (st.op == MS_OP_WAIT) out->waits += out->step_disp[s];
+      else {
+        out->shuffles += out->step_disp[s];
+        out->shuffle_steps += out->step_disp[s] > 0;
+      }
+      g_free(a);
       continue;
     }
     gboolean shared_rule = m->kind == MS_MODEL_DMM || (hmm && st.space == MS_SPACE_SHARED);
@@ -439,6 +455,32 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
         if (dyn && !resident[j / wpb]) continue;
         while (pos[j] < nsteps) {
           MsStep st = g_array_index(t->steps, MsStep, pos[j]);
+          if (MS_OP_IS_FLAG(st.op) && sh[pos[j] * W + j]) {
+            /* a signal sets its lanes' flags when everything the warp issued has completed
+             * (as it would arrive at a barrier) and goes on from then; a wait goes on from
+             * the latest of its lanes' flags once all are set */
+            const gint64 *fa = g_ptr_array_index(t->addr, pos[j]);
+            gint64 tf = -1; /* a wait: the latest of its flags' times (its requests may be in flight) */
+            if (st.op == MS_OP_SIGNAL) tf = ext ? MAX(ready[j], MAX(issue[j], start[j])) : ready[j];
+            gboolean all = TRUE;
+            for (guint64 i = j * w; i < MIN(p, (j + 1) * w); i++) {
+              if (fa[i] < 0) continue;
+              if (st.op == MS_OP_SIGNAL) {
+                cr_assert(ftime[fa[i]] < 0 || ftime[fa[i]] == tf, "a flag signalled twice by the generator");
+                ftime[fa[i]] = tf;
+              } else if (ftime[fa[i]] < 0) {
+                all = FALSE;
+              } else {
+                tf = MAX(tf, ftime[fa[i]]);
+              }
+            }
+            if (!all) break;
+            ready[j] = MAX(ready[j], tf);
+            if (ext) start[j] = MAX(start[j], tf);
+            pos[j]++;
+            changed = TRUE;
+            continue;
+          }
           if (st.op == MS_OP_SHUFFLE && sh[pos[j] * W + j]) {
             /* a shuffle it takes part in: after its reads (and, without posted writes, its
              * writes) complete, shuffle_units of its own time; no pipeline */
@@ -619,7 +661,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
           if (dyn && !resident[j / wpb]) continue;
           if (pos[j] >= nsteps) continue;
           MsStep st = g_array_index(t->steps, MsStep, pos[j]);
-          if (st.op == MS_OP_SYNC || st.op == MS_OP_SHUFFLE) continue;
+          if (st.op == MS_OP_SYNC || st.op == MS_OP_SHUFFLE || MS_OP_IS_FLAG(st.op)) continue;
           if (!ext && ready[j] > now) continue;
           if (ext) { /* may it issue now? */
             if (start[j] > now || issue[j] > now) continue;
@@ -696,6 +738,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   g_free(k);
   g_free(kd);
   g_free(sh);
+  g_free(ftime);
   g_free(l1h);
   g_free(l1.tag);
   g_free(l1.used);
@@ -795,6 +838,16 @@ static char *describe(const MsModel *m, const MtTrace *t, guint32 seed, guint it
       g_string_append_printf(s, "  sync %s\n", ms_scope_name(st.scope));
       continue;
     }
+    if (MS_OP_IS_FLAG(st.op)) {
+      g_string_append_printf(s, "  %s [", ms_op_name(st.op));
+      for (guint64 j = 0; j < t->threads; j++) {
+        if (j) g_string_append(s, j % m->width ? ", " : " | ");
+        if (a[j] < 0) g_string_append(s, "null");
+        else g_string_append_printf(s, "f%ld", (long)a[j]);
+      }
+      g_string_append(s, "]\n");
+      continue;
+    }
     if (st.op == MS_OP_SHUFFLE) {
       g_string_append(s, "  shuffle [");
       for (guint64 j = 0; j < t->threads; j++) g_string_append(s, a[j] < 0 ? "." : "x");
@@ -839,6 +892,8 @@ static void compare(const MsResult *r, const Naive *n, const char *desc) {
   CHECK("dram_stages", r->dram_stages, n->dram_stages);
   CHECK("shuffle_steps", r->shuffle_steps, n->shuffle_steps);
   CHECK("shuffles", r->shuffles, n->shuffles);
+  CHECK("signals", r->signals, n->signals);
+  CHECK("waits", r->waits, n->waits);
   CHECK("l1_hits", r->l1_hits, n->l1_hits);
   CHECK("l1_misses", r->l1_misses, n->l1_misses);
   if (!r->per_step) return;
@@ -966,6 +1021,110 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
     m->l1_latency = (guint64)g_rand_int_range(g, 1, 7);
     m->l1_ways = (guint32)g_rand_int_range(g, 1, 5);
   }
+}
+
+/* Flags: the trace `t` again with signal and wait steps put between its steps (at most 16
+ * steps in all).  A signal's warp names one new flag on some of its lanes; a wait's lanes name
+ * flags signalled at an earlier step by a warp of the same block or of a lower-numbered one,
+ * so that no trace deadlocks: blocks are placed in increasing order, and a signal before the
+ * wait cannot need the waiting warp at a later step. */
+typedef struct {
+  guint64 step, block;
+  gint64 flag;
+} SigRec;
+
+static MtTrace *random_flags(GRand *g, const MtTrace *t, guint w) {
+  const guint64 p = t->threads, W = (p + w - 1) / w;
+  const guint64 wpb = t->block_threads >= p ? W : t->block_threads / w;
+  MtTrace *o = mt_trace_new(p, t->block_threads);
+  o->shared_words = t->shared_words;
+  o->global_words = t->global_words;
+  GArray *sig = g_array_new(FALSE, FALSE, sizeof(SigRec));
+  gint64 nextf = 0;
+  guint room = 16 - t->steps->len;
+  for (guint s = 0; s <= t->steps->len; s++) {
+    for (int k = 0; k < 2 && room; k++) {
+      if (g_rand_int_range(g, 0, 3)) continue;
+      const gboolean wait = k == 1 && sig->len;
+      const guint64 here = o->steps->len;
+      gint64 *a = mt_mem(o, wait ? MS_OP_WAIT : MS_OP_SIGNAL, MS_SPACE_GLOBAL);
+      room--;
+      for (guint64 j = 0; j < W; j++) {
+        if (g_rand_int_range(g, 0, 3) == 0) continue; /* a warp that takes no part */
+        const guint64 b = j / wpb;
+        const gint64 f = nextf;
+        gboolean used = FALSE;
+        for (guint64 i = j * w; i < MIN(p, (j + 1) * w); i++) {
+          if (g_rand_int_range(g, 0, 3) == 0) continue;
+          if (!wait) {
+            a[i] = f;
+            used = TRUE;
+            continue;
+          }
+          const SigRec *c = &g_array_index(sig, SigRec, g_rand_int_range(g, 0, (gint32)sig->len));
+          if (c->step < here && c->block <= b) a[i] = c->flag;
+        }
+        if (used) {
+          SigRec r = {here, b, f};
+          g_array_append_val(sig, r);
+          nextf++;
+        }
+      }
+    }
+    if (s == t->steps->len) break;
+    const MsStep st = g_array_index(t->steps, MsStep, s);
+    if (st.op == MS_OP_SYNC) mt_sync(o, st.scope);
+    else mt_mem_arr(o, st.op, st.space, g_ptr_array_index(t->addr, s));
+  }
+  g_array_free(sig, TRUE);
+  return o;
+}
+
+#define RANDOM_FLAG_TRACES 3000
+
+/* Signal and wait steps (docs/models.md, "Flags"), on random models with and without the GPU
+ * extensions. */
+Test(bruteforce, engine_should_match_naive_evaluator_with_flags) {
+  guint32 seed = test_seed(20261126u);
+  GRand *g = g_rand_new_with_seed(seed);
+  guint waited = 0, delayed = 0, dyn = 0;
+  for (guint it = 0; it < RANDOM_FLAG_TRACES; it++) {
+    MsModel *m = random_model(g);
+    MtTrace *t0 = random_trace(g, m->width);
+    if (g_rand_boolean(g)) random_extensions(g, m, t0);
+    m->block_start_units = 0; /* as for shuffles: a wait before a block's first request */
+    MtTrace *t = random_flags(g, t0, m->width);
+    mt_trace_free(t0);
+    g_autofree char *desc = describe(m, t, seed, it);
+    Naive n;
+    naive_eval(m, t, &n);
+    MsSimOptions opt = {.per_step = TRUE};
+    MsResult *r = mt_run(m, t, &opt);
+    compare(r, &n, desc);
+    waited += r->waits > 0;
+    dyn += r->waits > 0 && ms_model_is_hmm(m) && (m->resident_warps || m->resident_blocks);
+    /* the same trace without its waits, to count the traces whose waits change the time (not
+     * always later: a delayed warp changes the round robin's order, which can end sooner) */
+    MtTrace *nw = mt_trace_new(t->threads, t->block_threads);
+    nw->shared_words = t->shared_words;
+    nw->global_words = t->global_words;
+    for (guint s = 0; s < t->steps->len; s++) {
+      const MsStep st = g_array_index(t->steps, MsStep, s);
+      if (st.op == MS_OP_SYNC) mt_sync(nw, st.scope);
+      else if (st.op != MS_OP_WAIT) mt_mem_arr(nw, st.op, st.space, g_ptr_array_index(t->addr, s));
+    }
+    MsResult *r2 = mt_run(m, nw, &opt);
+    delayed += r2->time_units != r->time_units;
+    ms_result_free(r2);
+    mt_trace_free(nw);
+    ms_result_free(r);
+    mt_trace_free(t);
+    ms_model_free(m);
+  }
+  cr_expect_gt(waited, RANDOM_FLAG_TRACES / 4, "waits under-tested: %u", waited);
+  cr_expect_gt(delayed, RANDOM_FLAG_TRACES / 40, "waits that delay under-tested: %u", delayed);
+  cr_expect_gt(dyn, RANDOM_FLAG_TRACES / 50, "waits with residency limits under-tested: %u", dyn);
+  g_rand_free(g);
 }
 
 #define RANDOM_EXTENSION_TRACES 4000
@@ -1204,6 +1363,8 @@ static void same_result(const MsResult *a, const MsResult *b, const char *desc) 
   cr_assert_eq(a->global_busy, b->global_busy, "%s", desc);
   cr_assert_eq(a->shared_busy, b->shared_busy, "%s", desc);
   cr_assert_eq(a->kernels, b->kernels, "%s", desc);
+  cr_assert_eq(a->signals, b->signals, "%s", desc);
+  cr_assert_eq(a->waits, b->waits, "%s", desc);
   cr_assert_eq(a->per_step->len, b->per_step->len, "%s", desc);
   cr_assert(memcmp(a->per_step->data, b->per_step->data, a->per_step->len * sizeof(MsStepResult)) == 0, "%s", desc);
 }
@@ -1216,6 +1377,12 @@ Test(threads, results_should_not_depend_on_the_number_of_threads) {
     MsModel *m = random_model(g);
     MtTrace *t = random_trace(g, m->width);
     if (it % 2) random_extensions(g, m, t);
+    if (it % 3 == 2) { /* signal and wait steps, counted on the engine's thread */
+      MtTrace *f = random_flags(g, t, m->width);
+      mt_trace_free(t);
+      t = f;
+      m->block_start_units = 0;
+    }
     kinds[m->kind]++;
     g_autofree char *desc = describe(m, t, seed, it);
     MsSimOptions one = {.per_step = TRUE, .threads = 1};

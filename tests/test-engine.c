@@ -1098,3 +1098,41 @@ Test(stages, counting_paths_should_match_hand_counts) {
     mt_trace_free(t);
   }
 }
+
+/* docs/models.md, "Flags": traces/flags.json on the textbook UMM (w = 4, l = 5).  W0 writes at
+ * 0 (complete 4) and sets flag 0 at 5; W1 waits for it, writes at 5 (complete 9), sets flag 1
+ * at 10; W2 writes at 10 (complete 14): 15 time units, against 7 without the waits. */
+Test(flags, worked_example) {
+  g_autoptr(MsModel) m = ms_model_new(MS_MODEL_UMM, 4, 5, 1, 0, 0);
+  for (int waits = 0; waits < 2; waits++) {
+    MtTrace *t = mt_trace_new(12, 4);
+    gint64 *a;
+    if (waits) {
+      a = mt_mem(t, MS_OP_WAIT, MS_SPACE_GLOBAL);
+      a[4] = 0;
+      a[8] = 1;
+    }
+    a = mt_mem(t, MS_OP_WRITE, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 12; i++) a[i] = i;
+    a = mt_mem(t, MS_OP_SIGNAL, MS_SPACE_GLOBAL);
+    for (int j = 0; j < 3; j++) a[4 * j] = j;
+    MsSimOptions opt = {.per_step = TRUE};
+    g_autoptr(MsResult) r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, waits ? 15 : 7, "waits %d: %" G_GUINT64_FORMAT " time units", waits, r->time_units);
+    cr_expect_eq(r->signals, 3);
+    cr_expect_eq(r->waits, waits ? 2 : 0);
+    cr_expect_eq(r->stages, 3, "a flag step takes no stage");
+    cr_expect_eq(r->memory_steps, 1);
+    cr_expect_eq(r->round_sum, 7, "flags add nothing to the per-round bound");
+    mt_trace_free(t);
+  }
+  /* the same from the shipped file */
+  g_autofree char *path = g_build_filename(g_getenv("MEMSIM_SRCDIR") ? g_getenv("MEMSIM_SRCDIR") : ".", "traces",
+                                           "flags.json", NULL);
+  GError *err = NULL;
+  MsSource *src = ms_trace_open(path, &err);
+  cr_assert_not_null(src, "%s", err ? err->message : "?");
+  g_autoptr(MsResult) r = mt_run_source(m, src, NULL);
+  cr_expect_eq(r->time_units, 15);
+  ms_source_free(src);
+}

@@ -27,6 +27,7 @@
 #define PIPE_DONE (-1)
 #define REP_CLASSES 64 /* shift classes of a step kept by count_blocks */
 #define PIPE_BARRIER (-2)
+#define PIPE_FLAG (-3) /* waiting for a flag (a wait step) */
 #define NEVER G_MAXINT64
 
 /* A run: up to RUN_MAX consecutive memory steps between syncs.  A warp at its first step
@@ -51,6 +52,8 @@ typedef struct {
   guint16 *kd;       /* L2 cache, global steps: DRAM slots of warps klo..khi-1; else NULL */
   guint32 *kh;       /* L1, global reads: warp klo..khi-1's groups that hit (bit j: its j-th
                       * distinct group in ascending order; bit 31 also for any beyond); else NULL */
+  guint64 *fl;       /* signal and wait steps: the warps' distinct flags, warp klo + i's at */
+  guint32 *foff;     /* fl[foff[i] .. foff[i + 1]) */
   guint64 klo, khi;  /* the warps that overlap the step's active range */
   guint64 remaining; /* warps that have not passed this step */
   guint64 arrived;   /* grid barrier: warps arrived */
@@ -277,7 +280,17 @@ typedef struct Engine {
   guint32 *rarg;        /* per warp: its rtop slot of least completion, as hold() found it for
                            the read it waits to dispatch (nothing changes rtop[j] until then) */
   gint64 *rdone, *wdone; /* per warp: the latest completion of its reads, of its writes */
+  /* flags (signal and wait steps): flag number -> Flag, made as steps name them */
+  GHashTable *flags;
+  guint32 *fpend;       /* per warp, while at a wait step: its flags not yet set */
 } Engine;
+
+/* A flag: the time its signal set it (NEVER: not yet) and the warps waiting for it. */
+typedef struct {
+  gint64 time;
+  GArray *waiters;
+  guint64 by;           /* the warp that set it */
+} Flag;
 
 typedef struct {
   gint64 time;
@@ -797,6 +810,8 @@ static void rec_free(Engine *e, StepRec *r) {
   if (r->k) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->k - 1);
   if (r->kd) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->kd - 1);
   g_free(r->kh);
+  g_free(r->fl);
+  g_free(r->foff);
   g_free(r->block_arrived);
   g_free(r->block_release);
   g_free(r);
@@ -1206,6 +1221,45 @@ static void l2_pass(Engine *e, StepRec *r, guint64 wlo, guint64 whi) {
 }
 
 /* Pull one step from the source and reduce it to stage counts. */
+/* A signal or wait step: each warp's distinct flags (its active threads' addresses), on the
+ * engine's thread; k = 1 marks the warps that take part.  Into ctr[0]: req (threads), disp
+ * (warps). */
+static void flag_range(Engine *e, StepRec *r, guint64 wlo, guint64 whi) {
+  Counter *c = &e->ctr[0];
+  c->stages = c->disp = c->req = 0;
+  GArray *fl = g_array_new(FALSE, FALSE, sizeof(guint64));
+  r->foff = g_new0(guint32, whi - wlo + 1);
+  const guint64 end = MIN(e->p, whi * e->w);
+  guint64 warp = wlo;
+  for (guint64 first = wlo * e->w; first < end && !c->error; first += e->chunk) {
+    const guint64 cnt = MIN(e->chunk, end - first);
+    if (!ms_source_fill(e->src, first, cnt, c->addr, &c->error)) break;
+    for (guint64 off = 0; off < cnt; off += e->w, warp++) {
+      const guint n = (guint)MIN((guint64)e->w, cnt - off);
+      const guint start = fl->len;
+      for (guint i = 0; i < n; i++) {
+        const gint64 a = c->addr[off + i];
+        if (a < 0) continue;
+        c->req++;
+        gboolean seen = FALSE;
+        for (guint x = start; x < fl->len && !seen; x++) seen = g_array_index(fl, guint64, x) == (guint64)a;
+        if (!seen) g_array_append_val(fl, a);
+      }
+      if (fl->len > start) {
+        r->k[warp - wlo] = 1;
+        c->disp++;
+      }
+      if (fl->len >= G_MAXUINT32) {
+        g_set_error(&c->error, MS_ERROR, MS_ERROR_INVALID, "%s: %s step names more than 2^32 flags",
+                    ms_source_name(e->src), ms_op_name(r->step.op));
+        break;
+      }
+      r->foff[warp - wlo + 1] = fl->len;
+    }
+  }
+  r->fl = (guint64 *)(void *)g_array_free(fl, FALSE);
+}
+
 static gboolean load_step(Engine *e) {
   MsStep st;
   MsNext nx = ms_source_next(e->src, &st, &e->error);
@@ -1237,7 +1291,8 @@ static gboolean load_step(Engine *e) {
   } else {
     /* a shuffle step is counted like a memory step (its warps with an active thread), on
      * no pipeline: no stage rule, no cache, no repeated blocks */
-    const gboolean shfl = st.op == MS_OP_SHUFFLE;
+    const gboolean flag = MS_OP_IS_FLAG(st.op);
+    const gboolean shfl = st.op == MS_OP_SHUFFLE || flag; /* no pipeline, no stage */
     gboolean dmm_rule = !shfl && (e->model->kind == MS_MODEL_DMM || (e->hmm && st.space == MS_SPACE_SHARED));
     const gboolean shared_hmm = !shfl && e->hmm && st.space == MS_SPACE_SHARED;
     /* partial_write_stages: a global write's groups it does not cover cost more */
@@ -1263,7 +1318,9 @@ static gboolean load_step(Engine *e) {
     /* many warps and several workers: each counts a contiguous share (sums are the same in
      * any split; the first error is the lowest failing share's, as in thread order) */
     guint used = 1;
-    if (!shfl && e->reuse && whi - wlo >= 2 * e->wpb && ms_source_block_repeats(e->src)) {
+    if (flag) {
+      flag_range(e, r, wlo, whi);
+    } else if (!shfl && e->reuse && whi - wlo >= 2 * e->wpb && ms_source_block_repeats(e->src)) {
       count_blocks(e, r, dmm_rule, shared_hmm, pw, wlo, whi);
     } else if (e->pool && whi - wlo >= e->par_min) {
       used = e->pool->n;
@@ -1306,7 +1363,11 @@ static gboolean load_step(Engine *e) {
     r->res.stages = step_stages;
     r->res.dispatches = step_disp;
     r->res.requests = step_req;
-    if (shfl) { /* its warps and threads, no stage; no memory counts, no round */
+    if (flag) { /* its warps and threads (the step's), no stage; no memory counts, no round */
+      if (st.op == MS_OP_SIGNAL) R->signals += step_disp;
+      else R->waits += step_disp;
+      r->res.stages = step_stages = step_disp = step_req = 0;
+    } else if (shfl) { /* its warps and threads, no stage; no memory counts, no round */
       R->shuffle_steps += step_disp > 0;
       R->shuffles += step_disp;
       r->res.stages = step_stages = step_disp = step_req = 0;
@@ -1697,6 +1758,86 @@ static inline void hold(Engine *e, guint64 j, MsOp op) {
   e->ready[j] = t;
 }
 
+/* Flags (docs/models.md, "Flags"). */
+static void flag_free(gpointer p);
+G_STATIC_ASSERT(sizeof(gsize) >= sizeof(guint64)); /* a flag number is its hash table key */
+
+static Flag *flag_get(Engine *e, guint64 f) {
+  if (!e->flags) e->flags = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, flag_free);
+  Flag *x = g_hash_table_lookup(e->flags, GSIZE_TO_POINTER((gsize)f));
+  if (!x) {
+    x = g_new0(Flag, 1);
+    x->time = NEVER;
+    g_hash_table_insert(e->flags, GSIZE_TO_POINTER((gsize)f), x);
+  }
+  return x;
+}
+
+static void flag_free(gpointer p) {
+  Flag *x = p;
+  if (x->waiters) g_array_free(x->waiters, TRUE);
+  g_free(x);
+}
+
+/* Warp j at a signal step (i: its place in r's warps) sets its flags when its requests have
+ * completed and goes on from then; each warp waiting for them only for this one is released. */
+static gboolean flag_signal(Engine *e, StepRec *r, guint64 j) {
+  const guint64 i = j - r->klo;
+  hold(e, j, MS_OP_SYNC);
+  const gint64 t = e->ready[j];
+  for (guint32 x = r->foff[i]; x < r->foff[i + 1]; x++) {
+    Flag *f = flag_get(e, r->fl[x]);
+    if (f->time != NEVER) {
+      g_set_error(&e->error, MS_ERROR, MS_ERROR_INVALID,
+                  "%s: step %" G_GUINT64_FORMAT ": warp %" G_GUINT64_FORMAT " signals flag %" G_GUINT64_FORMAT
+                  ", which warp %" G_GUINT64_FORMAT " has signalled already (a flag is set once)",
+                  ms_source_name(e->src), r->res.index, j, r->fl[x], f->by);
+      return FALSE;
+    }
+    f->time = t;
+    f->by = j;
+    if (!f->waiters) continue;
+    GArray *wl = f->waiters;
+    f->waiters = NULL;
+    for (guint q = 0; q < wl->len; q++) {
+      const guint64 v = g_array_index(wl, guint64, q);
+      e->ready[v] = MAX(e->ready[v], t);
+      if (--e->fpend[v] == 0) { /* past its wait step */
+        StepRec *wr = win_get(e, e->cursor[v]);
+        e->cursor[v]++;
+        pass(e, wr);
+        work_push(e, v);
+      }
+    }
+    g_array_free(wl, TRUE);
+  }
+  return TRUE;
+}
+
+/* Warp j at a wait step: on at once if its flags are set (from the latest of their times), else
+ * parked on those that are not.  TRUE if it waits. */
+static gboolean flag_wait(Engine *e, StepRec *r, guint64 j) {
+  const guint64 i = j - r->klo;
+  guint32 pend = 0;
+  gint64 t = e->ready[j];
+  if (!e->fpend) e->fpend = g_new0(guint32, e->W);
+  for (guint32 x = r->foff[i]; x < r->foff[i + 1]; x++) {
+    Flag *f = flag_get(e, r->fl[x]);
+    if (f->time == NEVER) {
+      if (!f->waiters) f->waiters = g_array_new(FALSE, FALSE, sizeof(guint64));
+      g_array_append_val(f->waiters, j);
+      pend++;
+    } else {
+      t = MAX(t, f->time);
+    }
+  }
+  e->ready[j] = t;
+  if (!pend) return FALSE;
+  e->fpend[j] = pend;
+  e->pipe[j] = PIPE_FLAG;
+  return TRUE;
+}
+
 /* Move warp j's cursor to its next memory step with a request, arriving at barriers on the
  * way.  Returns FALSE on a source error. */
 /* How many steps ahead advance() prefetches a warp's stage count: a warp that walks steps
@@ -1768,6 +1909,18 @@ static gboolean advance(Engine *e, guint64 j) {
         }
         r = step_at(e, e->cursor[j]); /* loading may have grown the window's ring */
       }
+      e->cursor[j]++;
+      pass(e, r);
+      continue;
+    }
+    if (r->step.op == MS_OP_SIGNAL) {
+      if (!flag_signal(e, r, j)) return FALSE;
+      e->cursor[j]++;
+      pass(e, r);
+      continue;
+    }
+    if (r->step.op == MS_OP_WAIT) {
+      if (flag_wait(e, r, j)) return TRUE;
       e->cursor[j]++;
       pass(e, r);
       continue;
@@ -2023,6 +2176,35 @@ static gboolean run(Engine *e) {
     }
     if (!serve(e, top, t)) return FALSE;
   }
+  if (e->done_warps != e->W && e->flags) { /* warps that wait for a flag no one sets */
+    guint64 parked = 0, j0 = 0;
+    for (guint64 j = e->W; j-- > 0;)
+      if (e->pipe[j] == PIPE_FLAG) {
+        parked++;
+        j0 = j;
+      }
+    if (parked) {
+      guint64 f0 = 0;
+      GHashTableIter it;
+      gpointer key, val;
+      g_hash_table_iter_init(&it, e->flags);
+      gboolean found = FALSE;
+      while (g_hash_table_iter_next(&it, &key, &val)) {
+        const Flag *f = val;
+        if (!f->waiters) continue;
+        for (guint q = 0; q < f->waiters->len; q++)
+          if (g_array_index(f->waiters, guint64, q) == j0 && (!found || (guint64)GPOINTER_TO_SIZE(key) < f0)) {
+            f0 = (guint64)GPOINTER_TO_SIZE(key);
+            found = TRUE;
+          }
+      }
+      g_set_error(&e->error, MS_ERROR, MS_ERROR_INVALID,
+                  "%s: %" G_GUINT64_FORMAT " warp%s forever: warp %" G_GUINT64_FORMAT " waits for flag %" G_GUINT64_FORMAT
+                  ", which no warp signals before a barrier or a wait that needs the waiting warps (deadlock)",
+                  ms_source_name(e->src), parked, parked == 1 ? " waits" : "s wait", j0, f0);
+      return FALSE;
+    }
+  }
   if (e->done_warps != e->W) {
     g_set_error(&e->error, MS_ERROR, MS_ERROR_INVALID,
                 "%s: internal error: %" G_GUINT64_FORMAT " warps never finished",
@@ -2130,6 +2312,8 @@ static void engine_free(Engine *e) {
   g_free(e->rtop);
   g_free(e->rarg);
   g_free(e->rdone);
+  if (e->flags) g_hash_table_destroy(e->flags);
+  g_free(e->fpend);
   g_free(e->wdone);
   g_free(e->pipe);
   g_free(e->free_at);

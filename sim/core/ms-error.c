@@ -9,6 +9,8 @@ const char *ms_op_name(MsOp op) {
   case MS_OP_WRITE: return "write";
   case MS_OP_SYNC: return "sync";
   case MS_OP_SHUFFLE: return "shuffle";
+  case MS_OP_SIGNAL: return "signal";
+  case MS_OP_WAIT: return "wait";
   }
   return "?";
 }

@@ -72,18 +72,19 @@ static MsNext bin_next(gpointer self, MsStep *step, GError **error) {
   }
   memset(step, 0, sizeof *step);
   /* op 3, a shuffle, is encoded as a memory step whose addresses only say which threads
-   * take part (arg 0) */
-  if (h[0] > 3 || h[1] > 1 || h[3] != 0 || (h[0] == 2 && h[2] != 0) || (h[0] != 2 && h[2] > ENC_AFFINE) ||
-      (h[0] == 3 && h[1] != 0)) {
+   * take part (arg 0); ops 4 and 5, signal and wait, as one whose addresses are flags (arg 0) */
+  if (h[0] > 5 || h[1] > 1 || h[3] != 0 || (h[0] == 2 && h[2] != 0) || (h[0] != 2 && h[2] > ENC_AFFINE) ||
+      (h[0] >= 3 && h[1] != 0)) {
     g_set_error(error, MS_ERROR, MS_ERROR_SYNTAX,
                 "%s: byte %" G_GUINT64_FORMAT ", step %" G_GUINT64_FORMAT
                 ": bad step header %02x %02x %02x %02x (misaligned or corrupt file?)",
                 b->fn, at, b->step, h[0], h[1], h[2], h[3]);
     return MS_NEXT_ERROR;
   }
-  step->op = h[0] == 0 ? MS_OP_READ : h[0] == 1 ? MS_OP_WRITE : h[0] == 2 ? MS_OP_SYNC : MS_OP_SHUFFLE;
+  static const MsOp ops[] = {MS_OP_READ, MS_OP_WRITE, MS_OP_SYNC, MS_OP_SHUFFLE, MS_OP_SIGNAL, MS_OP_WAIT};
+  step->op = ops[h[0]];
   if (step->op == MS_OP_SYNC) step->scope = h[1] ? MS_SCOPE_BLOCK : MS_SCOPE_GRID;
-  else if (step->op != MS_OP_SHUFFLE) step->space = h[1] ? MS_SPACE_SHARED : MS_SPACE_GLOBAL;
+  else if (step->op == MS_OP_READ || step->op == MS_OP_WRITE) step->space = h[1] ? MS_SPACE_SHARED : MS_SPACE_GLOBAL;
   b->enc = h[2];
   if (step->op != MS_OP_SYNC && b->enc == ENC_AFFINE) {
     guint8 v[16];
@@ -276,13 +277,14 @@ gboolean ms_trace_binary_write(MsSource *src, FILE *out, const char *name, GErro
       fwrite(sh, 1, 4, out);
       break;
     }
-    sh[0] = st.op == MS_OP_READ ? 0 : st.op == MS_OP_WRITE ? 1 : st.op == MS_OP_SYNC ? 2 : 3;
+    sh[0] = st.op == MS_OP_READ ? 0 : st.op == MS_OP_WRITE ? 1 : st.op == MS_OP_SYNC ? 2 : st.op == MS_OP_SHUFFLE ? 3
+            : st.op == MS_OP_SIGNAL ? 4 : 5;
     if (st.op == MS_OP_SYNC) {
       sh[1] = st.scope == MS_SCOPE_BLOCK;
       fwrite(sh, 1, 4, out);
       continue;
     }
-    sh[1] = st.op != MS_OP_SHUFFLE && st.space == MS_SPACE_SHARED;
+    sh[1] = (st.op == MS_OP_READ || st.op == MS_OP_WRITE) && st.space == MS_SPACE_SHARED;
     if (!ms_source_fill(src, 0, p, a, error)) {
       ok = FALSE;
       break;

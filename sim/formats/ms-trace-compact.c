@@ -454,17 +454,25 @@ static Item *parse_item(Compact *c, const cJSON *st, const char *where, int dept
   }
   it->kind = I_MEM;
   static const char *const shuffle_keys[] = {"op", "when", NULL};
-  const gboolean shfl = it->step.op == MS_OP_SHUFFLE;
-  if (!ms_json_check_keys(st, shfl ? shuffle_keys : mem_keys, c->fn, where, error)) goto fail;
-  char *aw = g_strdup_printf("%s.addr", where);
+  static const char *const flag_keys[] = {"op", "flag", "when", NULL};
+  const gboolean shfl = it->step.op == MS_OP_SHUFFLE, flag = MS_OP_IS_FLAG(it->step.op);
+  if (!ms_json_check_keys(st, shfl ? shuffle_keys : flag ? flag_keys : mem_keys, c->fn, where, error)) goto fail;
+  const char *key = flag ? "flag" : "addr"; /* signal and wait: a flag number per thread */
+  char *aw = g_strdup_printf("%s.%s", where, key);
   if (shfl) { /* a shuffle has no address: its active threads get 0 (docs/trace-format.md) */
     cJSON *zero = cJSON_CreateString("0");
     it->addr = parse_expr_item(c, zero, aw, &it->elem_words, error);
     cJSON_Delete(zero);
   } else {
-    const cJSON *ad = cJSON_GetObjectItemCaseSensitive(st, "addr");
-    if (!ad) g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s: missing key \"addr\"", c->fn, where);
+    const cJSON *ad = cJSON_GetObjectItemCaseSensitive(st, key);
+    if (!ad) g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s: missing key \"%s\"", c->fn, where, key);
     else it->addr = parse_expr_item(c, ad, aw, &it->elem_words, error);
+  }
+  if (it->addr && flag && it->elem_words != 1) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "%s: %s: a flag is one number: the expression indexes arrays of %" G_GUINT64_FORMAT "-word elements",
+                c->fn, aw, it->elem_words);
+    g_clear_pointer(&it->addr, ms_expr_free);
   }
   g_free(aw);
   if (!it->addr) goto fail;
@@ -561,6 +569,9 @@ emit:
   return MS_NEXT_STEP;
 }
 
+/* A signal or wait step's word for what other steps call an address. */
+#define FLAG_OR(it, f, a) (MS_OP_IS_FLAG((it)->step.op) ? (f) : (a))
+
 /* The current step's addresses for [first, first + count), evaluating `when` and `addr`
  * (the step's expressions or a worker's copies of them) with the lane buffer `active`. */
 static gboolean fill_with(const Compact *c, const Item *it, MsExpr *when, MsExpr *addr_ex, gint64 *active,
@@ -589,8 +600,8 @@ static gboolean fill_with(const Compact *c, const Item *it, MsExpr *when, MsExpr
           for (guint64 k = i; k < e; k++)
             if (out[k] < 0) {
               g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
-                          "%s: %s.addr: negative address %" G_GINT64_FORMAT " (thread %" G_GUINT64_FORMAT ")", c->fn,
-                          it->where, out[k], first + done + k);
+                          "%s: %s.%s: negative %s %" G_GINT64_FORMAT " (thread %" G_GUINT64_FORMAT ")", c->fn,
+                          it->where, FLAG_OR(it, "flag", "addr"), FLAG_OR(it, "flag", "address"), out[k], first + done + k);
               return FALSE;
             }
           i = e;
@@ -612,8 +623,8 @@ static gboolean fill_with(const Compact *c, const Item *it, MsExpr *when, MsExpr
       if (act && !act[i]) out[i] = MS_ADDR_NONE;
       else if (out[i] < 0) {
         g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
-                    "%s: %s.addr: negative address %" G_GINT64_FORMAT " (thread %" G_GUINT64_FORMAT ")",
-                    c->fn, it->where, out[i], first + done + i);
+                    "%s: %s.%s: negative %s %" G_GINT64_FORMAT " (thread %" G_GUINT64_FORMAT ")",
+                    c->fn, it->where, FLAG_OR(it, "flag", "addr"), FLAG_OR(it, "flag", "address"), out[i], first + done + i);
         return FALSE;
       }
     }

@@ -59,15 +59,17 @@ gboolean ms_parse_op(const cJSON *step, const char *fn, const char *where, MsSte
   else if (strcmp(s, "write") == 0) out->op = MS_OP_WRITE;
   else if (strcmp(s, "sync") == 0) out->op = MS_OP_SYNC;
   else if (strcmp(s, "shuffle") == 0) out->op = MS_OP_SHUFFLE;
+  else if (strcmp(s, "signal") == 0) out->op = MS_OP_SIGNAL;
+  else if (strcmp(s, "wait") == 0) out->op = MS_OP_WAIT;
   else {
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
-                "%s: %s.op: unknown op \"%s\" (expected read, write, sync or shuffle)", fn, where, s);
+                "%s: %s.op: unknown op \"%s\" (expected read, write, sync, shuffle, signal or wait)", fn, where, s);
     return FALSE;
   }
-  if (out->op == MS_OP_SHUFFLE) { /* register exchange: no memory, no barrier */
+  if (out->op == MS_OP_SHUFFLE || MS_OP_IS_FLAG(out->op)) { /* register exchange, flags: no memory, no barrier */
     if (cJSON_GetObjectItemCaseSensitive(step, "space") || cJSON_GetObjectItemCaseSensitive(step, "scope")) {
       g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
-                  "%s: %s: a shuffle step has neither a space nor a scope", fn, where);
+                  "%s: %s: a %s step has neither a space nor a scope", fn, where, s);
       return FALSE;
     }
   } else if (out->op == MS_OP_SYNC) {
@@ -167,6 +169,7 @@ MsSource *ms_trace_explicit_from_json(const cJSON *root, const char *fn, GError 
   static const char *const mem_keys[] = {"op", "space", "addr", NULL};
   static const char *const sync_keys[] = {"op", "scope", NULL};
   static const char *const shuffle_keys[] = {"op", "active", NULL};
+  static const char *const flag_keys[] = {"op", "flag", NULL};
   if (!ms_json_check_keys(root, keys, fn, "trace", error)) return NULL;
   char *name;
   guint64 threads, bt, shared_words, global_words;
@@ -197,7 +200,11 @@ MsSource *ms_trace_explicit_from_json(const cJSON *root, const char *fn, GError 
     }
     MsStep step;
     if (!ms_parse_op(st, fn, where, &step, error)) goto fail;
-    if (!ms_json_check_keys(st, step.op == MS_OP_SYNC ? sync_keys : step.op == MS_OP_SHUFFLE ? shuffle_keys : mem_keys,
+    if (!ms_json_check_keys(st,
+                            step.op == MS_OP_SYNC      ? sync_keys
+                            : step.op == MS_OP_SHUFFLE ? shuffle_keys
+                            : MS_OP_IS_FLAG(step.op)   ? flag_keys
+                                                       : mem_keys,
                             fn, where, error))
       goto fail;
     gint64 *a = NULL;
@@ -225,17 +232,19 @@ MsSource *ms_trace_explicit_from_json(const cJSON *root, const char *fn, GError 
         }
       }
     } else if (step.op != MS_OP_SYNC) {
-      const cJSON *ad = cJSON_GetObjectItemCaseSensitive(st, "addr");
+      /* memory steps: an address per thread; signal and wait: a flag number per thread */
+      const char *key = MS_OP_IS_FLAG(step.op) ? "flag" : "addr";
+      const cJSON *ad = cJSON_GetObjectItemCaseSensitive(st, key);
       if (!ad || !cJSON_IsArray(ad)) {
-        g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s.addr: expected an array, got %s",
-                    fn, where, ms_json_type_name(ad));
+        g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s.%s: expected an array, got %s",
+                    fn, where, key, ms_json_type_name(ad));
         goto fail;
       }
       int n = cJSON_GetArraySize(ad);
       if ((guint64)n != threads) {
         g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
-                    "%s: %s.addr: has %d entries, expected one per thread (%" G_GUINT64_FORMAT ")",
-                    fn, where, n, threads);
+                    "%s: %s.%s: has %d entries, expected one per thread (%" G_GUINT64_FORMAT ")",
+                    fn, where, key, n, threads);
         goto fail;
       }
       a = g_new(gint64, threads);
@@ -246,7 +255,7 @@ MsSource *ms_trace_explicit_from_json(const cJSON *root, const char *fn, GError 
           continue;
         }
         char w2[96];
-        g_snprintf(w2, sizeof w2, "%s.addr[%" G_GUINT64_FORMAT "]", where, i);
+        g_snprintf(w2, sizeof w2, "%s.%s[%" G_GUINT64_FORMAT "]", where, key, i);
         if (!ms_json_get_int(e, 0, MS_MAX_JSON_INT, fn, w2, &a[i], error)) {
           g_free(a);
           goto fail;

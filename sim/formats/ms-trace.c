@@ -132,7 +132,8 @@ static gboolean write_explicit(MsSource *src, FILE *out, const char *name, GErro
       }
       continue;
     }
-    fprintf(out, ", \"space\": \"%s\", \"addr\": [", ms_space_name(st.space));
+    if (MS_OP_IS_FLAG(st.op)) fputs(", \"flag\": [", out); /* a flag number per thread */
+    else fprintf(out, ", \"space\": \"%s\", \"addr\": [", ms_space_name(st.space));
     for (guint64 f = 0; f < p && ok; f += 65536) {
       guint64 n = MIN(65536, p - f);
       if (!ms_source_fill(src, f, n, a, error)) ok = FALSE;

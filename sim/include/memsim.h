@@ -179,7 +179,12 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(MsModel, ms_model_free)
 /* MS_OP_SHUFFLE: a warp shuffle (register exchange within a warp, docs/models.md,
  * "Warp shuffles"): no memory stage; its threads are those fill() marks active (any
  * address but MS_ADDR_NONE). */
-typedef enum { MS_OP_READ, MS_OP_WRITE, MS_OP_SYNC, MS_OP_SHUFFLE } MsOp;
+/* MS_OP_SIGNAL, MS_OP_WAIT: flags between warps of any block (docs/models.md, "Flags"):
+ * fill() gives each active thread's flag number (>= 0) as its address; no memory stage.  A
+ * signal sets its threads' flags once its warp's requests have completed; a wait holds the
+ * warp until every flag of its active threads is set. */
+typedef enum { MS_OP_READ, MS_OP_WRITE, MS_OP_SYNC, MS_OP_SHUFFLE, MS_OP_SIGNAL, MS_OP_WAIT } MsOp;
+#define MS_OP_IS_FLAG(op) ((op) == MS_OP_SIGNAL || (op) == MS_OP_WAIT)
 typedef enum { MS_SPACE_GLOBAL, MS_SPACE_SHARED } MsSpace;
 typedef enum { MS_SCOPE_GRID, MS_SCOPE_BLOCK } MsScope;
 
@@ -329,6 +334,7 @@ typedef struct {
   guint64 block_barriers;
   guint64 shuffle_steps;  /* shuffle steps with at least one active thread */
   guint64 shuffles;       /* warp shuffles: warps with an active thread, summed over them */
+  guint64 signals, waits; /* flags: warps with an active thread in signal, in wait steps */
   guint64 threads, warps, blocks;
   /* GPU extensions: what bounds the time (docs/models.md) */
   guint64 kernels;        /* 1 + kernel boundaries (grid barriers of async-hmm, or of hmm
