@@ -67,6 +67,13 @@
  *   store-loop         the same loop storing `a[line(i) * 32 + lane] = i`: clocks per store
  *                      far below the latency = the warp does not wait for its stores
  *                      (the model's posted_writes)
+ *   store-fence-loop   the store loop with __threadfence() after each store, over 8 MiB (in
+ *                      L2) and 512 MiB (beyond it: after the first call every store makes a
+ *                      line dirty and evicts a dirty one): clocks per iteration = how long a
+ *                      store takes to be visible.  Near the L2's latency at both footprints =
+ *                      a store is done when the L2 has it, its DRAM write-back later (the
+ *                      model's l2_posted_write_backs); near the DRAM's at 512 MiB = it waits
+ *                      for the write-back
  *   shared-wavefronts  all threads of a full grid issue 32-bit shared loads whose warp
  *                      requests are k-way bank conflicts (k = 1, 2, 4, 32): wavefronts
  *                      (= the DMM's pipeline stages) per SM per clock
@@ -528,6 +535,18 @@ __global__ void store_loop(uint32_t *a, size_t lines, long long iters, unsigned 
   const int lane = threadIdx.x & 31;
   const long long t0 = clock64();
   for (long long i = 0; i < iters; i++) a[loop_word(i, lines, lane)] = (uint32_t)i;
+  const long long t1 = clock64();
+  if (lane == 0) clk[(*calls)++ % MAX_CALLS] = (unsigned long long)(t1 - t0);
+}
+
+__global__ void store_fence_loop(uint32_t *a, size_t lines, long long iters, unsigned long long *clk,
+                                 uint32_t *calls) {
+  const int lane = threadIdx.x & 31;
+  const long long t0 = clock64();
+  for (long long i = 0; i < iters; i++) {
+    a[loop_word(i, lines, lane)] = (uint32_t)i;
+    __threadfence();
+  }
   const long long t1 = clock64();
   if (lane == 0) clk[(*calls)++ % MAX_CALLS] = (unsigned long long)(t1 - t0);
 }
@@ -1486,8 +1505,8 @@ void run_shared_chase(const MsOptions &o) {
 /* load-loop and store-loop: one warp over `iters` lines of a 512 MiB buffer (far beyond L2;
  * LOOP_ODD is prime to the power-of-two line count, so no line repeats). */
 void run_loops(const MsOptions &o) {
-  const bool ld = ms_selected("load-loop"), st = ms_selected("store-loop");
-  if (!ld && !st) return;
+  const bool ld = ms_selected("load-loop"), st = ms_selected("store-loop"), sf = ms_selected("store-fence-loop");
+  if (!ld && !st && !sf) return;
   const size_t bytes = o.quick ? (size_t)128 << 20 : (size_t)512 << 20, words = bytes / 4, lines = words / 32;
   const long long iters = o.quick ? 8192 : 65536;
   uint32_t *a, *out, *calls;
@@ -1510,9 +1529,11 @@ void run_loops(const MsOptions &o) {
     return "{\"clocks_per_iteration\": " + jnum(per) + ", \"calls_clocked\": " + jnum((double)clocks.size()) +
            ", \"ns_per_iteration\": " + jnum(med / (double)iters) + "}";
   };
-  for (int which = 0; which < 2; which++) {
-    const bool load = which == 0;
-    if (!(load ? ld : st)) continue;
+  for (int which = 0; which < 4; which++) {
+    const bool load = which == 0, fence = which >= 2;
+    if (!(load ? ld : fence ? sf : st)) continue;
+    /* store-fence-loop: 8 MiB (in L2), then the whole buffer */
+    const size_t lines_now = which == 2 ? ((size_t)8 << 20) / 128 : lines;
     fill_pattern<<<256, 256>>>(a, words);
     MS_CHECK_LAUNCH();
     MS_CUDA(cudaDeviceSynchronize());
@@ -1525,13 +1546,14 @@ void run_loops(const MsOptions &o) {
     MS_CUDA(cudaMemset(calls, 0, 4));
     MsRecord rec;
     rec.workload = "calibrate";
-    rec.algorithm = load ? "load-loop" : "store-loop";
-    rec.p("footprint_bytes", (long long)bytes);
+    rec.algorithm = load ? "load-loop" : fence ? "store-fence-loop" : "store-loop";
+    rec.p("footprint_bytes", (long long)(lines_now * 128));
     rec.p("iterations", iters);
     rec.p("threads", 32LL);
     auto poison = [&] { MS_CUDA(cudaMemset(out, 0xff, 32 * 4)); };
     auto launch = [&] {
       if (load) load_loop<<<1, 32>>>(a, lines, iters, out, clk, calls);
+      else if (fence) store_fence_loop<<<1, 32>>>(a, lines_now, iters, clk, calls);
       else store_loop<<<1, 32>>>(a, lines, iters, clk, calls);
     };
     auto verify = [&]() -> std::string {
@@ -1545,7 +1567,7 @@ void run_loops(const MsOptions &o) {
       /* the last iteration's words hold its index (every line is stored once per call) */
       const long long i = iters - 1;
       uint32_t h[32];
-      MS_CUDA(cudaMemcpy(h, a + loop_word(i, lines, 0), sizeof h, cudaMemcpyDeviceToHost));
+      MS_CUDA(cudaMemcpy(h, a + loop_word(i, lines_now, 0), sizeof h, cudaMemcpyDeviceToHost));
       for (int l = 0; l < 32; l++)
         if (h[l] != (uint32_t)i) return ms_fmt("lane %d of iteration %lld: %u, want %lld", l, i, h[l], i);
       return "";

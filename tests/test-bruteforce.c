@@ -692,7 +692,8 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
               dl = (gint64)naive_loaded(&m->global_loaded_latency, entered_dram, now, d_lat, d_rate);
               naive_enter(entered_dram, d0, dk, d_rate);
             }
-            complete = MAX(complete, (d0 + dk - 1) / d_rate + dl - 1);
+            if (st.op != MS_OP_WRITE || !m->l2_posted_write_backs) /* else done when the L2 has it */
+              complete = MAX(complete, (d0 + dk - 1) / d_rate + dl - 1);
             next_dslot = d0 + dk;
           }
           if (l1h[pos[j] * W + j]) complete = MAX(complete, now + (gint64)m->l1_latency - 1); /* its L1 hits */
@@ -1133,12 +1134,13 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   guint32 seed = test_seed(20261122u);
   GRand *g = g_rand_new_with_seed(seed);
   GRand *gc = g_rand_new_with_seed(seed ^ 0x5a5a5a5au);
-  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0, lined = 0, hashed = 0, ported = 0, shuffled = 0, l1hit = 0, l1evict = 0, loaded = 0;
+  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0, lined = 0, hashed = 0, postwb = 0, ported = 0, shuffled = 0, l1hit = 0, l1evict = 0, loaded = 0;
   for (guint it = 0; it < RANDOM_EXTENSION_TRACES; it++) {
     MsModel *m = random_model(g);
     MtTrace *t = random_trace(g, m->width);
     random_extensions(g, m, t);
     random_loaded(gc, m);
+    if (m->l2_ways) m->l2_posted_write_backs = g_rand_boolean(gc); /* its own generator, as the curves */
     rate += m->global_rate > 1;
     launch += m->launch_units > 0;
     window += m->read_window > 1;
@@ -1157,6 +1159,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
     starts += m->block_start_units > 0 && r->blocks > m->dmms;
     lined += r->l2_cached && m->l2_line_words > m->group_words && r->dram_stages > 0;
     hashed += r->l2_cached && m->l2_hashed_sets && r->dram_stages > 0;
+    postwb += r->l2_cached && m->l2_posted_write_backs && r->dram_stages > 0;
     ported += m->dmm_global_rate > 0 && r->global.stages > 0;
     shuffled += m->shuffle_units > 0 && r->shuffles > 0;
     l1hit += r->l1_hits > 0;
@@ -1189,6 +1192,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   cr_expect_gt(starts, RANDOM_EXTENSION_TRACES / 100, "block_start_units under-tested: %u", starts);
   cr_expect_gt(lined, RANDOM_EXTENSION_TRACES / 100, "l2_line_words under-tested: %u", lined);
   cr_expect_gt(hashed, RANDOM_EXTENSION_TRACES / 50, "l2_hashed_sets under-tested: %u", hashed);
+  cr_expect_gt(postwb, RANDOM_EXTENSION_TRACES / 50, "l2_posted_write_backs under-tested: %u", postwb);
   cr_expect_gt(ported, RANDOM_EXTENSION_TRACES / 20, "dmm_global_rate under-tested: %u", ported);
   cr_expect_gt(shuffled, RANDOM_EXTENSION_TRACES / 20, "shuffle_units under-tested: %u", shuffled);
   cr_expect_gt(l1hit, RANDOM_EXTENSION_TRACES / 20, "l1_words under-tested: %u", l1hit);

@@ -44,7 +44,7 @@ static void derived_clear(MsCalDerived *d) {
                    &d->from_l2read, &d->from_l2chase, &d->from_load_loop, &d->from_store_loop,
                    &d->from_l2sweep, &d->from_writes, &d->from_l2_writes, &d->from_random,
                    &d->from_line, &d->from_blocks, &d->from_port, &d->from_l1, &d->from_shuffle_latency,
-                   &d->from_shuffle_rate, &d->from_loaded, &d->from_l2_loaded};
+                   &d->from_shuffle_rate, &d->from_loaded, &d->from_l2_loaded, &d->from_fence};
   for (guint i = 0; i < G_N_ELEMENTS(from); i++) g_clear_pointer(from[i], g_free);
   memset(d, 0, sizeof *d);
 }
@@ -863,6 +863,33 @@ gboolean ms_calib_derive(MsCalib *c, GError **error) {
     d->posted_writes = d->store_loop_clocks < d->global_clocks / 2;
     d->from_store_loop = rec_label(sl);
   }
+  /* posted write-backs, from store-fence-loop at its largest footprint (beyond L2): a store
+   * and a fence nearer the L2's latency than the DRAM's = a store is done when the L2 has
+   * it, its write-back later (docs/calibration.md, "Posted write-backs") */
+  d->fence_clocks = NAN;
+  const MsCalRecord *fl = NULL;
+  double fl_bytes = -1;
+  for (guint i = 0; i < c->records->len; i++) {
+    const MsCalRecord *r = c->records->pdata[i];
+    double fb;
+    if (strcmp(r->algorithm, "store-fence-loop") != 0) continue;
+    if (!field(r, "params.footprint_bytes", FALSE, &fb, error)) return FALSE;
+    if (fb > fl_bytes) {
+      fl = r;
+      fl_bytes = fb;
+    }
+  }
+  if (fl && c->l2_ways) {
+    if (!field(fl, "result.clocks_per_iteration", FALSE, &d->fence_clocks, error)) return FALSE;
+    if (fl_bytes <= 4.0 * (double)d->l2_words) {
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                  "%s: store-fence-loop: the largest footprint, %.0f bytes, is within the L2 (%.0f bytes): the rule needs one beyond",
+                  fl->file, fl_bytes, 4.0 * (double)d->l2_words);
+      return FALSE;
+    }
+    d->posted_write_backs = d->fence_clocks < (d->l2_clocks + d->global_clocks) / 2;
+    d->from_fence = rec_label(fl);
+  }
   /* partial writes: a store to part of a group costs round(ratio) stages of one group */
   if (!write_ratio(c, "strided-write", "strided-read", &d->pw_ratio, &d->from_writes, error) ||
       !write_ratio(c, "l2-strided-write", "l2-strided-read", &d->l2_pw_ratio, &d->from_l2_writes, error))
@@ -1030,6 +1057,13 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
     cJSON_ReplaceItemInObject(o, "value", cJSON_CreateBool(d->posted_writes));
     cJSON_AddNumberToObject(o, "clocks_per_iteration", d->store_loop_clocks);
   }
+  if (d->from_fence) {
+    o = figure(cal, "l2_posted_write_backs", d->posted_write_backs, d->from_fence,
+               "store-fence-loop result.clocks_per_iteration (its largest footprint, beyond L2) < (l2-chase + dram-chase "
+               "clocks_per_hop) / 2");
+    cJSON_ReplaceItemInObject(o, "value", cJSON_CreateBool(d->posted_write_backs));
+    cJSON_AddNumberToObject(o, "clocks_per_iteration", d->fence_clocks);
+  }
   if (d->from_writes) {
     o = figure(cal, "partial_write_stages", d->partial_write_stages, d->from_writes,
                "round(ratio) - 1, within 0 .. 65535 / width - 1; ratio = the median over stride_words 2 .. 32 of "
@@ -1130,6 +1164,7 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
   if (d->from_l2_writes) cJSON_AddNumberToObject(o, "l2_partial_write_stages", d->l2_partial_write_stages);
   if (c->l2_ways) cJSON_AddNumberToObject(o, "l2_ways", c->l2_ways);
   if (c->l2_ways && c->l2_hashed_sets) cJSON_AddBoolToObject(o, "l2_hashed_sets", TRUE);
+  if (d->from_fence && d->posted_write_backs) cJSON_AddBoolToObject(o, "l2_posted_write_backs", TRUE);
   if (d->from_random && d->l2_partitions > 1) cJSON_AddNumberToObject(o, "l2_partitions", d->l2_partitions);
   if (d->from_line && d->l2_line_words > d->group_words) cJSON_AddNumberToObject(o, "l2_line_words", (double)d->l2_line_words);
   if (d->from_blocks && d->block_start_units) cJSON_AddNumberToObject(o, "block_start_units", (double)d->block_start_units);
@@ -1203,6 +1238,9 @@ char *ms_calib_summary(const MsCalib *c) {
                            d->posted_writes ? "true" : "false", d->store_loop_clocks, d->from_store_loop);
   else
     g_string_append_printf(s, "  %-21s %-9s no store-loop record (the papers' rule)\n", "posted_writes", "false");
+  if (d->from_fence)
+    g_string_append_printf(s, "  %-21s %-9s one-warp store and fence %.1f clocks per iteration beyond L2   %s\n",
+                           "l2_posted_write_backs", d->posted_write_backs ? "true" : "false", d->fence_clocks, d->from_fence);
   if (d->from_writes)
     g_string_append_printf(s, "  %-21s %-9u partial-sector store / read %.3g (median, strides 2 .. 32)   %s\n",
                            "partial_write_stages", d->partial_write_stages, d->pw_ratio, d->from_writes);

@@ -29,6 +29,9 @@ typedef struct {
   guint64 launch_units, l2_words, l2_latency;
   /* warp issue (optional records: without them the papers' defaults, 1 and FALSE) */
   double load_loop_clocks, store_loop_clocks; /* clocks per iteration, NAN: not recorded */
+  double fence_clocks;      /* store-fence-loop at its largest footprint, NAN: not recorded */
+  gboolean posted_write_backs; /* l2_posted_write_backs (with --l2-ways) */
+  char *from_fence;
   guint32 read_window;
   gboolean posted_writes;
   /* what each came from ("FILE record N (calibrate ALG PARAMS)" or "FILE device.KEY") */

@@ -101,11 +101,189 @@ MsSource *ms_cmp_hmm_transpose(guint64 n, GError **error) {
  * thread (r, g) = (t / NSEG, t % NSEG) reads its H totals of row r (H / 4 16-byte reads), the
  * row's carry, writes the H offsets back, and (g = NSEG - 1) the new carry;
  * every thread reads excl's carry and the excl totals of the warps before it; barrier D;
- * thread 255 stores excl's carry; H reads of its offsets and H stores of the result.  Not in
- * the trace: the spin until the strip above has stored its flag, a wait on another block
- * that the model has no step for, so strips run as if independent: the prediction is the
- * kernel's traffic, not its chain of strips (docs/validation.md); and the flags' fences or
- * release and acquire, which are orderings, not accesses. */
+ * thread 255 stores excl's carry; H reads of its offsets and H stores of the result.  The
+ * spin on the strip above: thread 0 signals flag (strip, chunk) when its first flag store
+ * (the chunk's aggregate) has completed, and warp 0 of the strip below waits for it before
+ * its look-back reads (docs/models.md, "Flags"; since 2026-11-26, before that strips ran as
+ * if independent).  The kernel may also need an inclusive flag further up; in its steady
+ * state, strips a chunk apart, those are set.  The flags' release and acquire are orderings,
+ * not accesses. */
+/* kernels/sat.cu sat_1r1w_ordered: one block of TT = 128 threads per 32 x 32 tile, the tiles
+ * taken by ticket in anti-diagonal order from diagonal m on (m = 0: 1r1w-ordered; 1+r-ordered
+ * runs 2R1W on the first m diagonals before, whose borders this kernel reads from b).  Block q
+ * (the ticket, taken in block order) is tile (TI[q], TJ[q]) of tile_of_diag.  Warp w holds rows
+ * 8w .. 8w + 7 of the tile in registers: 8 row loads, the warp scans (40 shuffles), the warps'
+ * totals through shared memory (wsum), then the borders: warp 0 the row above (from b if
+ * that tile is on a diagonal below m, else rowb once the tile above has published it), warp
+ * 1 the column to the left (colb, whose entries warp w' of the left tile published), thread
+ * 64 the corner; a barrier; each thread reads its border values; warp 3 publishes the tile's
+ * bottom row in rowb, every warp its 8 right-column values in colb (64-bit words: value and
+ * flag in one store, one request at the even word as everywhere here); then the 8 row stores.  Flags (docs/models.md, "Flags"): R(I, J) = I T
+ * + J, set by warp 3 after its rowb store; C(I, J, w) = T^2 + 4 (I T + J) + w, by warp w after
+ * its colb store; the pollers wait for them before their reads. */
+static void tile_of_diag(guint64 T, guint64 q, guint64 *I, guint64 *J) {
+  const gboolean mirror = q >= T * (T + 1) / 2;
+  if (mirror) q = T * T - 1 - q;
+  guint64 k = 0;
+  while ((k + 1) * (k + 2) / 2 <= q) k++;
+  *I = q - k * (k + 1) / 2;
+  *J = k - *I;
+  if (mirror) {
+    *I = T - 1 - *I;
+    *J = T - 1 - *J;
+  }
+}
+
+MsSource *ms_cmp_sat_ordered(guint64 n, guint64 m, GError **error) {
+  const guint64 W = 32, T = n / W;
+  if (n < W || n % W || m > T) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "1r1w-ordered kernel: n " U " is not a multiple of 32, or m " U " is beyond its " U " tile diagonals", n, m, T);
+    return NULL;
+  }
+  const guint64 first = m * (m + 1) / 2, tiles = T * T - first;
+  GString *ti = g_string_sized_new(T * T * 5), *tj = g_string_sized_new(T * T * 5);
+  guint64 kk = 0; /* the diagonal walk, incremental (tile_of_diag's closed form per tile) */
+  for (guint64 x = 0; x < T * T; x++) { /* every tile in diagonal order: the triangle's first */
+    guint64 I, J;
+    if (x < T * (T + 1) / 2) {
+      while ((kk + 1) * (kk + 2) / 2 <= x) kk++;
+      I = x - kk * (kk + 1) / 2;
+      J = kk - I;
+    } else {
+      tile_of_diag(T, x, &I, &J);
+    }
+    g_string_append_printf(ti, "%s" U, x ? "," : "", I);
+    g_string_append_printf(tj, "%s" U, x ? "," : "", J);
+  }
+  /* shared words: wsum 4 x 32, top 32, left 32, corner, the ticket; 2R1W's tiles 32 x 33 */
+  const guint64 sw = m ? W * (W + 1) : 4 * W + 2 * W + 2;
+  /* every kernel's threads; each step names its own (bid < NT: the ordered kernel's tiles) */
+  const guint64 threads = MAX(MAX(tiles, first) * 128, m ? 2 * n : 0);
+  /* 1+r-ordered: launch_2r1w(B, 0, m - 1) first, five kernels over the triangle's F tiles
+   * (TI[bid], TJ[bid], bid < F): sums (each tile's column sums, row sums and total), the
+   * exclusive prefixes of the sums down the tiles (2n threads, loads in eights, then the
+   * stores), the two passes over the tile totals U (T threads; blocks of 64 in the kernel, of
+   * 128 here), and the tiles' SATs with those offsets; tile_load reads row 4q + warp, q < 8. */
+  char *tri = m == 0 ? g_strdup("") : g_strdup_printf(
+      "  {\"repeat\": 8, \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"read\", \"addr\": \"a[(TI[bid] * 32 + q * 4 + ltid / 32) * N + TJ[bid] * 32 + ltid %% 32]\", \"when\": \"bid < F\"},"
+      "   {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"(q * 4 + ltid / 32) * 33 + ltid %% 32\", \"when\": \"bid < F\"}]},"
+      "  {\"op\": \"sync\", \"scope\": \"block\"},"
+      "  {\"repeat\": 32, \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"q * 33 + ltid\", \"when\": \"bid < F && ltid < 32\"},"
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"(ltid - 32) * 33 + q\", \"when\": \"bid < F && ltid >= 32 && ltid < 64\"}]},"
+      "  {\"op\": \"write\", \"addr\": \"colsum[TI[bid] * N + TJ[bid] * 32 + ltid]\", \"when\": \"bid < F && ltid < 32\"},"
+      "  {\"op\": \"write\", \"addr\": \"rowsumT[TJ[bid] * N + TI[bid] * 32 + ltid - 32]\", \"when\": \"bid < F && ltid >= 32 && ltid < 64\"},"
+      "  {\"repeat\": 5, \"var\": \"q\", \"steps\": [{\"op\": \"shuffle\", \"when\": \"bid < F && ltid >= 32 && ltid < 64\"}]},"
+      "  {\"op\": \"write\", \"addr\": \"Ut[TI[bid] * T + TJ[bid]]\", \"when\": \"bid < F && ltid == 32\"},"
+      "  {\"op\": \"sync\", \"scope\": \"grid\"},"
+      "  {\"repeat\": \"T / 8\", \"var\": \"g\", \"steps\": ["
+      "   {\"repeat\": 8, \"var\": \"u\", \"steps\": [{\"op\": \"read\", \"addr\":"
+      "     \"tid < N ? colsum[(g * 8 + u) * N + tid] : rowsumT[(g * 8 + u) * N + tid - N]\", \"when\": \"tid < 2 * N\"}]},"
+      "   {\"repeat\": 8, \"var\": \"u\", \"steps\": [{\"op\": \"write\", \"addr\":"
+      "     \"tid < N ? colpre[(g * 8 + u) * N + tid] : rowpre[(g * 8 + u) * N + tid - N]\", \"when\": \"tid < 2 * N\"}]}]},"
+      "  {\"op\": \"sync\", \"scope\": \"grid\"},"
+      "  {\"repeat\": \"T\", \"var\": \"k\", \"steps\": ["
+      "   {\"op\": \"write\", \"addr\": \"V[k * T + tid]\", \"when\": \"tid < T\"},"
+      "   {\"op\": \"read\", \"addr\": \"Ut[k * T + tid]\", \"when\": \"tid < T\"}]},"
+      "  {\"op\": \"sync\", \"scope\": \"grid\"},"
+      "  {\"repeat\": \"T\", \"var\": \"k\", \"steps\": ["
+      "   {\"op\": \"write\", \"addr\": \"Upre[tid * T + k]\", \"when\": \"tid < T\"},"
+      "   {\"op\": \"read\", \"addr\": \"V[tid * T + k]\", \"when\": \"tid < T\"}]},"
+      "  {\"op\": \"sync\", \"scope\": \"grid\"},"
+      "  {\"repeat\": 8, \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"read\", \"addr\": \"a[(TI[bid] * 32 + q * 4 + ltid / 32) * N + TJ[bid] * 32 + ltid %% 32]\", \"when\": \"bid < F\"},"
+      "   {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"(q * 4 + ltid / 32) * 33 + ltid %% 32\", \"when\": \"bid < F\"}]},"
+      "  {\"op\": \"sync\", \"scope\": \"block\"},"
+      "  {\"op\": \"read\", \"addr\": \"colpre[TI[bid] * N + TJ[bid] * 32 + ltid]\", \"when\": \"bid < F && ltid < 32\"},"
+      "  {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"ltid\", \"when\": \"bid < F && ltid < 32\"},"
+      "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"ltid\", \"when\": \"bid < F && ltid < 32\"},"
+      "  {\"op\": \"sync\", \"scope\": \"block\"},"
+      "  {\"op\": \"read\", \"addr\": \"rowpre[TJ[bid] * N + TI[bid] * 32 + ltid]\", \"when\": \"bid < F && ltid < 32\"},"
+      "  {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"ltid * 33\", \"when\": \"bid < F && ltid < 32\"},"
+      "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"ltid * 33\", \"when\": \"bid < F && ltid < 32\"},"
+      "  {\"op\": \"read\", \"addr\": \"Upre[TI[bid] * T + TJ[bid]]\", \"when\": \"bid < F && ltid == 0\"},"
+      "  {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"0\", \"when\": \"bid < F && ltid == 0\"},"
+      "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"0\", \"when\": \"bid < F && ltid == 0\"},"
+      "  {\"op\": \"sync\", \"scope\": \"block\"},"
+      "  {\"repeat\": 32, \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"q * 33 + ltid\", \"when\": \"bid < F && ltid < 32\"},"
+      "   {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"q * 33 + ltid\", \"when\": \"bid < F && ltid < 32\"}]},"
+      "  {\"op\": \"sync\", \"scope\": \"block\"},"
+      "  {\"repeat\": 32, \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"ltid * 33 + q\", \"when\": \"bid < F && ltid < 32\"},"
+      "   {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"ltid * 33 + q\", \"when\": \"bid < F && ltid < 32\"}]},"
+      "  {\"op\": \"sync\", \"scope\": \"block\"},"
+      "  {\"repeat\": 8, \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"(q * 4 + ltid / 32) * 33 + ltid %% 32\", \"when\": \"bid < F\"},"
+      "   {\"op\": \"write\", \"addr\": \"b[(TI[bid] * 32 + q * 4 + ltid / 32) * N + TJ[bid] * 32 + ltid %% 32]\", \"when\": \"bid < F\"}]},"
+      "  {\"op\": \"sync\", \"scope\": \"grid\"},");
+  char *t = g_strdup_printf(
+      "{\"memsim_trace\": 1, \"form\": \"compact\","
+      " \"name\": \"sat 1r1w-ordered kernel n=" U " from tile diagonal " U "\","
+      " \"threads\": " U ", \"block_threads\": 128, \"shared_words\": " U ","
+      " \"constants\": {\"N\": " U ", \"T\": " U ", \"M\": " U ", \"F\": " U ", \"NT\": " U "},"
+      " \"arrays\": {\"a\": {\"base\": 0, \"length\": " U "}, \"b\": {\"length\": " U "},"
+      "  \"rowb\": {\"length\": " U "}, \"colb\": {\"length\": " U "},"
+      "  \"ticket\": {\"length\": 1}, \"colsum\": {\"length\": " U "}, \"rowsumT\": {\"length\": " U "},"
+      "  \"colpre\": {\"length\": " U "}, \"rowpre\": {\"length\": " U "}, \"Ut\": {\"length\": " U "},"
+      "  \"V\": {\"length\": " U "}, \"Upre\": {\"length\": " U "},"
+      "  \"TI\": {\"data\": [%s]}, \"TJ\": {\"data\": [%s]}},"
+      " \"steps\": [%s"
+      "  {\"op\": \"read\", \"addr\": \"ticket[0]\", \"when\": \"bid < NT && ltid == 0\"},"
+      "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"193\", \"when\": \"bid < NT && ltid == 0\"},"
+      "  {\"op\": \"sync\", \"scope\": \"block\"},"
+      "  {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"193\", \"when\": \"bid < NT\"},"
+      "  {\"repeat\": 8, \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"read\", \"addr\": \"a[(TI[bid + F] * 32 + ltid / 32 * 8 + q) * N + TJ[bid + F] * 32 + ltid %% 32]\", \"when\": \"bid < NT\"}]},"
+      "  {\"repeat\": 40, \"var\": \"q\", \"steps\": [{\"op\": \"shuffle\", \"when\": \"bid < NT\"}]},"
+      "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"ltid\", \"when\": \"bid < NT\"},"
+      "  {\"op\": \"sync\", \"scope\": \"block\"},"
+      "  {\"repeat\": 3, \"var\": \"w\", \"steps\": ["
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"w * 32 + ltid %% 32\", \"when\": \"bid < NT && w < ltid / 32\"}]},"
+      "  {\"op\": \"read\", \"addr\": \"b[(TI[bid + F] * 32 - 1) * N + TJ[bid + F] * 32 + ltid]\","
+      "   \"when\": \"bid < NT && ltid < 32 && TI[bid + F] > 0 && TI[bid + F] - 1 + TJ[bid + F] < M\"},"
+      "  {\"op\": \"wait\", \"flag\": \"(TI[bid + F] - 1) * T + TJ[bid + F]\","
+      "   \"when\": \"bid < NT && ltid < 32 && TI[bid + F] > 0 && TI[bid + F] - 1 + TJ[bid + F] >= M\"},"
+      "  {\"op\": \"read\", \"addr\": \"rowb[2 * ((TI[bid + F] - 1) * N + TJ[bid + F] * 32 + ltid)]\","
+      "   \"when\": \"bid < NT && ltid < 32 && TI[bid + F] > 0 && TI[bid + F] - 1 + TJ[bid + F] >= M\"},"
+      "  {\"op\": \"read\", \"addr\": \"b[(TI[bid + F] * 32 + ltid - 32) * N + TJ[bid + F] * 32 - 1]\","
+      "   \"when\": \"bid < NT && ltid >= 32 && ltid < 64 && TJ[bid + F] > 0 && TI[bid + F] + TJ[bid + F] - 1 < M\"},"
+      "  {\"op\": \"wait\", \"flag\": \"T * T + 4 * (TI[bid + F] * T + TJ[bid + F] - 1) + (ltid - 32) / 8\","
+      "   \"when\": \"bid < NT && ltid >= 32 && ltid < 64 && TJ[bid + F] > 0 && TI[bid + F] + TJ[bid + F] - 1 >= M\"},"
+      "  {\"op\": \"read\", \"addr\": \"colb[2 * ((TJ[bid + F] - 1) * N + TI[bid + F] * 32 + ltid - 32)]\","
+      "   \"when\": \"bid < NT && ltid >= 32 && ltid < 64 && TJ[bid + F] > 0 && TI[bid + F] + TJ[bid + F] - 1 >= M\"},"
+      "  {\"op\": \"read\", \"addr\": \"b[(TI[bid + F] * 32 - 1) * N + TJ[bid + F] * 32 - 1]\","
+      "   \"when\": \"bid < NT && ltid == 64 && TI[bid + F] > 0 && TJ[bid + F] > 0 && TI[bid + F] + TJ[bid + F] - 2 < M\"},"
+      "  {\"op\": \"wait\", \"flag\": \"(TI[bid + F] - 1) * T + TJ[bid + F] - 1\","
+      "   \"when\": \"bid < NT && ltid == 64 && TI[bid + F] > 0 && TJ[bid + F] > 0 && TI[bid + F] + TJ[bid + F] - 2 >= M\"},"
+      "  {\"op\": \"read\", \"addr\": \"rowb[2 * ((TI[bid + F] - 1) * N + TJ[bid + F] * 32 - 1)]\","
+      "   \"when\": \"bid < NT && ltid == 64 && TI[bid + F] > 0 && TJ[bid + F] > 0 && TI[bid + F] + TJ[bid + F] - 2 >= M\"},"
+      "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"128 + ltid\", \"when\": \"bid < NT && ltid < 32\"},"
+      "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"128 + ltid\", \"when\": \"bid < NT && ltid >= 32 && ltid < 64\"},"
+      "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"192\", \"when\": \"bid < NT && ltid == 64\"},"
+      "  {\"op\": \"sync\", \"scope\": \"block\"},"
+      "  {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"128 + ltid %% 32\", \"when\": \"bid < NT\"},"
+      "  {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"192\", \"when\": \"bid < NT\"},"
+      "  {\"repeat\": 8, \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"160 + ltid / 32 * 8 + q\", \"when\": \"bid < NT\"}]},"
+      "  {\"op\": \"write\", \"addr\": \"rowb[2 * (TI[bid + F] * N + TJ[bid + F] * 32 + ltid - 96)]\", \"when\": \"bid < NT && ltid >= 96\"},"
+      "  {\"op\": \"signal\", \"flag\": \"TI[bid + F] * T + TJ[bid + F]\", \"when\": \"bid < NT && ltid >= 96\"},"
+      "  {\"repeat\": 8, \"var\": \"q\", \"steps\": [{\"op\": \"shuffle\", \"when\": \"bid < NT\"}]},"
+      "  {\"op\": \"write\", \"addr\": \"colb[2 * (TJ[bid + F] * N + TI[bid + F] * 32 + ltid / 32 * 8 + ltid %% 32)]\", \"when\": \"bid < NT && ltid %% 32 < 8\"},"
+      "  {\"op\": \"signal\", \"flag\": \"T * T + 4 * (TI[bid + F] * T + TJ[bid + F]) + ltid / 32\", \"when\": \"bid < NT && ltid %% 32 < 8\"},"
+      "  {\"repeat\": 8, \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"write\", \"addr\": \"b[(TI[bid + F] * 32 + ltid / 32 * 8 + q) * N + TJ[bid + F] * 32 + ltid %% 32]\", \"when\": \"bid < NT\"}]}]}",
+      n, m, threads, sw, n, T, m, first, tiles, n * n, n * n, 2 * T * n, 2 * T * n, T * n, T * n, T * n, T * n, T * T, T * T,
+      T * T, ti->str, tj->str, tri);
+  g_string_free(ti, TRUE);
+  g_string_free(tj, TRUE);
+  g_free(tri);
+  return open_text(t, m ? "1+r-ordered kernels" : "1r1w-ordered kernel", 0,
+                   2 * n * n + 4 * T * n + 1 + (m ? 4 * T * n + 3 * T * T : 0), error);
+}
+
 MsSource *ms_cmp_sat_lookback(guint64 n, guint64 H, guint64 V, GError **error) {
   const guint64 T = 256;
   if ((H != 16 && H != 32) || (V != 2 && V != 4)) {
@@ -139,6 +317,8 @@ MsSource *ms_cmp_sat_lookback(guint64 n, guint64 H, guint64 V, GError **error) {
       "   {\"op\": \"write\", \"addr\": \"AGG + bid * N + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\", \"when\": \"bid > 0\"}]},"
       "  {\"op\": \"sync\", \"scope\": \"block\"},"
       "  {\"op\": \"write\", \"addr\": \"FL + bid * NC + c\", \"when\": \"ltid == 0\"},"
+      "  {\"op\": \"signal\", \"flag\": \"bid * NC + c\", \"when\": \"ltid == 0\"},"
+      "  {\"op\": \"wait\", \"flag\": \"(bid - 1) * NC + c\", \"when\": \"ltid == 0 && bid > 0\"},"
       "  {\"op\": \"read\", \"addr\": \"FL + (bid - 1 - ltid) * NC + c\", \"when\": \"ltid < 32 && bid > ltid\"},"
       "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": ["
       "   {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"r * RS + ltid + ltid / H * 4\"}]},"

@@ -441,6 +441,9 @@ static void map_sat(const MsCompare *cmp, MsCmpRecord *r, GHashTable *p, const c
     *alg = "1r1w-lookback-kernel";
   }
   if (strcmp(*alg, "copy") == 0) *alg = "copy-kernel"; /* 16-byte vectors, grid-stride (since 2026-11-25) */
+  /* one kernel of ordered tiles, waiting on flags (ms_cmp_sat_ordered) */
+  if (strcmp(*alg, "1r1w-ordered") == 0) *alg = "1r1w-ordered-kernel";
+  if (strcmp(*alg, "1+r-ordered") == 0) *alg = "1+r-ordered-kernels";
   /* kernels/sat.cu's prefix loops (#pragma unroll 8) compile to 8 loads, then 8 stores
    * (traces/measured/h100/sass-order.txt): the trace in that order */
   if ((strcmp(*alg, "2r2w") == 0 || strcmp(*alg, "4r4w") == 0) && !g_hash_table_contains(p, "unroll"))
@@ -610,6 +613,27 @@ static MsSource *own_source(const MsCmpRecord *r, GHashTable *p, gboolean *handl
   guint64 n, size, steps, t, h, ow, bt;
   *handled = TRUE;
   const gboolean lookback = strcmp(r->sim_algorithm, "1r1w-lookback-kernel") == 0;
+  const gboolean ordered = strcmp(r->sim_algorithm, "1r1w-ordered-kernel") == 0;
+  if (strcmp(r->sim_family, "sat") == 0 && (ordered || strcmp(r->sim_algorithm, "1+r-ordered-kernels") == 0)) {
+    static const char *const ord_known[] = {"n", "block", "seed", "r", NULL};
+    if (!ms_param_check(p, ord_known, "sat", error) || !ms_param_uint(p, "n", 1024, 32, 1u << 16, &n, error) ||
+        !ms_param_uint(p, "block", 32, 32, 32, &t, error))
+      return NULL;
+    guint64 m = 0;
+    if (!ordered) { /* kernels/sat.cu launch_sat: m = round((sqrt(1 + 8 r T^2) - 1) / 2), at most T */
+      const char *rs = g_hash_table_lookup(p, "r");
+      char *end = NULL;
+      const double rv = rs ? g_ascii_strtod(rs, &end) : -1;
+      if (!rs || !*rs || *end || !(rv >= 0 && rv <= 1)) {
+        g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "sat: 1+r-ordered: r: expected a decimal in [0, 1], got %s",
+                    rs ? rs : "nothing");
+        return NULL;
+      }
+      const double T = (double)(n / 32);
+      m = (guint64)MIN(T, (double)lround((sqrt(1.0 + 8.0 * rv * T * T) - 1.0) / 2.0));
+    }
+    return ms_cmp_sat_ordered(n, m, error);
+  }
   if (strcmp(r->sim_family, "sat") == 0 && (lookback || strcmp(r->sim_algorithm, "copy-kernel") == 0)) {
     if (!ms_param_check(p, sat_known, "sat", error) || !ms_param_uint(p, "n", 1024, 1, 1u << 16, &n, error))
       return NULL;

@@ -161,6 +161,9 @@ MsSource *ms_cmp_hmm_transpose(guint64 n, GError **error);
  * columns, cols_per_thread = V words per thread; H = 32, V = 2 or H = 16, V = 4): its
  * requests in program order; the wait for the strip above is not a request (below). */
 MsSource *ms_cmp_sat_lookback(guint64 n, guint64 strip_rows, guint64 cols_per_thread, GError **error);
+/* kernels/sat.cu sat_1r1w_ordered: the tiles from tile diagonal m on, by ticket (1r1w-ordered:
+ * m = 0; 1+r-ordered: 2R1W has done the first m diagonals). */
+MsSource *ms_cmp_sat_ordered(guint64 n, guint64 m, GError **error);
 MsSource *ms_cmp_life_tile(guint64 size, guint64 steps, GError **error);
 MsSource *ms_cmp_life_shuffle(guint64 size, guint64 steps, guint64 steps_per_launch, guint64 strip_rows,
                               guint64 words_per_warp, guint64 warps_per_block, GError **error);

@@ -114,6 +114,10 @@ typedef struct {
   /* l2_hashed_sets (with l2_ways): line x goes to set ms_l2_hash(x) mod sets instead of x mod
    * sets, as a GPU hashes addresses to L2 slices (docs/models.md, "L2 lines") */
   gboolean l2_hashed_sets;
+  /* l2_posted_write_backs (with l2_ways; FALSE): a write completes when the L2 has it; the
+   * DRAM slots its groups take (write-backs, fills) are taken as before but do not delay its
+   * completion (docs/models.md, "Posted write-backs").  FALSE: it completes with them. */
+  gboolean l2_posted_write_backs;
   /* hmm kinds (a project extension, docs/models.md, "A DMM's port"): a DMM passes at most
    * this many global stages per time unit; a request of k stages from a DMM also takes k
    * slots of its port and completes no earlier than its last port slot + the latency - 1

@@ -673,8 +673,50 @@ Test(compare, traces_declare_their_global_words) {
     cr_assert_not_null(r, "%s", e ? e->message : "");
     cr_expect_eq(r->requests, want, "H %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " requests, want %" G_GUINT64_FORMAT,
                  H, r->requests, want);
+    /* flags: each strip's thread 0 signals per chunk; warp 0 of every strip but the first waits */
+    cr_expect_eq(r->signals, S * NC);
+    cr_expect_eq(r->waits, (S - 1) * NC);
     ms_result_free(r);
     ms_source_free(t);
+  }
+  /* 1r1w-ordered at n = 1024 (T = 32 tiles a side, 1024 blocks of 128 threads), counted from
+   * kernels/sat.cu sat_1r1w_ordered: per tile the ticket, 1024 loads and 1024 stores of the
+   * tile; warp 0 reads the row above (32 64-bit words of rowb, I > 0), warp 1 the column to the
+   * left (colb, J > 0), thread 64 the corner (I, J > 0); warp 3 stores rowb (32), every warp 8
+   * colb words.  Shared: the ticket (1 write, 128 reads), wsum (128 writes, 32 (1 + 2 + 3)
+   * reads), the borders (65 writes; 128 + 128 + 8 x 128 reads).  Flags: 5 signals per tile;
+   * waits: warp 0 where I > 0, warp 1 where J > 0, warp 2 where both */
+  {
+    const guint64 T = 32, tiles = T * T;
+    t = ms_cmp_sat_ordered(1024, 0, &e);
+    cr_assert_not_null(t, "%s", e ? e->message : "");
+    cr_expect_eq(ms_source_threads(t), tiles * 128);
+    cr_expect_eq(ms_source_block_threads(t), 128);
+    g_autoptr(MsModel) hm = ms_model_new(MS_MODEL_HMM, 32, 1, 4, 1, 10);
+    MsResult *r = ms_simulate(hm, t, NULL, &e);
+    cr_assert_not_null(r, "%s", e ? e->message : "");
+    const guint64 edge = tiles - T, inner = (T - 1) * (T - 1);
+    cr_expect_eq(r->global.requests, tiles * (1 + 1024 + 1024 + 32 + 32) + 2 * 32 * edge + inner);
+    cr_expect_eq(r->shared.requests, tiles * (1 + 128 + 128 + 32 * 6 + 65 + 128 + 128 + 8 * 128));
+    cr_expect_eq(r->signals, 5 * tiles);
+    cr_expect_eq(r->waits, 2 * edge + inner);
+    ms_result_free(r);
+    ms_source_free(t);
+    /* 1+r-ordered, r = 0.25 at n = 1024: m = 16 diagonals by 2R1W (136 tiles), 888 ordered;
+     * the ordered kernel reads the borders of tiles below m from b, without a wait */
+    t = ms_cmp_sat_ordered(1024, 16, &e);
+    cr_assert_not_null(t, "%s", e ? e->message : "");
+    r = ms_simulate(hm, t, NULL, &e);
+    cr_assert_not_null(r, "%s", e ? e->message : "");
+    cr_expect_eq(r->signals, 5 * (tiles - 136));
+    cr_expect_eq(r->kernels, 1, "an hmm without residency limits: one kernel");
+    cr_expect_eq(r->grid_barriers, 5, "2R1W's five kernels, then the ordered one");
+    ms_result_free(r);
+    ms_source_free(t);
+    cr_expect_null(ms_cmp_sat_ordered(1000, 0, &e));
+    cr_expect_str_eq(e ? e->message : "",
+                     "1r1w-ordered kernel: n 1000 is not a multiple of 32, or m 0 is beyond its 31 tile diagonals");
+    g_clear_error(&e);
   }
   cr_expect_null(ms_cmp_sat_lookback(1000, 32, 2, &e));
   cr_expect_str_eq(e ? e->message : "", "1r1w-lookback kernel: n 1000 is not a multiple of 512");
