@@ -29,7 +29,7 @@ typedef struct {
   guint64 launch_units, l2_words, l2_latency;
   /* warp issue (optional records: without them the papers' defaults, 1 and FALSE) */
   double load_loop_clocks, store_loop_clocks; /* clocks per iteration, NAN: not recorded */
-  double fence_clocks;      /* store-fence-loop at its largest footprint, NAN: not recorded */
+  double fence_clocks, fence_l2_clocks; /* store-fence-loop at its largest, smallest footprint; NAN: none */
   gboolean posted_write_backs; /* l2_posted_write_backs (with --l2-ways) */
   char *from_fence;
   guint32 read_window;
