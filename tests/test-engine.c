@@ -882,6 +882,32 @@ Test(gpu, l2_cache_worked_example) {
   }
 }
 
+/* docs/models.md, "Posted write-backs": the L2 cache's worked example with
+ * l2_posted_write_backs.  The partial write at 7 still takes DRAM slots 7 and 8 but completes
+ * at 7 + 2 - 1 = 8, when the L2 has it; the read at 9 misses, DRAM slot 9, complete at 13:
+ * 14 time units, against 18 (models/extensions/umm-l2-posted-write-backs.json). */
+Test(gpu, l2_posted_write_backs_worked_example) {
+  const gint64 addr[4][4] = {{0, 1, 2, 3}, {0, 1, 2, 3}, {8, 9, -1, -1}, {0, 1, 2, 3}};
+  for (int posted = 0; posted <= 1; posted++) {
+    g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 4, 5);
+    m->l2_words = 8;
+    m->l2_latency = 2;
+    m->l2_rate = 1;
+    m->l2_ways = 1;
+    m->l2_posted_write_backs = posted;
+    MtTrace *t = mt_trace_new(4, 4);
+    for (int s = 0; s < 4; s++) {
+      gint64 *a = mt_mem(t, s == 2 ? MS_OP_WRITE : MS_OP_READ, MS_SPACE_GLOBAL);
+      for (int i = 0; i < 4; i++) a[i] = addr[s][i] < 0 ? MS_ADDR_NONE : addr[s][i];
+    }
+    MsSimOptions opt = {0};
+    g_autoptr(MsResult) r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, posted ? 14u : 18u, "posted %d: %" G_GUINT64_FORMAT " time units", posted, r->time_units);
+    cr_expect_eq(r->dram_stages, 4u, "the write-backs still take their DRAM slots");
+    mt_trace_free(t);
+  }
+}
+
 /* docs/models.md, "L2 partitions": HMM d = 2, w = 4, global latency 5, group_words 4,
  * l2_words 8, l2_latency 2, l2_rate 1, l2_ways 1; two blocks of one warp read group 0 twice.
  * One cache: warp 1 hits what warp 0 brought in, 7 time units; two partitions: each block's
