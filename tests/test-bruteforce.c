@@ -694,6 +694,8 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
             }
             if (st.op != MS_OP_WRITE || !m->l2_posted_write_backs) /* else done when the L2 has it */
               complete = MAX(complete, (d0 + dk - 1) / d_rate + dl - 1);
+            else /* and the trace ends no sooner than its DRAM slots */
+              last_complete = MAX(last_complete, (d0 + dk - 1) / d_rate + dl - 1);
             next_dslot = d0 + dk;
           }
           if (l1h[pos[j] * W + j]) complete = MAX(complete, now + (gint64)m->l1_latency - 1); /* its L1 hits */

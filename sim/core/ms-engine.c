@@ -2048,9 +2048,11 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
       dl = load_latency(&e->lw_dram, t, e->dslot);
       load_take(&e->lw_dram, d0, kd);
     }
-    /* l2_posted_write_backs: a write is done when the L2 has it; its DRAM slots stay taken */
-    if (r->step.op != MS_OP_WRITE || !e->model->l2_posted_write_backs)
-      complete = MAX(complete, rate_div(d0 + kd - 1, e->drate, e->dmag) + dl - 1);
+    const gint64 dcomplete = rate_div(d0 + kd - 1, e->drate, e->dmag) + dl - 1;
+    /* l2_posted_write_backs: a write is done when the L2 has it; its DRAM slots stay taken
+     * and the trace ends no sooner than they do */
+    if (r->step.op != MS_OP_WRITE || !e->model->l2_posted_write_backs) complete = MAX(complete, dcomplete);
+    else if (dcomplete > e->last_complete) e->last_complete = dcomplete;
     e->dslot = d0 + kd;
     e->dbusy += (guint64)kd;
   }
