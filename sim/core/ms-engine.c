@@ -1761,6 +1761,7 @@ static inline void hold(Engine *e, guint64 j, MsOp op) {
 /* Flags (docs/models.md, "Flags"). */
 static void flag_free(gpointer p);
 G_STATIC_ASSERT(sizeof(gsize) >= sizeof(guint64)); /* a flag number is its hash table key */
+G_STATIC_ASSERT(MS_OP_SIGNAL > MS_OP_SHUFFLE && MS_OP_WAIT > MS_OP_SHUFFLE); /* advance() tests op > MS_OP_SHUFFLE */
 
 static Flag *flag_get(Engine *e, guint64 f) {
   if (!e->flags) e->flags = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, flag_free);
@@ -1781,7 +1782,7 @@ static void flag_free(gpointer p) {
 
 /* Warp j at a signal step (i: its place in r's warps) sets its flags when its requests have
  * completed and goes on from then; each warp waiting for them only for this one is released. */
-static gboolean flag_signal(Engine *e, StepRec *r, guint64 j) {
+G_GNUC_NO_INLINE static gboolean flag_signal(Engine *e, StepRec *r, guint64 j) {
   const guint64 i = j - r->klo;
   hold(e, j, MS_OP_SYNC);
   const gint64 t = e->ready[j];
@@ -1816,7 +1817,7 @@ static gboolean flag_signal(Engine *e, StepRec *r, guint64 j) {
 
 /* Warp j at a wait step: on at once if its flags are set (from the latest of their times), else
  * parked on those that are not.  TRUE if it waits. */
-static gboolean flag_wait(Engine *e, StepRec *r, guint64 j) {
+G_GNUC_NO_INLINE static gboolean flag_wait(Engine *e, StepRec *r, guint64 j) {
   const guint64 i = j - r->klo;
   guint32 pend = 0;
   gint64 t = e->ready[j];
@@ -1913,14 +1914,12 @@ static gboolean advance(Engine *e, guint64 j) {
       pass(e, r);
       continue;
     }
-    if (r->step.op == MS_OP_SIGNAL) {
-      if (!flag_signal(e, r, j)) return FALSE;
-      e->cursor[j]++;
-      pass(e, r);
-      continue;
-    }
-    if (r->step.op == MS_OP_WAIT) {
-      if (flag_wait(e, r, j)) return TRUE;
+    if (G_UNLIKELY(r->step.op > MS_OP_SHUFFLE)) { /* signal, wait: one test on the memory steps' path */
+      if (r->step.op == MS_OP_SIGNAL) {
+        if (!flag_signal(e, r, j)) return FALSE;
+      } else if (flag_wait(e, r, j)) {
+        return TRUE;
+      }
       e->cursor[j]++;
       pass(e, r);
       continue;
