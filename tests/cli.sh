@@ -489,8 +489,16 @@ expect calibrate_l1_needs_records 2 "memsim calibrate: --l1: needs at least 3 l1
 expect calibrate_shuffles_needs_records 2 "memsim calibrate: $src/traces/measured/h100/calibrate.json: no calibrate records \"shuffle-latency\", \"shuffle-rate\" (--shuffles needs them; run memsim-measure --workload calibrate)" -- calibrate --shuffles "$src/traces/measured/h100/calibrate.json"
 expect calibrate_loaded_needs_records 2 "memsim calibrate: --loaded-latency: needs at least 2 loaded-chase records, got 0 (MEMSIM_ONLY=loaded-chase,l2-loaded-chase run memsim-measure --workload calibrate)" -- calibrate --loaded-latency "$src/traces/measured/h100/calibrate.json"
 expect calibrate_hashed_needs_ways 2 "memsim calibrate: --l2-hashed-sets needs --l2-ways" -- calibrate --l2-hashed-sets "$src/traces/measured/h100/calibrate.json"
+# flags (docs/models.md, "Flags"): the worked example, and the same trace through the binary form
+n=$((n + 1))
+if out=$("$memsim" run "$src/models/textbook-umm.json" "$src/traces/flags.json" --json 2>/dev/null) &&
+   grep -q '^{"time_units":15,' <<<"$out" && grep -q '"signals":3,"waits":2' <<<"$out" &&
+   "$memsim" convert "$src/traces/flags.json" --to binary -o flags.bin &&
+   out2=$("$memsim" run "$src/models/textbook-umm.json" flags.bin --json 2>/dev/null) &&
+   grep -q '^{"time_units":15,' <<<"$out2"; then echo "ok - flags_worked_example"
+else fail "flags_worked_example: $out"; fi
 # the worked examples of docs/models.md's extensions, by the command
-for ex in "hmm-l2-partitions:l2-partitions:8" "hmm-block-starts:block-starts:11" "umm-l2-cache:l2-cache:18" "hmm-dmm-port:dmm-port:8" "umm-shuffles:shuffles:16" "hmm-l1:l1-cache:17" "umm-loaded-latency:loaded-latency:11"; do
+for ex in "hmm-l2-partitions:l2-partitions:8" "hmm-block-starts:block-starts:11" "umm-l2-cache:l2-cache:18" "hmm-dmm-port:dmm-port:8" "umm-shuffles:shuffles:16" "hmm-l1:l1-cache:17" "umm-loaded-latency:loaded-latency:11" "umm-l2-posted-write-backs:l2-cache:14"; do
   IFS=: read -r mo tr want <<<"$ex"
   n=$((n + 1))
   if out=$("$memsim" run "$src/models/extensions/$mo.json" "$src/traces/$tr.json" --json 2>/dev/null) &&
