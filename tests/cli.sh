@@ -485,6 +485,18 @@ for g in h100 h200; do
     echo "ok - calibrate_l1_$g"
   else fail "calibrate_l1_$g: $(head -c 300 cal.err)"; fi
 done
+# posted write-backs from store-fence-loop in and beyond L2 (docs/calibration.md): true on both GPUs,
+# only with --l2-ways; the experimental models are these files' output
+for g in h100 h200; do
+  n=$((n + 1))
+  m=$src/traces/measured/$g
+  if "$memsim" calibrate "$m/calibrate.json" "$m/l2sweep.json" "$m/fence.json" --l2-ways 16 -q -o "wb-$g.json" 2>cal.err &&
+     grep -q '"l2_posted_write_backs":[[:space:]]*true' "wb-$g.json" &&
+     "$memsim" calibrate "$m/calibrate.json" "$m/l2sweep.json" "$m/fence.json" -q -o "nowb-$g.json" 2>>cal.err &&
+     ! grep -q l2_posted_write_backs "nowb-$g.json"; then
+    echo "ok - calibrate_posted_write_backs_$g"
+  else fail "calibrate_posted_write_backs_$g: $(head -c 300 cal.err)"; fi
+done
 expect calibrate_l1_needs_records 2 "memsim calibrate: --l1: needs at least 3 l1-sweep records, got 0" -- calibrate --l1 "$src/traces/measured/h100/calibrate.json"
 expect calibrate_shuffles_needs_records 2 "memsim calibrate: $src/traces/measured/h100/calibrate.json: no calibrate records \"shuffle-latency\", \"shuffle-rate\" (--shuffles needs them; run memsim-measure --workload calibrate)" -- calibrate --shuffles "$src/traces/measured/h100/calibrate.json"
 expect calibrate_loaded_needs_records 2 "memsim calibrate: --loaded-latency: needs at least 2 loaded-chase records, got 0 (MEMSIM_ONLY=loaded-chase,l2-loaded-chase run memsim-measure --workload calibrate)" -- calibrate --loaded-latency "$src/traces/measured/h100/calibrate.json"
