@@ -740,21 +740,6 @@ __device__ __forceinline__ u32 lb_ld_acquire(const u32 *p) {
   return v;
 }
 
-/* cp.async of a thread's own V words (8 or 16 bytes) into shared memory: the next chunk's
- * loads in flight while this chunk is scanned and looks back (PF variants). 16 bytes go
- * by .cg (L2 only); 8 bytes must go by .ca. */
-template <int V> __device__ __forceinline__ void cpa(u32 *sdst, const u32 *gsrc) {
-  const unsigned sa = (unsigned)__cvta_generic_to_shared(sdst);
-  if constexpr (V == 4)
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(sa), "l"(gsrc) : "memory");
-  else if constexpr (V == 2)
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(sa), "l"(gsrc) : "memory");
-  else
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(sa), "l"(gsrc) : "memory");
-}
-__device__ __forceinline__ void cpa_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-__device__ __forceinline__ void cpa_wait_all() { asm volatile("cp.async.wait_group 0;" ::: "memory"); }
-
 /* The look-back SAT: strips of H rows, 256 threads, V columns per thread (chunks of
  * C = 256 V columns). The look-back is sat_1r1w_lookback's; the row prefixes across
  * the chunk are not one warp scan per row: every thread's H row totals go to shared
@@ -772,7 +757,7 @@ __device__ __forceinline__ void cpa_wait_all() { asm volatile("cp.async.wait_gro
  * diagnostics whose sums are wrong (timing only): 1 no strip waits for another (every
  * strip takes itself for strip 0), 2 the loads and stores alone in the kernel's order,
  * 3 the look-back's barrier, loads and stores but no wait on a flag, 4 no fences. */
-template <int V, int H, bool RA, int DIAG = 0, bool PF = false>
+template <int V, int H, bool RA, int DIAG = 0>
 __global__ void __launch_bounds__(LB_T, 2)
 sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32 *incv,
                   u32 *flags, u32 *ticket, int n, u32 epoch) {
@@ -814,47 +799,16 @@ sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32
   };
   const int myp = tid + (tid / SEG) * 4;
   const int sr = tid / NSEG, sg = tid % NSEG; /* this thread's row and segment in the scan */
-  /* PF: the chunk's H x C words staged in dynamic shared memory, each thread its own V
-   * words of each row: chunk c + 1 is copied in while chunk c is scanned. */
-  extern __shared__ __align__(16) u32 pf_buf[];
-  if constexpr (PF) {
-#pragma unroll
-    for (int r = 0; r < H; r++) cpa<V>(pf_buf + r * C + tid * V, arow + (size_t)r * n + tid * V);
-    cpa_commit();
-  }
   for (int c = 0; c < nchunks; c++) {
     const int par = c & 1;
     const int col = c * C + tid * V;
     u32 v[H][V];
-    if constexpr (PF) {
-      cpa_wait_all();
 #pragma unroll
-      for (int r = 0; r < H; r++) {
-        if constexpr (V == 4) {
-          const uint4 t = *(const uint4 *)(pf_buf + r * C + tid * V);
-          v[r][0] = t.x; v[r][1] = t.y; v[r][2] = t.z; v[r][3] = t.w;
-        } else if constexpr (V == 2) {
-          const uint2 t = *(const uint2 *)(pf_buf + r * C + tid * V);
-          v[r][0] = t.x; v[r][1] = t.y;
-        } else {
-          v[r][0] = pf_buf[r * C + tid];
-        }
-      }
-    } else {
-#pragma unroll
-      for (int r = 0; r < H; r++) ldv_cs<V>(v[r], arow + (size_t)r * n + col);
-    }
+    for (int r = 0; r < H; r++) ldv_cs<V>(v[r], arow + (size_t)r * n + col);
 #pragma unroll
     for (int r = 1; r < H; r++)
 #pragma unroll
       for (int e = 0; e < V; e++) v[r][e] += v[r - 1][e];
-    if constexpr (PF) { /* after the prefix, which used every word read back: no overwrite before a read */
-      if (c + 1 < nchunks) {
-#pragma unroll
-        for (int r = 0; r < H; r++) cpa<V>(pf_buf + r * C + tid * V, arow + (size_t)r * n + col + C);
-      }
-      cpa_commit();
-    }
     u32 agg[V];
 #pragma unroll
     for (int e = 0; e < V; e++) agg[e] = v[H - 1][e];
@@ -974,8 +928,7 @@ struct LbConf {
 LbConf lb_conf(int n) {
   LbConf c;
   if (const char *e = std::getenv("MEMSIM_LB_VARIANT")) c.var = std::atoi(e);
-  if (c.var == 1 || c.var == 3 || c.var == 9) c.h = 16, c.v = 4;
-  if (c.var == 10) c.h = 16;
+  if (c.var == 1 || c.var == 3) c.h = 16, c.v = 4;
   if (n % (LB_T * c.v)) {
     std::fprintf(stderr, "sat: 1r1w-lookback: n %d is not a multiple of %d\n", n, LB_T * c.v);
     std::exit(2);
@@ -1230,14 +1183,6 @@ void launch_sat(SatBufs &B, const std::string &alg, double r) {
     const LbConf c = lb_conf(n);
 #define MS_LB(VV, HH, RA, DIAG) \
   sat_1r1w_lookback<VV, HH, RA, DIAG><<<n / HH, LB_T>>>(B.a, B.b, B.aggv, B.incv, B.flags, B.ticket, n, B.epoch)
-#define MS_LBPF(VV, HH) \
-  do { \
-    const int pfb = HH * LB_T * VV * (int)sizeof(u32); \
-    MS_CUDA(cudaFuncSetAttribute(sat_1r1w_lookback<VV, HH, true, 0, true>, \
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize, pfb)); \
-    sat_1r1w_lookback<VV, HH, true, 0, true><<<n / HH, LB_T, pfb>>>(B.a, B.b, B.aggv, B.incv, B.flags, \
-                                                                     B.ticket, n, B.epoch); \
-  } while (0)
     switch (c.var) {
     case 1: MS_LB(4, 16, false, 0); break;
     case 2: MS_LB(2, 32, false, 0); break;
@@ -1246,13 +1191,9 @@ void launch_sat(SatBufs &B, const std::string &alg, double r) {
     case 5: MS_LB(2, 32, true, 2); break;
     case 6: MS_LB(2, 32, true, 3); break;
     case 7: MS_LB(2, 32, false, 4); break;
-    case 8: MS_LBPF(2, 32); break;
-    case 9: MS_LBPF(4, 16); break;
-    case 10: MS_LBPF(2, 16); break;
     default: MS_LB(2, 32, true, 0); break;
     }
 #undef MS_LB
-#undef MS_LBPF
   }
 }
 
