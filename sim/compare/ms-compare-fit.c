@@ -209,8 +209,8 @@ static gboolean same_params(const MsCmpRecord *a, const MsCmpRecord *b) {
 void ms_cmp_stats(GPtrArray *recs, MsCmpStats *s) {
   guint n = recs->len;
   s->n = n;
-  s->mape = s->pearson_log = s->spearman = s->pairs_ordered = NAN;
-  s->pairs = 0;
+  s->mape = s->pearson_log = s->spearman = s->pairs_ordered = s->pairs_ordered_untied = NAN;
+  s->pairs = s->pair_ties = 0;
   if (n == 0) return;
   double *lp = g_new(double, n), *lm = g_new(double, n), sum = 0;
   for (guint i = 0; i < n; i++) {
@@ -229,9 +229,11 @@ void ms_cmp_stats(GPtrArray *recs, MsCmpStats *s) {
       const MsCmpRecord *a = g_ptr_array_index(recs, i), *b = g_ptr_array_index(recs, j);
       if (!same_params(a, b) || a->median_ns == b->median_ns) continue;
       s->pairs++;
-      if ((a->predicted_ns < b->predicted_ns) == (a->median_ns < b->median_ns) && a->predicted_ns != b->predicted_ns) good++;
+      if (a->predicted_ns == b->predicted_ns) s->pair_ties++;
+      else if ((a->predicted_ns < b->predicted_ns) == (a->median_ns < b->median_ns)) good++;
     }
   if (s->pairs) s->pairs_ordered = (double)good / s->pairs;
+  if (s->pairs > s->pair_ties) s->pairs_ordered_untied = (double)good / (s->pairs - s->pair_ties);
   g_free(lp);
   g_free(lm);
   g_free(rp);
@@ -293,6 +295,8 @@ gboolean ms_cmp_fit(MsCompare *cmp, GError **error) {
     ms_cmp_stats(used, &all_stats);
     cmp->overall.pairs = all_stats.pairs;
     cmp->overall.pairs_ordered = all_stats.pairs_ordered;
+    cmp->overall.pair_ties = all_stats.pair_ties;
+    cmp->overall.pairs_ordered_untied = all_stats.pairs_ordered_untied;
     GHashTable *by = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, (GDestroyNotify)g_ptr_array_unref);
     for (guint i = 0; i < test->len; i++) {
       MsCmpRecord *r = g_ptr_array_index(test, i);
@@ -314,6 +318,8 @@ gboolean ms_cmp_fit(MsCompare *cmp, GError **error) {
       ms_cmp_stats(fam, &fs);
       s->pairs = fs.pairs;
       s->pairs_ordered = fs.pairs_ordered;
+      s->pair_ties = fs.pair_ties;
+      s->pairs_ordered_untied = fs.pairs_ordered_untied;
       g_ptr_array_free(fam, TRUE);
       g_hash_table_insert(cmp->families, g_strdup(k), s);
     }

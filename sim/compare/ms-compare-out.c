@@ -59,10 +59,15 @@ static void append_cal(const MsCompare *c, GString *s, const char *prefix) {
 
 static void row_stats(GString *s, const char *name, const MsCmpStats *st, gboolean md) {
   char *m = pct(st->mape), *p = num(st->pearson_log, "%.4f"), *r = num(st->spearman, "%.4f"), *o = pct(st->pairs_ordered);
+  /* ties: pairs the model predicts equal (never ordered), and the share ordered among the rest */
+  char *u = pct(st->pairs_ordered_untied);
+  char *ties = st->pair_ties ? g_strdup_printf(", %u tied; %s of the rest", st->pair_ties, u) : g_strdup("");
   if (md)
-    g_string_append_printf(s, "| %s | %u | %s | %s | %s | %s (%u pairs) |\n", name, st->n, m, p, r, o, st->pairs);
+    g_string_append_printf(s, "| %s | %u | %s | %s | %s | %s (%u pairs%s) |\n", name, st->n, m, p, r, o, st->pairs, ties);
   else
-    g_string_append_printf(s, "%-12s %6u %9s %12s %9s %9s (%u pairs)\n", name, st->n, m, p, r, o, st->pairs);
+    g_string_append_printf(s, "%-12s %6u %9s %12s %9s %9s (%u pairs%s)\n", name, st->n, m, p, r, o, st->pairs, ties);
+  g_free(u);
+  g_free(ties);
   g_free(m);
   g_free(p);
   g_free(r);
@@ -219,6 +224,8 @@ static cJSON *stats_json(const MsCmpStats *st) {
   add_num(o, "spearman", st->spearman);
   add_num(o, "pairs_ordered", st->pairs_ordered);
   cJSON_AddNumberToObject(o, "pairs", st->pairs);
+  cJSON_AddNumberToObject(o, "pair_ties", st->pair_ties);
+  add_num(o, "pairs_ordered_untied", st->pairs_ordered_untied);
   return o;
 }
 

@@ -67,10 +67,15 @@ typedef struct {
 } MsCalibration;
 
 /* Statistics of a set of records (fractions, not percent); NAN where undefined. */
+/* Pairs: two records of one family with equal parameters, different algorithms and different
+ * measured times; pairs_ordered counts those the prediction orders as measured.  A pair the
+ * model predicts equal (pair_ties: two kernels whose traces make the same accesses, such as
+ * thrust::scatter and the d-designated scatter, or the DMM kernels on the identity
+ * permutation) is never ordered; pairs_ordered_untied is the fraction among the other pairs. */
 typedef struct {
   guint n;
-  double mape, pearson_log, spearman, pairs_ordered;
-  guint pairs;
+  double mape, pearson_log, spearman, pairs_ordered, pairs_ordered_untied;
+  guint pairs, pair_ties;
 } MsCmpStats;
 
 /* One ncu counter record: the summed metrics of the kernels of one launch-log entry, and

@@ -180,6 +180,17 @@ Test(compare, stats_known_values) {
   cr_assert_float_eq(s.mape, (0.1 + 0.1 + 1.0 + 0.5) / 4, 1e-12);
   cr_assert_eq(s.pairs, 2);
   cr_assert_float_eq(s.pairs_ordered, 0.5, 1e-12);
+  cr_assert_eq(s.pair_ties, 0);
+  cr_assert_float_eq(s.pairs_ordered_untied, 0.5, 1e-12);
+  /* a tie (the model predicts equal times) is never ordered: 0 of 2, 0 of the 1 untied */
+  ((MsCmpRecord *)g_ptr_array_index(a, 1))->predicted_ns = 110;
+  ms_cmp_stats(a, &s);
+  cr_assert_eq(s.pairs, 2);
+  cr_assert_eq(s.pair_ties, 1);
+  cr_assert_float_eq(s.pairs_ordered, 0.0, 1e-12);
+  cr_assert_float_eq(s.pairs_ordered_untied, 0.0, 1e-12);
+  ((MsCmpRecord *)g_ptr_array_index(a, 1))->predicted_ns = 180;
+  ms_cmp_stats(a, &s);
   /* ranks: measured 1 2 3 4, predicted 1 2 4 3: rho = 1 - 6*2/(4*15) = 0.8 */
   cr_assert_float_eq(s.spearman, 0.8, 1e-12);
   cr_assert_float_eq(s.pearson_log, 0.791439, 1e-6);
