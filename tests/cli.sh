@@ -270,6 +270,16 @@ then echo "ok - run_bound_json"; else fail "run_bound_json: $(cat bound.json)"; 
 n=$((n + 1))
 if out=$("$memsim" run "$h200" "$fig" 2>/dev/null) && grep -qE '^bound +(global bandwidth|shared memory|launch|latency)' <<<"$out" &&
    grep -qE '^predicted ns +[0-9]' <<<"$out"; then echo "ok - run_bound_text"; else fail "run_bound_text: $out"; fi
+# the grounded models' "validation" key: printed beside a prediction of the same bound, and
+# the same as its report gives (bench/validation-bands.py --check)
+n=$((n + 1))
+if out=$("$memsim" run "$h200" "$fig" 2>/dev/null) && b=$(sed -n 's/^bound \+\([a-z ]*[a-z]\)   .*/\1/p' <<<"$out") &&
+   grep -qE "^validation +$b-bound records of docs/validation/grounded/h200.md: [0-9]+, median \|error\| [0-9.]+%, 80% within [-+][0-9.]+% \.\. [-+][0-9.]+%$" <<<"$out" &&
+   python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); v=r["validation"]; assert v["report"].endswith("h200.md") and v["records"] > 0 and v["p10"] <= v["p90"], v' bound.json
+then echo "ok - run_validation_band"; else fail "run_validation_band: $out"; fi
+n=$((n + 1))
+if (cd "$src" && python3 bench/validation-bands.py --check h100 h200); then echo "ok - validation_bands_match_reports"
+else fail "validation_bands_match_reports: models/<gpu>.json's validation key differs from docs/validation/grounded/<gpu>.json"; fi
 
 # shared_words survives convert (explicit and binary)
 n=$((n + 1))
@@ -453,13 +463,15 @@ JSON
 fi
 
 # calibrate: the shipped grounded models are what the documented command makes of the
-# committed records (docs/calibration.md), key for key
+# committed records (docs/calibration.md), key for key (their "validation" key, the errors
+# of their report, bench/validation-bands.py, is added after and changes no prediction)
 for g in h100 h200; do
   n=$((n + 1))
   m=$src/traces/measured/$g
   if "$memsim" calibrate "$m/calibrate.json" "$m/loops.json" "$m/l2sweep.json" "$m/writes.json" "$m/randsweep.json" \
        "$m/loaded.json" --l2-ways 16 --loaded-latency -q -o "cal-$g.json" 2>cal.err &&
      a=$("$memsim" run "cal-$g.json" "$fig" --json 2>/dev/null) && b=$("$memsim" run "$src/models/$g.json" "$fig" --json 2>/dev/null) &&
+     b=$(sed 's/"validation":{[^}]*},//' <<<"$b") &&
      [ "${a%%\"trace\"*}" = "${b%%\"trace\"*}" ] && grep -q '"l2_partitions":2' <<<"$a" &&
      grep -q '"global_loaded_latency":\[\[' <<<"$a" && grep -q '"l2_loaded_latency":\[\[' <<<"$a"; then echo "ok - calibrate_makes_shipped_$g"
   else fail "calibrate_makes_shipped_$g: $(head -c 300 cal.err) / $a / $b"; fi

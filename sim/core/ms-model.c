@@ -117,7 +117,7 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "l2_posted_write_backs",
                                          "dmm_global_rate", "shuffle_units", "l1_words",
                                          "l1_latency", "l1_ways", "global_loaded_latency",
-                                         "l2_loaded_latency", NULL};
+                                         "l2_loaded_latency", "validation", NULL};
 
 static gboolean fail(GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static gboolean fail(GError **error, int code, const char *fmt, ...) {
@@ -163,6 +163,77 @@ static gboolean parse_curve(const cJSON *it, const char *fn, const char *key, Ms
   return TRUE;
 }
 
+/* "validation": {"report", "records", "made_by", "bounds": [{"bound", "records",
+ * "median_abs_error", "p10", "p90"}, ...]}: metadata printed beside a prediction. */
+static gboolean parse_validation(const cJSON *it, const char *fn, MsModel *m, GError **error) {
+  static const char *const keys[] = {"report", "records", "made_by", "bounds", NULL};
+  static const char *const bkeys[] = {"bound", "records", "median_abs_error", "p10", "p90", NULL};
+  static const char *const bounds[] = {"latency", "global bandwidth", "shared memory", "launch"};
+  if (!cJSON_IsObject(it))
+    return fail(error, MS_ERROR_INVALID, "%s: validation: expected an object, got %s", fn, ms_json_type_name(it));
+  if (!ms_json_check_keys(it, keys, fn, "validation", error)) return FALSE;
+  const cJSON *x = cJSON_GetObjectItemCaseSensitive(it, "report");
+  if (!x) return fail(error, MS_ERROR_INVALID, "%s: validation: missing key \"report\"", fn);
+  const char *rep = ms_json_get_string(x, fn, "validation.report", error);
+  if (!rep) return FALSE;
+  if (!*rep || strlen(rep) >= sizeof m->validation_report)
+    return fail(error, MS_ERROR_INVALID, "%s: validation.report: expected a path of 1 .. %u characters", fn,
+                (unsigned)sizeof m->validation_report - 1);
+  g_strlcpy(m->validation_report, rep, sizeof m->validation_report);
+  x = cJSON_GetObjectItemCaseSensitive(it, "made_by");
+  if (x && !ms_json_get_string(x, fn, "validation.made_by", error)) return FALSE;
+  x = cJSON_GetObjectItemCaseSensitive(it, "records");
+  if (x && !ms_json_get_uint(x, 1, G_MAXUINT32, fn, "validation.records", &m->validation_records, error)) return FALSE;
+  x = cJSON_GetObjectItemCaseSensitive(it, "bounds");
+  if (!x) return fail(error, MS_ERROR_INVALID, "%s: validation: missing key \"bounds\"", fn);
+  if (!cJSON_IsArray(x) || cJSON_GetArraySize(x) > (int)MS_MAX_BANDS)
+    return fail(error, MS_ERROR_INVALID, "%s: validation.bounds: expected an array of at most %u bands", fn, MS_MAX_BANDS);
+  m->nbands = 0;
+  for (int i = 0; i < cJSON_GetArraySize(x); i++) {
+    const cJSON *b = cJSON_GetArrayItem(x, i);
+    g_autofree char *where = g_strdup_printf("validation.bounds[%d]", i);
+    if (!cJSON_IsObject(b))
+      return fail(error, MS_ERROR_INVALID, "%s: %s: expected an object, got %s", fn, where, ms_json_type_name(b));
+    if (!ms_json_check_keys(b, bkeys, fn, where, error)) return FALSE;
+    MsValidationBand *v = &m->bands[m->nbands];
+    for (guint k = 0; k < G_N_ELEMENTS(bkeys) - 1; k++)
+      if (!cJSON_GetObjectItemCaseSensitive(b, bkeys[k]))
+        return fail(error, MS_ERROR_INVALID, "%s: %s: missing key \"%s\"", fn, where, bkeys[k]);
+    g_autofree char *wb = g_strdup_printf("%s.bound", where);
+    const char *name = ms_json_get_string(cJSON_GetObjectItemCaseSensitive(b, "bound"), fn, wb, error);
+    if (!name) return FALSE;
+    gboolean known = FALSE;
+    for (guint k = 0; k < G_N_ELEMENTS(bounds); k++) known |= strcmp(name, bounds[k]) == 0;
+    if (!known)
+      return fail(error, MS_ERROR_INVALID,
+                  "%s: %s: unknown bound \"%s\" (expected latency, global bandwidth, shared memory or launch)", fn, wb, name);
+    if (ms_model_band(m, name))
+      return fail(error, MS_ERROR_INVALID, "%s: %s: bound \"%s\" appears twice", fn, wb, name);
+    g_strlcpy(v->bound, name, sizeof v->bound);
+    g_autofree char *wr = g_strdup_printf("%s.records", where);
+    g_autofree char *wm = g_strdup_printf("%s.median_abs_error", where);
+    g_autofree char *w1 = g_strdup_printf("%s.p10", where);
+    g_autofree char *w9 = g_strdup_printf("%s.p90", where);
+    if (!ms_json_get_uint(cJSON_GetObjectItemCaseSensitive(b, "records"), 1, G_MAXUINT32, fn, wr, &v->records, error) ||
+        !ms_json_get_double(cJSON_GetObjectItemCaseSensitive(b, "median_abs_error"), fn, wm, &v->median_abs_error, error) ||
+        !ms_json_get_double(cJSON_GetObjectItemCaseSensitive(b, "p10"), fn, w1, &v->p10, error) ||
+        !ms_json_get_double(cJSON_GetObjectItemCaseSensitive(b, "p90"), fn, w9, &v->p90, error))
+      return FALSE;
+    if (v->median_abs_error < 0)
+      return fail(error, MS_ERROR_INVALID, "%s: %s: must not be negative, got %g", fn, wm, v->median_abs_error);
+    if (v->p10 < -1 || v->p10 > v->p90)
+      return fail(error, MS_ERROR_INVALID, "%s: %s: p10 %g and p90 %g: expected -1 <= p10 <= p90", fn, where, v->p10, v->p90);
+    m->nbands++;
+  }
+  return TRUE;
+}
+
+const MsValidationBand *ms_model_band(const MsModel *m, const char *bound) {
+  for (guint32 i = 0; i < m->nbands; i++)
+    if (strcmp(m->bands[i].bound, bound) == 0) return &m->bands[i];
+  return NULL;
+}
+
 static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GError **error) {
   if (!cJSON_IsObject(root))
     return fail(error, MS_ERROR_INVALID, "%s: a model file holds a JSON object, got %s", fn,
@@ -182,6 +253,8 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
   if (it && !cJSON_IsObject(it))
     return fail(error, MS_ERROR_INVALID, "%s: calibration: expected an object, got %s", fn,
                 ms_json_type_name(it));
+  it = cJSON_GetObjectItemCaseSensitive(root, "validation");
+  if (it && !parse_validation(it, fn, m, error)) return FALSE;
 
   it = cJSON_GetObjectItemCaseSensitive(root, "model");
   if (!it) return fail(error, MS_ERROR_INVALID, "%s: missing key \"model\" (umm, dmm, hmm or async-hmm)", fn);

@@ -117,6 +117,15 @@ char *ms_result_to_json(const MsResult *r, const MsModel *m, const MsSource *src
   cJSON_AddNumberToObject(o, "global_busy", (double)r->global_busy);
   cJSON_AddNumberToObject(o, "shared_busy", (double)r->shared_busy);
   cJSON_AddStringToObject(o, "bound", ms_result_bound(r));
+  const MsValidationBand *band = m && m->time_unit_ns > 0 ? ms_model_band(m, ms_result_bound(r)) : NULL;
+  if (band) { /* only models with a "validation" key */
+    cJSON *v = cJSON_AddObjectToObject(o, "validation");
+    cJSON_AddStringToObject(v, "report", m->validation_report);
+    cJSON_AddNumberToObject(v, "records", (double)band->records);
+    cJSON_AddNumberToObject(v, "median_abs_error", band->median_abs_error);
+    cJSON_AddNumberToObject(v, "p10", band->p10);
+    cJSON_AddNumberToObject(v, "p90", band->p90);
+  }
   if (r->l2_cached) {
     cJSON *c = cJSON_AddObjectToObject(o, "l2_cache");
     cJSON_AddNumberToObject(c, "hits", (double)r->l2_hits);
@@ -214,6 +223,10 @@ void ms_result_print_text(const MsResult *r, const MsModel *m, const MsSource *s
     else
       fprintf(out, "predicted ns   %.1f   (%" G_GUINT64_FORMAT " time units x time_unit_ns %g)\n", predicted_ns(r, m),
               r->time_units, m->time_unit_ns);
+    const MsValidationBand *b = ms_model_band(m, ms_result_bound(r));
+    if (b) /* how far predictions with the same bound erred on the model's validation */
+      fprintf(out, "validation     %s-bound records of %s: %" G_GUINT64_FORMAT ", median |error| %.1f%%, 80%% within %+.1f%% .. %+.1f%%\n",
+              b->bound, m->validation_report, b->records, 100 * b->median_abs_error, 100 * b->p10, 100 * b->p90);
   }
   if (r->per_step) {
     fprintf(out, "---\n%6s %-5s %-6s %10s %10s %10s %10s %12s %12s\n", "step", "op", "space",

@@ -60,6 +60,17 @@ static inline guint64 ms_load_curve_at(const MsLoadCurve *c, guint64 u) {
   return c->lat[c->n - 1];
 }
 
+/* How far a calibrated model's predictions erred on its validation, for one class of
+ * ms_result_bound() (the optional model key "validation", docs/models.md, "Model files";
+ * written by bench/validation-bands.py from the model's validation report).  It changes no
+ * prediction: `memsim run` prints it beside one.  Relative errors are fractions. */
+#define MS_MAX_BANDS 4u
+typedef struct {
+  char bound[24];         /* "latency", "global bandwidth", "shared memory" or "launch" */
+  guint64 records;
+  double median_abs_error, p10, p90;
+} MsValidationBand;
+
 /* A machine configuration.  Plain data: fields may be read directly. */
 typedef struct {
   char *name;           /* free-form, "" if absent */
@@ -139,7 +150,15 @@ typedef struct {
    * DRAM slots); l2_loaded_latency: the global pipeline at l2_rate.  n = 0: the fixed
    * latency keys, the papers' model. */
   MsLoadCurve global_loaded_latency, l2_loaded_latency;
+  /* "validation": the report its bands come from ("" without the key), and the bands */
+  char validation_report[256];
+  guint64 validation_records;
+  guint32 nbands;
+  MsValidationBand bands[MS_MAX_BANDS];
 } MsModel;
+
+/* The model's validation band for a result's bound (ms_result_bound()), or NULL. */
+const MsValidationBand *ms_model_band(const MsModel *model, const char *bound);
 
 /* The set hash of l2_hashed_sets: the 64-bit finalizer of MurmurHash3. */
 static inline guint64 ms_l2_hash(guint64 x) {
