@@ -521,8 +521,22 @@ if out=$("$memsim" run "$src/models/textbook-umm.json" "$src/traces/flags.json" 
    out2=$("$memsim" run "$src/models/textbook-umm.json" flags.bin --json 2>/dev/null) &&
    grep -q '^{"time_units":15,' <<<"$out2"; then echo "ok - flags_worked_example"
 else fail "flags_worked_example: $out"; fi
+# instructions (docs/models.md, "Instructions"): the worked example in the explicit, binary and
+# compact forms, 16 time units with instruction_units 2 and 11 on the textbook UMM
+n=$((n + 1))
+printf '%s\n' '{"memsim_trace": 1, "form": "compact", "threads": 8, "block_threads": 8,' \
+  ' "steps": [{"op": "read", "addr": "tid"}, {"op": "compute", "instructions": "tid < 4 ? 3 : tid - 3", "when": "tid < 6"},' \
+  '           {"op": "write", "addr": "8 + tid"}]}' >compute-compact.json
+if out=$("$memsim" run "$src/models/extensions/umm-instructions.json" "$src/traces/compute.json" --json 2>/dev/null) &&
+   grep -q '^{"time_units":16,' <<<"$out" && grep -q '"compute_steps":1,"instructions":5,' <<<"$out" &&
+   "$memsim" convert "$src/traces/compute.json" --to binary -o compute.bin &&
+   "$memsim" run "$src/models/extensions/umm-instructions.json" compute.bin --json 2>/dev/null | grep -q '^{"time_units":16,' &&
+   "$memsim" convert compute.bin --to explicit | grep -q '"instructions": \[3, 3, 3, 3, 1, 2, null, null\]' &&
+   "$memsim" run "$src/models/extensions/umm-instructions.json" compute-compact.json --json 2>/dev/null | grep -q '^{"time_units":16,' &&
+   "$memsim" run "$src/models/textbook-umm.json" "$src/traces/compute.json" --json 2>/dev/null | grep -q '^{"time_units":11,'
+then echo "ok - instructions_worked_example"; else fail "instructions_worked_example: $out"; fi
 # the worked examples of docs/models.md's extensions, by the command
-for ex in "hmm-l2-partitions:l2-partitions:8" "hmm-block-starts:block-starts:11" "umm-l2-cache:l2-cache:18" "hmm-dmm-port:dmm-port:8" "umm-shuffles:shuffles:16" "hmm-l1:l1-cache:17" "umm-loaded-latency:loaded-latency:11" "umm-l2-posted-write-backs:l2-cache:14"; do
+for ex in "hmm-l2-partitions:l2-partitions:8" "hmm-block-starts:block-starts:11" "umm-l2-cache:l2-cache:18" "hmm-dmm-port:dmm-port:8" "umm-shuffles:shuffles:16" "hmm-l1:l1-cache:17" "umm-loaded-latency:loaded-latency:11" "umm-l2-posted-write-backs:l2-cache:14" "umm-instructions:compute:16"; do
   IFS=: read -r mo tr want <<<"$ex"
   n=$((n + 1))
   if out=$("$memsim" run "$src/models/extensions/$mo.json" "$src/traces/$tr.json" --json 2>/dev/null) &&

@@ -19,6 +19,7 @@ typedef struct {
   guint64 kernels, launch_total, global_busy, shared_busy;
   guint64 l2_hits, l2_misses, dram_stages;
   guint64 shuffle_steps, shuffles;
+  guint64 compute_steps, instructions;
   guint64 signals, waits;
   guint64 l1_hits, l1_misses;
   guint64 nsteps;
@@ -303,7 +304,8 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
       l1.used = g_new0(guint64, nblk * l1.sets * l1.ways);
     }
   }
-  gboolean *sh = g_new0(gboolean, nsteps * W); /* shuffle, signal and wait steps: warp j takes part */
+  gboolean *sh = g_new0(gboolean, nsteps * W); /* shuffle, signal, wait, compute steps: warp j takes part */
+  gint64 *ci = g_new0(gint64, nsteps * W);      /* compute steps: warp j's instructions (its lanes' largest) */
   /* flags: the time each was set (-1: not yet); flag numbers are small in these traces */
   guint64 nflags = 1;
   for (guint64 s = 0; s < nsteps; s++) {
@@ -328,17 +330,21 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
     }
     const gint64 *a0 = g_ptr_array_index(t->addr, s);
     gint64 *a = g_memdup2(a0, p * sizeof *a0); /* the L1's hit lanes become -1 */
-    if (st.op == MS_OP_SHUFFLE || MS_OP_IS_FLAG(st.op)) { /* no stage: its warps with an active thread, and those threads */
+    if (st.op == MS_OP_SHUFFLE || MS_OP_IS_VALUE(st.op)) { /* no stage: its warps with an active thread, and those threads */
       for (guint64 j = 0; j < W; j++)
         for (guint64 i = j * w; i < MIN(p, (j + 1) * w); i++)
           if (a[i] >= 0) {
             out->step_req[s]++;
             if (!sh[s * W + j]) out->step_disp[s]++;
             sh[s * W + j] = TRUE;
+            ci[s * W + j] = MAX(ci[s * W + j], a[i]);
           }
       if (st.op == MS_OP_SIGNAL) out->signals += out->step_disp[s];
       else if (st.op == MS_OP_WAIT) out->waits += out->step_disp[s];
-      else {
+      else if (st.op == MS_OP_COMPUTE) {
+        out->compute_steps += out->step_disp[s] > 0;
+        for (guint64 j = 0; j < W; j++) out->instructions += (guint64)ci[s * W + j];
+      } else {
         out->shuffles += out->step_disp[s];
         out->shuffle_steps += out->step_disp[s] > 0;
       }
@@ -481,10 +487,12 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
             changed = TRUE;
             continue;
           }
-          if (st.op == MS_OP_SHUFFLE && sh[pos[j] * W + j]) {
+          if ((st.op == MS_OP_SHUFFLE || st.op == MS_OP_COMPUTE) && sh[pos[j] * W + j]) {
             /* a shuffle it takes part in: after its reads (and, without posted writes, its
-             * writes) complete, shuffle_units of its own time; no pipeline */
-            const gint64 su = (gint64)m->shuffle_units;
+             * writes) complete, shuffle_units of its own time; no pipeline.  A compute step
+             * alike, its instructions at instruction_units each */
+            const gint64 su = st.op == MS_OP_SHUFFLE ? (gint64)m->shuffle_units
+                                                     : ci[pos[j] * W + j] * (gint64)m->instruction_units;
             gint64 t0 = ready[j];
             if (ext) {
               t0 = MAX(issue[j], start[j]);
@@ -741,6 +749,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   g_free(k);
   g_free(kd);
   g_free(sh);
+  g_free(ci);
   g_free(ftime);
   g_free(l1h);
   g_free(l1.tag);
@@ -803,10 +812,13 @@ static MtTrace *random_trace(GRand *g, guint w) {
       mt_sync(t, g_rand_boolean(g) ? MS_SCOPE_BLOCK : MS_SCOPE_GRID);
       continue;
     }
-    if (r == 2) { /* a shuffle: every thread, or a random part of them */
-      gint64 *a = mt_mem(t, MS_OP_SHUFFLE, MS_SPACE_GLOBAL);
+    if (r == 2) { /* a shuffle or a compute step: every thread, or a random part of them */
+      /* (which one, and the counts, without drawing: the draws of other tests' traces stay) */
+      const gboolean comp = (s + threads) % 2 == 1;
+      gint64 *a = mt_mem(t, comp ? MS_OP_COMPUTE : MS_OP_SHUFFLE, MS_SPACE_GLOBAL);
       const gboolean all = g_rand_boolean(g);
-      for (guint64 i = 0; i < threads; i++) a[i] = all || g_rand_int_range(g, 0, 3) == 0 ? 0 : MS_ADDR_NONE;
+      for (guint64 i = 0; i < threads; i++)
+        a[i] = all || g_rand_int_range(g, 0, 3) == 0 ? (comp ? (gint64)((i * 7 + s) % 4 + 1) : 0) : MS_ADDR_NONE;
       continue;
     }
     gint64 *a = mt_mem(t, g_rand_boolean(g) ? MS_OP_READ : MS_OP_WRITE,
@@ -847,6 +859,16 @@ static char *describe(const MsModel *m, const MtTrace *t, guint32 seed, guint it
         if (j) g_string_append(s, j % m->width ? ", " : " | ");
         if (a[j] < 0) g_string_append(s, "null");
         else g_string_append_printf(s, "f%ld", (long)a[j]);
+      }
+      g_string_append(s, "]\n");
+      continue;
+    }
+    if (st.op == MS_OP_COMPUTE) {
+      g_string_append(s, "  compute [");
+      for (guint64 j = 0; j < t->threads; j++) {
+        if (j) g_string_append(s, j % m->width ? ", " : " | ");
+        if (a[j] < 0) g_string_append(s, "null");
+        else g_string_append_printf(s, "%ld", (long)a[j]);
       }
       g_string_append(s, "]\n");
       continue;
@@ -895,6 +917,8 @@ static void compare(const MsResult *r, const Naive *n, const char *desc) {
   CHECK("dram_stages", r->dram_stages, n->dram_stages);
   CHECK("shuffle_steps", r->shuffle_steps, n->shuffle_steps);
   CHECK("shuffles", r->shuffles, n->shuffles);
+  CHECK("compute_steps", r->compute_steps, n->compute_steps);
+  CHECK("instructions", r->instructions, n->instructions);
   CHECK("signals", r->signals, n->signals);
   CHECK("waits", r->waits, n->waits);
   CHECK("l1_hits", r->l1_hits, n->l1_hits);
@@ -1024,6 +1048,11 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
     m->l1_latency = (guint64)g_rand_int_range(g, 1, 7);
     m->l1_ways = (guint32)g_rand_int_range(g, 1, 5);
   }
+  /* instructions (not with block starts either: a compute step does not start a block), a
+   * third of the models, without drawing (the draws of the traces that follow stay) */
+  static guint calls;
+  calls++;
+  if (!m->block_start_units && calls % 3 == 0) m->instruction_units = 1 + (calls / 3) % 3;
 }
 
 /* Flags: the trace `t` again with signal and wait steps put between its steps (at most 16
@@ -1136,7 +1165,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   guint32 seed = test_seed(20261122u);
   GRand *g = g_rand_new_with_seed(seed);
   GRand *gc = g_rand_new_with_seed(seed ^ 0x5a5a5a5au);
-  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0, lined = 0, hashed = 0, postwb = 0, ported = 0, shuffled = 0, l1hit = 0, l1evict = 0, loaded = 0;
+  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0, lined = 0, hashed = 0, postwb = 0, ported = 0, shuffled = 0, computed = 0, l1hit = 0, l1evict = 0, loaded = 0;
   for (guint it = 0; it < RANDOM_EXTENSION_TRACES; it++) {
     MsModel *m = random_model(g);
     MtTrace *t = random_trace(g, m->width);
@@ -1164,6 +1193,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
     postwb += r->l2_cached && m->l2_posted_write_backs && r->dram_stages > 0;
     ported += m->dmm_global_rate > 0 && r->global.stages > 0;
     shuffled += m->shuffle_units > 0 && r->shuffles > 0;
+    computed += m->instruction_units > 0 && r->instructions > 0;
     l1hit += r->l1_hits > 0;
     l1evict += r->l1_hits > 0 && r->l1_misses > r->l1_share_words / m->group_words;
     if (m->global_loaded_latency.n > 1 || m->l2_loaded_latency.n > 1) {
@@ -1197,6 +1227,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   cr_expect_gt(postwb, RANDOM_EXTENSION_TRACES / 50, "l2_posted_write_backs under-tested: %u", postwb);
   cr_expect_gt(ported, RANDOM_EXTENSION_TRACES / 20, "dmm_global_rate under-tested: %u", ported);
   cr_expect_gt(shuffled, RANDOM_EXTENSION_TRACES / 20, "shuffle_units under-tested: %u", shuffled);
+  cr_expect_gt(computed, RANDOM_EXTENSION_TRACES / 20, "instruction_units under-tested: %u", computed);
   cr_expect_gt(l1hit, RANDOM_EXTENSION_TRACES / 20, "l1_words under-tested: %u", l1hit);
   cr_expect_gt(l1evict, RANDOM_EXTENSION_TRACES / 100, "l1 evictions under-tested: %u", l1evict);
   g_rand_free(g);

@@ -1062,6 +1062,38 @@ Test(gpu, shuffle_units_worked_example) {
   }
 }
 
+/* docs/models.md, "Instructions" (traces/compute.json): UMM w = 4, l = 5; two warps read a
+ * coalesced group each (complete at 4 and 5), compute 3 and 2 instructions (warp 1's lanes
+ * 1 and 2: its largest), write a group each.  instruction_units 2: W0 computes over 5 .. 10,
+ * W1 over 6 .. 9; W1 writes at 10 (complete 14), W0 at 11 (complete 15): 16 time units, 11
+ * without (the writes at 5 and 6, as with no compute step). */
+Test(gpu, instruction_units_worked_example) {
+  const guint64 want[2] = {11, 16};
+  for (int c = 0; c < 2; c++) {
+    g_autoptr(MsModel) m = ms_model_new(MS_MODEL_UMM, 4, 5, 1, 0, 0);
+    m->instruction_units = c ? 2 : 0;
+    MtTrace *t = mt_trace_new(8, 8);
+    gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 8; i++) a[i] = i;
+    a = mt_mem(t, MS_OP_COMPUTE, MS_SPACE_GLOBAL);
+    const gint64 n[8] = {3, 3, 3, 3, 1, 2, MS_ADDR_NONE, MS_ADDR_NONE};
+    for (int i = 0; i < 8; i++) a[i] = n[i];
+    a = mt_mem(t, MS_OP_WRITE, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 8; i++) a[i] = 8 + i;
+    MsSimOptions opt = {.per_step = TRUE};
+    g_autoptr(MsResult) r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, want[c], "instruction_units %d: %" G_GUINT64_FORMAT " time units", c ? 2 : 0, r->time_units);
+    cr_expect_eq(r->compute_steps, 1);
+    cr_expect_eq(r->instructions, 5, "each warp's largest count, summed: 3 + 2");
+    cr_expect_eq(r->stages, 4, "a compute step takes no stage");
+    cr_expect_eq(r->memory_steps, 2);
+    const MsStepResult *s2 = &g_array_index(r->per_step, MsStepResult, 2);
+    cr_expect_eq(s2->first_dispatch, c ? 10 : 5, "the first write");
+    cr_expect_eq(s2->last_complete, c ? 15 : 10);
+    mt_trace_free(t);
+  }
+}
+
 /* docs/models.md, "Block starts": HMM d = 1, w = 4, global latency 5, resident_blocks 2;
  * three blocks of one warp read one group each.  Block 2 waits for block 0 to retire (at
  * 5); with block_start_units 3, block 1 starts at 3 and block 2 at max(5, 3 + 3) = 6:

@@ -8,7 +8,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
   char *output = NULL;
   gboolean quiet = FALSE, to_stdout = TRUE;
   gint l2_ways = 0;
-  gboolean hashed = FALSE, port = FALSE, l1 = FALSE, shuffles = FALSE, loaded = FALSE;
+  gboolean hashed = FALSE, port = FALSE, l1 = FALSE, shuffles = FALSE, loaded = FALSE, instructions = FALSE;
   GOptionEntry entries[] = {
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the model to FILE ('-' or absent: stdout)", "FILE"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "With -o FILE: do not print the derivation summary", NULL},
@@ -25,6 +25,9 @@ int ms_cmd_calibrate(int argc, char **argv) {
       {"shuffles", 0, 0, G_OPTION_ARG_NONE, &shuffles,
        "Add shuffle_units from the shuffle-latency record (clocks per dependent warp shuffle, docs/models.md); "
        "needs the shuffle-latency and shuffle-rate records", NULL},
+      {"instructions", 0, 0, G_OPTION_ARG_NONE, &instructions,
+       "Add instruction_units from the shuffle-latency record's dependent IMAD chain (clocks per dependent "
+       "instruction of a compute step, docs/models.md, \"Instructions\")", NULL},
       {"loaded-latency", 0, 0, G_OPTION_ARG_NONE, &loaded,
        "Add global_loaded_latency and l2_loaded_latency from the loaded-chase and l2-loaded-chase records "
        "(latency against utilization, docs/models.md)", NULL},
@@ -58,6 +61,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
   c->dmm_port = port;
   c->l1 = l1;
   c->shuffles = shuffles;
+  c->instructions = instructions;
   c->loaded_latency = loaded;
   if (argc < 2) {
     fprintf(stderr, "memsim calibrate: expected one or more record files\nTry 'memsim calibrate --help'\n");

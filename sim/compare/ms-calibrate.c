@@ -712,6 +712,19 @@ static gboolean derive_shuffles(MsCalib *c, MsCalDerived *d, GError **error) {
     g_free(rt);
     return FALSE;
   }
+  if (c->instructions && !lat) {
+    GString *files = g_string_new(NULL);
+    char *lt = need_text(&lat_need);
+    fail(error, "%s: no calibrate record %s (--instructions needs it: its dependent IMAD chain; %s)", files_text(c, files),
+         lt, RUN_HINT);
+    g_string_free(files, TRUE);
+    g_free(lt);
+    return FALSE;
+  }
+  if (lat && c->instructions) { /* instruction_units: clocks per dependent IMAD, the chain a compute step is */
+    if (!field(lat, "result.clocks_per_imad", FALSE, &d->shuffle_imad_clocks, error)) return FALSE;
+    d->instruction_units = round_u64(d->shuffle_imad_clocks, 1, MS_MAX_LATENCY);
+  }
   if (lat) {
     if (!field(lat, "result.clocks_per_shuffle", FALSE, &d->shuffle_clocks, error)) return FALSE;
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(lat->json, "result"), "clocks_per_imad");
@@ -1134,6 +1147,11 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
     cJSON_AddStringToObject(o2, "rule", rule);
     cJSON_AddStringToObject(o2, "rate", "l2_rate");
   }
+  if (c->instructions) {
+    o = figure(cal, "instruction_units", (double)d->instruction_units, d->from_shuffle_latency,
+               "round(result.clocks_per_imad), at least 1: clocks per dependent IMAD of one warp's chain");
+    cJSON_AddNumberToObject(o, "clocks_per_imad", d->shuffle_imad_clocks);
+  }
   if (c->shuffles) {
     o = figure(cal, "shuffle_units", (double)d->shuffle_units, d->from_shuffle_latency,
                "round(result.clocks_per_shuffle), at least 1: clocks per dependent __shfl_sync of one warp's chain");
@@ -1185,6 +1203,7 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
     cJSON_AddNumberToObject(o, "l1_latency", (double)d->l1_latency);
   }
   if (c->shuffles) cJSON_AddNumberToObject(o, "shuffle_units", (double)d->shuffle_units);
+  if (c->instructions) cJSON_AddNumberToObject(o, "instruction_units", (double)d->instruction_units);
   if (d->from_loaded) {
     const MsLoadCurve *cv[2] = {&d->global_loaded, &d->l2_loaded};
     for (int k = 0; k < 2; k++) {
@@ -1288,6 +1307,9 @@ char *ms_calib_summary(const MsCalib *c) {
                            imad, c->shuffles ? "" : "; left out (--shuffles adds it)", d->from_shuffle_latency);
     g_free(units);
     g_free(imad);
+    if (c->instructions)
+      g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " dependent IMAD %.2f clocks   %s\n", "instruction_units",
+                             d->instruction_units, d->shuffle_imad_clocks, d->from_shuffle_latency);
   }
   const MsLoadCurve *cv[2] = {&d->global_loaded, &d->l2_loaded};
   const char *cfrom[2] = {d->from_loaded, d->from_l2_loaded};

@@ -85,6 +85,9 @@ typedef struct {
    * shuffle_units = round(shuffle_clocks) */
   double shuffle_clocks, shuffle_imad_clocks, shuffle_rate, shuffle_rate_by_duration;
   guint64 shuffle_units;
+  /* instructions (with --instructions): round(clocks per dependent IMAD) of the
+   * shuffle-latency record's second chain */
+  guint64 instruction_units;
   char *from_shuffle_latency, *from_shuffle_rate;
   /* loaded latency (loaded-chase and l2-loaded-chase records, with --loaded-latency): per
    * record (warps_per_sm ascending), u = 1000 x groups per time unit / the path's rate and the
@@ -106,6 +109,7 @@ typedef struct {
   gboolean dmm_port;       /* --dmm-port: dmm_global_rate from sm-strided-read records */
   gboolean l1;             /* --l1: l1_words and l1_latency from l1-sweep records */
   gboolean shuffles;       /* --shuffles: shuffle_units from the shuffle-latency record */
+  gboolean instructions;   /* --instructions: instruction_units from the same record's IMAD chain */
   gboolean loaded_latency; /* --loaded-latency: the latency curves from the loaded-chase records */
   guint32 l2_ways;      /* --l2-ways: the model runs large footprints through an L2 cache of this
                          * many ways (a structure, not a measurement; 0: none) */

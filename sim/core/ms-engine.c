@@ -857,6 +857,29 @@ static inline guint shuffle_warp(const gint64 *a, guint n, guint *active) {
   return act ? 1 : 0;
 }
 
+/* A compute step: the largest instruction count of the warp's active lanes (0: none
+ * active); a count outside 1 .. MS_MAX_INSTRUCTIONS is an error (c->error). */
+static guint compute_warp(const Engine *e, Counter *c, const StepRec *r, const gint64 *a, guint n, guint64 first,
+                          guint *active) {
+  guint act = 0;
+  gint64 mx = 0;
+  for (guint i = 0; i < n; i++) {
+    if (a[i] < 0) continue;
+    act++;
+    if (G_UNLIKELY(a[i] == 0 || a[i] > MS_MAX_INSTRUCTIONS)) {
+      g_set_error(&c->error, MS_ERROR, MS_ERROR_INVALID,
+                  "%s: step %" G_GUINT64_FORMAT ": thread %" G_GUINT64_FORMAT ": instructions %" G_GINT64_FORMAT
+                  " is out of range [1, %d]",
+                  ms_source_name(e->src), r->res.index, first + i, a[i], MS_MAX_INSTRUCTIONS);
+      *active = 0;
+      return 0;
+    }
+    mx = MAX(mx, a[i]);
+  }
+  *active = act;
+  return (guint)mx;
+}
+
 /* Fill and count warps c->wfrom .. c->wto - 1 of step r into r->k and c's sums.  `worker`:
  * through the source's fill_worker (several threads at once), else fill(). */
 static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_rule, gboolean shared_hmm,
@@ -866,7 +889,7 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
   const guint64 end = MIN(e->p, c->wto * e->w);
   const guint wid = (guint)(c - e->ctr);
   /* L1: a global step's warps look in their block's share first (one thread, in order) */
-  const gboolean l1 = e->l1c && r->step.op != MS_OP_SHUFFLE && !dmm_rule;
+  const gboolean l1 = e->l1c && r->step.op != MS_OP_SHUFFLE && r->step.op != MS_OP_COMPUTE && !dmm_rule;
   const gboolean write = r->step.op == MS_OP_WRITE;
   for (guint64 first = c->wfrom * e->w; first < end; first += e->chunk) {
     guint64 cnt = MIN(e->chunk, end - first);
@@ -883,10 +906,12 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
         hit = l1_warp(e, c, w0 + off / e->w, c->addr + off, n, write);
         if (c->error) return;
       }
-      guint k = r->step.op == MS_OP_SHUFFLE ? shuffle_warp(c->addr + off, n, &act)
-                : dmm_rule                  ? dmm_stages(e, c, c->addr + off, n, &act)
+      guint k = r->step.op == MS_OP_SHUFFLE   ? shuffle_warp(c->addr + off, n, &act)
+                : r->step.op == MS_OP_COMPUTE ? compute_warp(e, c, r, c->addr + off, n, first + off, &act)
+                : dmm_rule                    ? dmm_stages(e, c, c->addr + off, n, &act)
                 : pw                        ? umm_write_stages(e, c, c->addr + off, n, &act, pw)
                                             : umm_stages(e, c, c->addr + off, n, &act);
+      if (G_UNLIKELY(c->error)) return;
       guint64 warp = w0 + off / e->w;
       r->k[warp - r->klo] = (guint16)k;
       if (r->kd && !e->l2_refill) r->kd[warp - r->klo] = (guint16)l2_warp(e, c, warp, c->addr + off, n, r->step.op == MS_OP_WRITE);
@@ -1292,7 +1317,7 @@ static gboolean load_step(Engine *e) {
     /* a shuffle step is counted like a memory step (its warps with an active thread), on
      * no pipeline: no stage rule, no cache, no repeated blocks */
     const gboolean flag = MS_OP_IS_FLAG(st.op);
-    const gboolean shfl = st.op == MS_OP_SHUFFLE || flag; /* no pipeline, no stage */
+    const gboolean shfl = st.op == MS_OP_SHUFFLE || st.op == MS_OP_COMPUTE || flag; /* no pipeline, no stage */
     gboolean dmm_rule = !shfl && (e->model->kind == MS_MODEL_DMM || (e->hmm && st.space == MS_SPACE_SHARED));
     const gboolean shared_hmm = !shfl && e->hmm && st.space == MS_SPACE_SHARED;
     /* partial_write_stages: a global write's groups it does not cover cost more */
@@ -1366,6 +1391,10 @@ static gboolean load_step(Engine *e) {
     if (flag) { /* its warps and threads (the step's), no stage; no memory counts, no round */
       if (st.op == MS_OP_SIGNAL) R->signals += step_disp;
       else R->waits += step_disp;
+      r->res.stages = step_stages = step_disp = step_req = 0;
+    } else if (st.op == MS_OP_COMPUTE) { /* its warps, threads and instructions; no stage, no round */
+      R->compute_steps += step_disp > 0;
+      R->instructions += step_stages;
       r->res.stages = step_stages = step_disp = step_req = 0;
     } else if (shfl) { /* its warps and threads, no stage; no memory counts, no round */
       R->shuffle_steps += step_disp > 0;
@@ -1761,7 +1790,8 @@ static inline void hold(Engine *e, guint64 j, MsOp op) {
 /* Flags (docs/models.md, "Flags"). */
 static void flag_free(gpointer p);
 G_STATIC_ASSERT(sizeof(gsize) >= sizeof(guint64)); /* a flag number is its hash table key */
-G_STATIC_ASSERT(MS_OP_SIGNAL > MS_OP_SHUFFLE && MS_OP_WAIT > MS_OP_SHUFFLE); /* advance() tests op > MS_OP_SHUFFLE */
+/* advance() tests op > MS_OP_SHUFFLE for signal, wait and compute */
+G_STATIC_ASSERT(MS_OP_SIGNAL > MS_OP_SHUFFLE && MS_OP_WAIT > MS_OP_SHUFFLE && MS_OP_COMPUTE > MS_OP_SHUFFLE);
 
 static Flag *flag_get(Engine *e, guint64 f) {
   if (!e->flags) e->flags = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, flag_free);
@@ -1914,8 +1944,19 @@ static gboolean advance(Engine *e, guint64 j) {
       pass(e, r);
       continue;
     }
-    if (G_UNLIKELY(r->step.op > MS_OP_SHUFFLE)) { /* signal, wait: one test on the memory steps' path */
-      if (r->step.op == MS_OP_SIGNAL) {
+    if (G_UNLIKELY(r->step.op > MS_OP_SHUFFLE)) { /* signal, wait, compute: one test on the memory steps' path */
+      if (r->step.op == MS_OP_COMPUTE) { /* no stage: wait for the reads it computes on, then
+                                          * its instructions at instruction_units each */
+        hold(e, j, MS_OP_SHUFFLE);
+        const gint64 cu = (gint64)kj * (gint64)e->model->instruction_units;
+        if (cu) {
+          const gint64 done = e->ready[j] + cu - 1;
+          if (r->res.first_dispatch < 0 || e->ready[j] < r->res.first_dispatch) r->res.first_dispatch = e->ready[j];
+          r->res.last_complete = MAX(r->res.last_complete, done);
+          e->last_complete = MAX(e->last_complete, done);
+          e->ready[j] += cu;
+        }
+      } else if (r->step.op == MS_OP_SIGNAL) {
         if (!flag_signal(e, r, j)) return FALSE;
       } else if (flag_wait(e, r, j)) {
         return TRUE;

@@ -91,6 +91,7 @@ char *ms_model_describe(const MsModel *m) {
   if (m->l2_posted_write_backs) g_string_append(s, " l2_posted_write_backs=true");
   if (m->dmm_global_rate) g_string_append_printf(s, " dmm_global_rate=%u", m->dmm_global_rate);
   if (m->shuffle_units) g_string_append_printf(s, " shuffle_units=%" G_GUINT64_FORMAT, m->shuffle_units);
+  if (m->instruction_units) g_string_append_printf(s, " instruction_units=%" G_GUINT64_FORMAT, m->instruction_units);
   if (m->l1_words)
     g_string_append_printf(s, " l1_words=%" G_GUINT64_FORMAT " l1_latency=%" G_GUINT64_FORMAT " l1_ways=%u",
                            m->l1_words, m->l1_latency, m->l1_ways);
@@ -115,7 +116,7 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "l2_partial_write_stages", "l2_ways",
                                          "l2_partitions", "block_start_units", "l2_line_words", "l2_hashed_sets",
                                          "l2_posted_write_backs",
-                                         "dmm_global_rate", "shuffle_units", "l1_words",
+                                         "dmm_global_rate", "shuffle_units", "instruction_units", "l1_words",
                                          "l1_latency", "l1_ways", "global_loaded_latency",
                                          "l2_loaded_latency", "validation", NULL};
 
@@ -342,6 +343,9 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
   }
   it = cJSON_GetObjectItemCaseSensitive(root, "launch_units");
   if (it && !ms_json_get_uint(it, 0, MS_MAX_LATENCY, fn, "launch_units", &m->launch_units, error))
+    return FALSE;
+  it = cJSON_GetObjectItemCaseSensitive(root, "instruction_units");
+  if (it && !ms_json_get_uint(it, 0, MS_MAX_LATENCY, fn, "instruction_units", &m->instruction_units, error))
     return FALSE;
   it = cJSON_GetObjectItemCaseSensitive(root, "shuffle_units");
   if (it && !ms_json_get_uint(it, 0, MS_MAX_LATENCY, fn, "shuffle_units", &m->shuffle_units, error))

@@ -46,6 +46,7 @@ static cJSON *model_json(const MsModel *m) {
   if (m->l2_posted_write_backs) cJSON_AddBoolToObject(o, "l2_posted_write_backs", TRUE);
   if (m->dmm_global_rate) cJSON_AddNumberToObject(o, "dmm_global_rate", m->dmm_global_rate);
   if (m->shuffle_units) cJSON_AddNumberToObject(o, "shuffle_units", (double)m->shuffle_units);
+  if (m->instruction_units) cJSON_AddNumberToObject(o, "instruction_units", (double)m->instruction_units);
   if (m->l1_words) {
     cJSON_AddNumberToObject(o, "l1_words", (double)m->l1_words);
     cJSON_AddNumberToObject(o, "l1_latency", (double)m->l1_latency);
@@ -99,6 +100,10 @@ char *ms_result_to_json(const MsResult *r, const MsModel *m, const MsSource *src
   cJSON_AddNumberToObject(o, "memory_steps", (double)r->memory_steps);
   cJSON_AddNumberToObject(o, "grid_barriers", (double)r->grid_barriers);
   cJSON_AddNumberToObject(o, "block_barriers", (double)r->block_barriers);
+  if (r->compute_steps) { /* only traces with compute steps */
+    cJSON_AddNumberToObject(o, "compute_steps", (double)r->compute_steps);
+    cJSON_AddNumberToObject(o, "instructions", (double)r->instructions);
+  }
   if (r->shuffle_steps) { /* only traces with shuffles: other results stay as they were */
     cJSON_AddNumberToObject(o, "shuffle_steps", (double)r->shuffle_steps);
     cJSON_AddNumberToObject(o, "shuffles", (double)r->shuffles);
@@ -151,7 +156,7 @@ char *ms_result_to_json(const MsResult *r, const MsModel *m, const MsSource *src
       cJSON_AddStringToObject(e, "op", ms_op_name(s->step.op));
       if (s->step.op == MS_OP_SYNC) {
         cJSON_AddStringToObject(e, "scope", ms_scope_name(s->step.scope));
-      } else if (s->step.op == MS_OP_SHUFFLE || MS_OP_IS_FLAG(s->step.op)) {
+      } else if (s->step.op == MS_OP_SHUFFLE || MS_OP_IS_VALUE(s->step.op)) {
         cJSON_AddNumberToObject(e, "threads", (double)s->requests);
         cJSON_AddNumberToObject(e, "warps", (double)s->dispatches);
       } else {
@@ -182,6 +187,9 @@ void ms_result_print_text(const MsResult *r, const MsModel *m, const MsSource *s
                " grid and %" G_GUINT64_FORMAT " block barriers)\n",
           ms_source_name(src), r->threads, r->warps, r->blocks, r->steps, r->memory_steps,
           r->grid_barriers, r->block_barriers);
+  if (r->compute_steps)
+    fprintf(out, "instructions   %" G_GUINT64_FORMAT " in %" G_GUINT64_FORMAT " compute steps (each warp's, summed)\n",
+            r->instructions, r->compute_steps);
   if (r->shuffle_steps)
     fprintf(out, "shuffles %" G_GUINT64_FORMAT " warp shuffles in %" G_GUINT64_FORMAT " shuffle steps\n", r->shuffles,
             r->shuffle_steps);
@@ -237,7 +245,7 @@ void ms_result_print_text(const MsResult *r, const MsModel *m, const MsSource *s
         fprintf(out, "%6" G_GUINT64_FORMAT " %-5s %-6s\n", s->index, "sync", ms_scope_name(s->step.scope));
         continue;
       }
-      if (s->step.op == MS_OP_SHUFFLE || MS_OP_IS_FLAG(s->step.op)) { /* requests: its active threads; dispatch: its warps */
+      if (s->step.op == MS_OP_SHUFFLE || MS_OP_IS_VALUE(s->step.op)) { /* requests: its active threads; dispatch: its warps */
         fprintf(out, "%6" G_GUINT64_FORMAT " %-5s %-6s %10" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT "\n", s->index,
                 s->step.op == MS_OP_SHUFFLE ? "shfl" : ms_op_name(s->step.op), "-", s->requests, s->dispatches);
         continue;

@@ -539,6 +539,11 @@ static void draw_trace(Pic *p) {
       p->y += 22;
       continue;
     }
+    if (vs->step.op == MS_OP_COMPUTE) {
+      text(p, MARGIN, p->y + 12, "class=\"h2\"", "step %u: compute (a warp's instructions: no memory stage)", si);
+      p->y += 22;
+      continue;
+    }
     if (MS_OP_IS_FLAG(vs->step.op)) {
       text(p, MARGIN, p->y + 12, "class=\"h2\"", "step %u: %s (flags between warps: no memory stage)", si,
            ms_op_name(vs->step.op));
@@ -910,7 +915,7 @@ static GArray *make_bins(const MsView *v) {
       b->syncs++;
       continue;
     }
-    if (s->step.op == MS_OP_SHUFFLE || MS_OP_IS_FLAG(s->step.op)) continue; /* no memory stage */
+    if (s->step.op == MS_OP_SHUFFLE || MS_OP_IS_VALUE(s->step.op)) continue; /* no memory stage */
     b->stages += s->stages, b->dispatches += s->dispatches, b->requests += s->requests;
     if (uses_banks(v->model, &s->step)) b->shared_stages += s->stages;
     if (s->first_dispatch >= 0 && (b->first < 0 || s->first_dispatch < b->first)) b->first = s->first_dispatch;

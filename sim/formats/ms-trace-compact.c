@@ -455,9 +455,13 @@ static Item *parse_item(Compact *c, const cJSON *st, const char *where, int dept
   it->kind = I_MEM;
   static const char *const shuffle_keys[] = {"op", "when", NULL};
   static const char *const flag_keys[] = {"op", "flag", "when", NULL};
+  static const char *const compute_keys[] = {"op", "instructions", "when", NULL};
   const gboolean shfl = it->step.op == MS_OP_SHUFFLE, flag = MS_OP_IS_FLAG(it->step.op);
-  if (!ms_json_check_keys(st, shfl ? shuffle_keys : flag ? flag_keys : mem_keys, c->fn, where, error)) goto fail;
-  const char *key = flag ? "flag" : "addr"; /* signal and wait: a flag number per thread */
+  const gboolean comp = it->step.op == MS_OP_COMPUTE;
+  if (!ms_json_check_keys(st, shfl ? shuffle_keys : flag ? flag_keys : comp ? compute_keys : mem_keys, c->fn, where, error))
+    goto fail;
+  /* signal and wait: a flag number per thread; compute: an instruction count per thread */
+  const char *key = flag ? "flag" : comp ? "instructions" : "addr";
   char *aw = g_strdup_printf("%s.%s", where, key);
   if (shfl) { /* a shuffle has no address: its active threads get 0 (docs/trace-format.md) */
     cJSON *zero = cJSON_CreateString("0");
@@ -468,10 +472,10 @@ static Item *parse_item(Compact *c, const cJSON *st, const char *where, int dept
     if (!ad) g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s: missing key \"%s\"", c->fn, where, key);
     else it->addr = parse_expr_item(c, ad, aw, &it->elem_words, error);
   }
-  if (it->addr && flag && it->elem_words != 1) {
+  if (it->addr && (flag || comp) && it->elem_words != 1) {
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
-                "%s: %s: a flag is one number: the expression indexes arrays of %" G_GUINT64_FORMAT "-word elements",
-                c->fn, aw, it->elem_words);
+                "%s: %s: a %s is one number: the expression indexes arrays of %" G_GUINT64_FORMAT "-word elements",
+                c->fn, aw, flag ? "flag" : "count", it->elem_words);
     g_clear_pointer(&it->addr, ms_expr_free);
   }
   g_free(aw);
@@ -570,7 +574,7 @@ emit:
 }
 
 /* A signal or wait step's word for what other steps call an address. */
-#define FLAG_OR(it, f, a) (MS_OP_IS_FLAG((it)->step.op) ? (f) : (a))
+#define FLAG_OR(it, f, a) (MS_OP_IS_FLAG((it)->step.op) ? (f) : (it)->step.op == MS_OP_COMPUTE ? "instructions" : (a))
 
 /* The current step's addresses for [first, first + count), evaluating `when` and `addr`
  * (the step's expressions or a worker's copies of them) with the lane buffer `active`. */

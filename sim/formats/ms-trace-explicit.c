@@ -61,12 +61,13 @@ gboolean ms_parse_op(const cJSON *step, const char *fn, const char *where, MsSte
   else if (strcmp(s, "shuffle") == 0) out->op = MS_OP_SHUFFLE;
   else if (strcmp(s, "signal") == 0) out->op = MS_OP_SIGNAL;
   else if (strcmp(s, "wait") == 0) out->op = MS_OP_WAIT;
+  else if (strcmp(s, "compute") == 0) out->op = MS_OP_COMPUTE;
   else {
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
-                "%s: %s.op: unknown op \"%s\" (expected read, write, sync, shuffle, signal or wait)", fn, where, s);
+                "%s: %s.op: unknown op \"%s\" (expected read, write, sync, shuffle, signal, wait or compute)", fn, where, s);
     return FALSE;
   }
-  if (out->op == MS_OP_SHUFFLE || MS_OP_IS_FLAG(out->op)) { /* register exchange, flags: no memory, no barrier */
+  if (out->op == MS_OP_SHUFFLE || MS_OP_IS_VALUE(out->op)) { /* register exchange, flags, compute: no memory, no barrier */
     if (cJSON_GetObjectItemCaseSensitive(step, "space") || cJSON_GetObjectItemCaseSensitive(step, "scope")) {
       g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
                   "%s: %s: a %s step has neither a space nor a scope", fn, where, s);
@@ -170,6 +171,7 @@ MsSource *ms_trace_explicit_from_json(const cJSON *root, const char *fn, GError 
   static const char *const sync_keys[] = {"op", "scope", NULL};
   static const char *const shuffle_keys[] = {"op", "active", NULL};
   static const char *const flag_keys[] = {"op", "flag", NULL};
+  static const char *const compute_keys[] = {"op", "instructions", NULL};
   if (!ms_json_check_keys(root, keys, fn, "trace", error)) return NULL;
   char *name;
   guint64 threads, bt, shared_words, global_words;
@@ -204,6 +206,7 @@ MsSource *ms_trace_explicit_from_json(const cJSON *root, const char *fn, GError 
                             step.op == MS_OP_SYNC      ? sync_keys
                             : step.op == MS_OP_SHUFFLE ? shuffle_keys
                             : MS_OP_IS_FLAG(step.op)   ? flag_keys
+                            : step.op == MS_OP_COMPUTE ? compute_keys
                                                        : mem_keys,
                             fn, where, error))
       goto fail;
@@ -233,7 +236,7 @@ MsSource *ms_trace_explicit_from_json(const cJSON *root, const char *fn, GError 
       }
     } else if (step.op != MS_OP_SYNC) {
       /* memory steps: an address per thread; signal and wait: a flag number per thread */
-      const char *key = MS_OP_IS_FLAG(step.op) ? "flag" : "addr";
+      const char *key = MS_OP_IS_FLAG(step.op) ? "flag" : step.op == MS_OP_COMPUTE ? "instructions" : "addr";
       const cJSON *ad = cJSON_GetObjectItemCaseSensitive(st, key);
       if (!ad || !cJSON_IsArray(ad)) {
         g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s.%s: expected an array, got %s",
@@ -256,7 +259,8 @@ MsSource *ms_trace_explicit_from_json(const cJSON *root, const char *fn, GError 
         }
         char w2[96];
         g_snprintf(w2, sizeof w2, "%s.%s[%" G_GUINT64_FORMAT "]", where, key, i);
-        if (!ms_json_get_int(e, 0, MS_MAX_JSON_INT, fn, w2, &a[i], error)) {
+        if (!ms_json_get_int(e, step.op == MS_OP_COMPUTE ? 1 : 0, step.op == MS_OP_COMPUTE ? MS_MAX_INSTRUCTIONS : MS_MAX_JSON_INT,
+                             fn, w2, &a[i], error)) {
           g_free(a);
           goto fail;
         }

@@ -133,6 +133,7 @@ static gboolean write_explicit(MsSource *src, FILE *out, const char *name, GErro
       continue;
     }
     if (MS_OP_IS_FLAG(st.op)) fputs(", \"flag\": [", out); /* a flag number per thread */
+    else if (st.op == MS_OP_COMPUTE) fputs(", \"instructions\": [", out); /* an instruction count per thread */
     else fprintf(out, ", \"space\": \"%s\", \"addr\": [", ms_space_name(st.space));
     for (guint64 f = 0; f < p && ok; f += 65536) {
       guint64 n = MIN(65536, p - f);

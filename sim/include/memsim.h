@@ -137,6 +137,9 @@ typedef struct {
   /* Warp shuffles (a project extension, docs/models.md, "Warp shuffles"): time units a
    * shuffle step holds its warp, after what it waits for (0: none, the papers' model) */
   guint64 shuffle_units;
+  /* Instructions (a project extension, docs/models.md, "Instructions"): time units each of a
+   * compute step's instructions holds its warp, after its reads (0: none, the papers' model) */
+  guint64 instruction_units;
   /* L1 (hmm kinds, a project extension, docs/models.md, "The L1 cache"): each DMM has an
    * L1 of l1_words words; each of its resident blocks holds a private share of it, in sets
    * of l1_ways groups (LRU).  A global read's group held there takes no stage and completes
@@ -206,8 +209,15 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(MsModel, ms_model_free)
  * fill() gives each active thread's flag number (>= 0) as its address; no memory stage.  A
  * signal sets its threads' flags once its warp's requests have completed; a wait holds the
  * warp until every flag of its active threads is set. */
-typedef enum { MS_OP_READ, MS_OP_WRITE, MS_OP_SYNC, MS_OP_SHUFFLE, MS_OP_SIGNAL, MS_OP_WAIT } MsOp;
+/* MS_OP_COMPUTE: a warp's dependent instructions between its requests (docs/models.md,
+ * "Instructions"): fill() gives each active thread's instruction count (1 .. 65535) as its
+ * address; the warp's count is the largest of its active threads'; no memory stage. */
+typedef enum { MS_OP_READ, MS_OP_WRITE, MS_OP_SYNC, MS_OP_SHUFFLE, MS_OP_SIGNAL, MS_OP_WAIT, MS_OP_COMPUTE } MsOp;
 #define MS_OP_IS_FLAG(op) ((op) == MS_OP_SIGNAL || (op) == MS_OP_WAIT)
+/* Steps whose per-thread values are not memory addresses: flag numbers, instruction counts. */
+#define MS_OP_IS_VALUE(op) (MS_OP_IS_FLAG(op) || (op) == MS_OP_COMPUTE)
+/* The largest instruction count of a compute step's thread. */
+#define MS_MAX_INSTRUCTIONS 65535
 typedef enum { MS_SPACE_GLOBAL, MS_SPACE_SHARED } MsSpace;
 typedef enum { MS_SCOPE_GRID, MS_SCOPE_BLOCK } MsScope;
 
@@ -357,6 +367,8 @@ typedef struct {
   guint64 block_barriers;
   guint64 shuffle_steps;  /* shuffle steps with at least one active thread */
   guint64 shuffles;       /* warp shuffles: warps with an active thread, summed over them */
+  guint64 compute_steps;  /* compute steps with at least one active thread */
+  guint64 instructions;   /* compute steps' instructions: each warp's count, summed */
   guint64 signals, waits; /* flags: warps with an active thread in signal, in wait steps */
   guint64 threads, warps, blocks;
   /* GPU extensions: what bounds the time (docs/models.md) */
