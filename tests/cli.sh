@@ -535,6 +535,21 @@ if out=$("$memsim" run "$src/models/extensions/umm-instructions.json" "$src/trac
    "$memsim" run "$src/models/extensions/umm-instructions.json" compute-compact.json --json 2>/dev/null | grep -q '^{"time_units":16,' &&
    "$memsim" run "$src/models/textbook-umm.json" "$src/traces/compute.json" --json 2>/dev/null | grep -q '^{"time_units":11,'
 then echo "ok - instructions_worked_example"; else fail "instructions_worked_example: $out"; fi
+# gen gcd --instructions N: a compute step over each memory step's threads (N per warp that
+# takes part), the same in the binary form; no time without instruction_units
+n=$((n + 1))
+printf '{"model": "umm", "width": 32, "latency": 100, "instruction_units": 4}\n' >umm-iu.json
+if a=$("$memsim" gen gcd -a binary --bits 64 --instances 64 --instructions 3 --run umm-iu.json --json 2>/dev/null) &&
+   b=$("$memsim" gen gcd -a binary --bits 64 --instances 64 --run umm-iu.json --json 2>/dev/null) &&
+   c=$("$memsim" gen gcd -a binary --bits 64 --instances 64 --instructions 3 --run "$src/models/umm-w32.json" --json 2>/dev/null) &&
+   d=$("$memsim" gen gcd -a binary --bits 64 --instances 64 --run "$src/models/umm-w32.json" --json 2>/dev/null) &&
+   "$memsim" gen gcd -a binary --bits 64 --instances 64 --instructions 3 -f binary -o gcd-i.bin 2>/dev/null &&
+   e=$("$memsim" run umm-iu.json gcd-i.bin --json 2>/dev/null) &&
+   python3 -c 'import json,sys; a,b,c,d,e=(json.loads(x) for x in sys.argv[1:6])
+assert a["instructions"] == 3 * a["dispatches"] and a["compute_steps"] == a["memory_steps"], a
+assert a["dispatches"] == b["dispatches"] and a["time_units"] > b["time_units"], (a["time_units"], b["time_units"])
+assert c["time_units"] == d["time_units"] and e["time_units"] == a["time_units"], (c["time_units"], d["time_units"], e["time_units"])' "$a" "$b" "$c" "$d" "$e"
+then echo "ok - gen_gcd_instructions"; else fail "gen_gcd_instructions: $a"; fi
 # the worked examples of docs/models.md's extensions, by the command
 for ex in "hmm-l2-partitions:l2-partitions:8" "hmm-block-starts:block-starts:11" "umm-l2-cache:l2-cache:18" "hmm-dmm-port:dmm-port:8" "umm-shuffles:shuffles:16" "hmm-l1:l1-cache:17" "umm-loaded-latency:loaded-latency:11" "umm-l2-posted-write-backs:l2-cache:14" "umm-instructions:compute:16"; do
   IFS=: read -r mo tr want <<<"$ex"

@@ -22,7 +22,7 @@ static void print_stats(FILE *out, const char *alg, const MsGcdStats *s) {
 
 int ms_cmd_gen_gcd(int argc, char **argv) {
   char *alg = NULL, *arrangement = NULL, *output = NULL, *format = NULL, *run = NULL;
-  gint64 bits = 1024, instances = 1024, seed = 1;
+  gint64 bits = 1024, instances = 1024, seed = 1, instructions = 0;
   gboolean oblivious = FALSE, json = FALSE, stats_only = FALSE;
   GOptionEntry entries[] = {
       {"algorithm", 'a', 0, G_OPTION_ARG_STRING, &alg, "original, fast, binary, fast-binary or approximate", "ALG"},
@@ -31,6 +31,9 @@ int ms_cmd_gen_gcd(int argc, char **argv) {
       {"seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of the random pairs (default 1)", "SEED"},
       {"arrangement", 0, 0, G_OPTION_ARG_STRING, &arrangement, "column (default, section 3.1) or row", "A"},
       {"oblivious", 0, 0, G_OPTION_ARG_NONE, &oblivious, "Every thread gets the same pair (Table 4.7)", NULL},
+      {"instructions", 0, 0, G_OPTION_ARG_INT64, &instructions,
+       "A compute step of N instructions before each memory step, for its threads (docs/models.md, "
+       "\"Instructions\"; default 0: none)", "N"},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the trace to FILE (default stdout)", "FILE"},
       {"format", 'f', 0, G_OPTION_ARG_STRING, &format, "explicit or binary (default explicit)", "FORM"},
       {"run", 'r', 0, G_OPTION_ARG_FILENAME, &run, "Simulate on MODEL instead of writing the trace", "MODEL"},
@@ -57,8 +60,8 @@ int ms_cmd_gen_gcd(int argc, char **argv) {
     code = MS_EXIT_INPUT;
     goto out;
   }
-  if (bits < 0 || instances < 0 || seed < 0) {
-    fprintf(stderr, "memsim gen gcd: --bits, --instances and --seed must be non-negative\n");
+  if (bits < 0 || instances < 0 || seed < 0 || instructions < 0) {
+    fprintf(stderr, "memsim gen gcd: --bits, --instances, --seed and --instructions must be non-negative\n");
     code = MS_EXIT_INPUT;
     goto out;
   }
@@ -66,6 +69,7 @@ int ms_cmd_gen_gcd(int argc, char **argv) {
   g_hash_table_insert(params, "instances", g_strdup_printf("%" G_GINT64_FORMAT, instances));
   g_hash_table_insert(params, "seed", g_strdup_printf("%" G_GINT64_FORMAT, seed));
   g_hash_table_insert(params, "oblivious", g_strdup(oblivious ? "1" : "0"));
+  if (instructions) g_hash_table_insert(params, "instructions", g_strdup_printf("%" G_GINT64_FORMAT, instructions));
   if (arrangement) g_hash_table_insert(params, "arrangement", g_strdup(arrangement));
   MsGcdStats stats;
   MsSource *src = ms_gcd_source_with_stats(alg, params, &stats, &err);

@@ -81,6 +81,12 @@ typedef struct {
   guint32 cur_k;
   mpz_t tmp, q;
   MsGcdStats local, *stats;
+  /* instructions > 0: a compute step of that many instructions before each memory step, for
+   * the threads the memory step has (docs/models.md, "Instructions"); pending: the memory step
+   * that next() returns after it, in `pend` */
+  guint32 instructions;
+  gboolean pending, computing;
+  MsStep pend;
 } Gcd;
 
 /* ---- helpers on multi-word numbers ------------------------------------------------------ */
@@ -429,8 +435,26 @@ static gboolean plan_iteration(Gcd *G, GError **error, gboolean *end) {
   return TRUE;
 }
 
+static MsNext gcd_next_memory(Gcd *G, MsStep *step, GError **error);
+
+/* With instructions: each memory step comes after a compute step over the same threads. */
 static MsNext gcd_next(gpointer self, MsStep *step, GError **error) {
   Gcd *G = self;
+  if (!G->instructions) return gcd_next_memory(G, step, error);
+  if (G->pending) {
+    G->pending = G->computing = FALSE;
+    *step = G->pend;
+    return MS_NEXT_STEP;
+  }
+  MsNext r = gcd_next_memory(G, &G->pend, error);
+  if (r != MS_NEXT_STEP) return r;
+  G->pending = G->computing = TRUE;
+  memset(step, 0, sizeof *step);
+  step->op = MS_OP_COMPUTE;
+  return MS_NEXT_STEP;
+}
+
+static MsNext gcd_next_memory(Gcd *G, MsStep *step, GError **error) {
   if (G->finished) return MS_NEXT_END;
   for (;;) {
     if (G->ph >= G->nphases) {
@@ -486,9 +510,18 @@ static MsNext gcd_next(gpointer self, MsStep *step, GError **error) {
 
 /* The addresses of the step next() returned, for threads [first, first + count): reads only
  * what next() and the planning left, so several workers may call it at once. */
+static gboolean gcd_fill_memory(const Gcd *G, guint64 first, guint64 count, gint64 *addr);
+
 static gboolean gcd_fill(gpointer self, guint64 first, guint64 count, gint64 *addr, GError **error) {
   (void)error;
   const Gcd *G = self;
+  gcd_fill_memory(G, first, count, addr);
+  if (G->computing) /* the compute step before it: its threads, each with the instructions */
+    for (guint64 i = 0; i < count; i++) addr[i] = addr[i] < 0 ? MS_ADDR_NONE : (gint64)G->instructions;
+  return TRUE;
+}
+
+static gboolean gcd_fill_memory(const Gcd *G, guint64 first, guint64 count, gint64 *addr) {
   const Phase *p = G->cur;
   const guint s = G->cur_slot;
   const guint32 k = G->cur_k;
@@ -566,7 +599,7 @@ static void random_odd(mpz_t x, guint32 words, guint64 *state) {
 
 MsSource *ms_gcd_source_with_stats(const char *algorithm, GHashTable *params, MsGcdStats *stats,
                                    GError **error) {
-  static const char *const known[] = {"bits", "instances", "seed", "arrangement", "oblivious", NULL};
+  static const char *const known[] = {"bits", "instances", "seed", "arrangement", "oblivious", "instructions", NULL};
   if (!ms_param_check(params, known, "gcd", error)) return NULL;
   int alg = -1;
   for (int i = 0; algorithm && ms_gcd_algorithms[i]; i++)
@@ -577,8 +610,9 @@ MsSource *ms_gcd_source_with_stats(const char *algorithm, GHashTable *params, Ms
                 algorithm ? algorithm : "");
     return NULL;
   }
-  guint64 bits, P, seed, obl;
-  if (!ms_param_uint(params, "bits", 1024, 32, 1u << 20, &bits, error) ||
+  guint64 bits, P, seed, obl, instr;
+  if (!ms_param_uint(params, "instructions", 0, 0, MS_MAX_INSTRUCTIONS, &instr, error) ||
+      !ms_param_uint(params, "bits", 1024, 32, 1u << 20, &bits, error) ||
       !ms_param_uint(params, "instances", 1024, 1, 1u << 24, &P, error) ||
       !ms_param_uint(params, "seed", 1, 0, G_MAXUINT64, &seed, error))
     return NULL;
@@ -616,6 +650,7 @@ MsSource *ms_gcd_source_with_stats(const char *algorithm, GHashTable *params, Ms
   G->oblivious = obl != 0;
   G->nd = G->oblivious ? 1 : P;
   G->row = strcmp(arr, "row") == 0;
+  G->instructions = (guint32)instr;
   G->x = g_new(mpz_t, G->nd);
   G->y = g_new(mpz_t, G->nd);
   G->g = g_new(mpz_t, G->nd);
