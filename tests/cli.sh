@@ -550,6 +550,23 @@ assert a["instructions"] == 3 * a["dispatches"] and a["compute_steps"] == a["mem
 assert a["dispatches"] == b["dispatches"] and a["time_units"] > b["time_units"], (a["time_units"], b["time_units"])
 assert c["time_units"] == d["time_units"] and e["time_units"] == a["time_units"], (c["time_units"], d["time_units"], e["time_units"])' "$a" "$b" "$c" "$d" "$e"
 then echo "ok - gen_gcd_instructions"; else fail "gen_gcd_instructions: $a"; fi
+# compare: a record's "instructions" param puts a compute step before each memory step of its
+# trace (any family): slower on a model with instruction_units, the same on one without
+n=$((n + 1))
+python3 - "$src/traces/measured/h100/simple.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = dict(d["records"][0]); r["params"] = {"n": 65536, "threads_per_block": 256, "seed": 1}
+r2 = dict(r); r2["params"] = dict(r["params"], instructions=5)
+d["records"] = [r]; json.dump(d, open("simple-a.json", "w"))
+d["records"] = [r2]; json.dump(d, open("simple-b.json", "w"))
+m = json.load(open(sys.argv[1].replace("traces/measured/h100/simple.json", "models/h100.json")))
+m.pop("validation", None); m["instruction_units"] = 4; json.dump(m, open("h100-iu.json", "w"))
+PY
+tu() { "$memsim" compare -m "$1" -M "$2" --train none -q -f json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["records"][0]["time_units"])'; }
+if a=$(tu h100-iu.json simple-a.json) && b=$(tu h100-iu.json simple-b.json) && c=$(tu "$src/models/h100.json" simple-b.json) &&
+   [ "$b" -gt "$a" ] && [ "$c" = "$a" ]; then echo "ok - compare_record_instructions"
+else fail "compare_record_instructions: $a $b $c"; fi
 # the worked examples of docs/models.md's extensions, by the command
 for ex in "hmm-l2-partitions:l2-partitions:8" "hmm-block-starts:block-starts:11" "umm-l2-cache:l2-cache:18" "hmm-dmm-port:dmm-port:8" "umm-shuffles:shuffles:16" "hmm-l1:l1-cache:17" "umm-loaded-latency:loaded-latency:11" "umm-l2-posted-write-backs:l2-cache:14" "umm-instructions:compute:16"; do
   IFS=: read -r mo tr want <<<"$ex"

@@ -676,12 +676,26 @@ MsSource *ms_cmp_record_source(const MsCompare *cmp, MsCmpRecord *r, GError **er
   if (!ms_cmp_map(cmp, r, &p, error)) return NULL;
   GError *e = NULL;
   gboolean own;
+  /* a record's "instructions" (every family but gcd, whose generator takes it): a compute step
+   * of that many before each memory step of its trace (docs/models.md, "Instructions") */
+  guint64 instr = 0;
+  if (strcmp(r->sim_family, "gcd") != 0 && g_hash_table_contains(p, "instructions")) {
+    if (!ms_param_uint(p, "instructions", 0, 0, MS_MAX_INSTRUCTIONS, &instr, &e)) {
+      g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: record %u (%s %s %s): %s", r->file, r->index, r->workload,
+                  r->algorithm, r->params_text, e->message);
+      g_error_free(e);
+      g_hash_table_unref(p);
+      return NULL;
+    }
+    g_hash_table_remove(p, "instructions");
+  }
   MsSource *s = own_source(r, p, &own, &e);
   if (!own) s = ms_workload_source(r->sim_family, r->sim_algorithm, p, &e);
   g_hash_table_unref(p);
   if (s && strcmp(r->sim_family, "permutation") == 0 && !g_str_has_prefix(r->sim_algorithm, "hmm-"))
     s = ms_cmp_dmm_kernel(s, r->replicas, r->repeats, param_or(r->params, "elem_words", 1), &e);
   if (s && r->block_threads) s = ms_cmp_reblock(s, r->block_threads, tiles_of(r));
+  if (s && instr) s = ms_source_with_instructions(s, (guint32)instr); /* last: around the kernel's shape */
   if (!s) {
     if (e->code == MS_ERROR_INVALID)
       g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: record %u (%s %s %s): no workload matches: %s", r->file,

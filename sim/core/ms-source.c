@@ -62,3 +62,84 @@ void ms_source_block_shift(MsSource *s, guint64 first_block, guint64 n, guint64 
   if (s->funcs.block_shift) s->funcs.block_shift(s->self, first_block, n, lane, kind, at, lo, hi);
   else memset(kind, MS_BLOCK_FILL, n);
 }
+
+/* ---- instructions before each memory step (docs/models.md, "Instructions") ---------------- */
+
+typedef struct {
+  MsSource *in;
+  gint64 n;
+  gboolean pending, computing; /* a compute step was returned; `pend` (its memory step) is next */
+  MsStep pend;
+} WithInstr;
+
+static MsNext wi_next(gpointer self, MsStep *step, GError **error) {
+  WithInstr *w = self;
+  if (w->pending) {
+    w->pending = w->computing = FALSE;
+    *step = w->pend;
+    return MS_NEXT_STEP;
+  }
+  MsNext r = ms_source_next(w->in, &w->pend, error);
+  if (r != MS_NEXT_STEP) return r;
+  if (w->pend.op != MS_OP_READ && w->pend.op != MS_OP_WRITE) { /* syncs, shuffles, flags: as they are */
+    *step = w->pend;
+    return MS_NEXT_STEP;
+  }
+  w->pending = w->computing = TRUE;
+  memset(step, 0, sizeof *step);
+  step->op = MS_OP_COMPUTE;
+  return MS_NEXT_STEP;
+}
+
+static void wi_counts(const WithInstr *w, guint64 count, gint64 *addr) {
+  if (w->computing) /* the compute step: the memory step's threads, each with n instructions */
+    for (guint64 i = 0; i < count; i++) addr[i] = addr[i] < 0 ? MS_ADDR_NONE : w->n;
+}
+
+static gboolean wi_fill(gpointer self, guint64 first, guint64 count, gint64 *addr, GError **error) {
+  WithInstr *w = self;
+  if (!ms_source_fill(w->in, first, count, addr, error)) return FALSE;
+  wi_counts(w, count, addr);
+  return TRUE;
+}
+
+static gboolean wi_fill_worker(gpointer self, guint worker, guint64 first, guint64 count, gint64 *addr,
+                               GError **error) {
+  WithInstr *w = self;
+  if (!ms_source_fill_worker(w->in, worker, first, count, addr, error)) return FALSE;
+  wi_counts(w, count, addr);
+  return TRUE;
+}
+
+static void wi_active_range(gpointer self, guint64 *first, guint64 *end) {
+  ms_source_active_range(((WithInstr *)self)->in, first, end);
+}
+
+static gboolean wi_block_repeats(gpointer self) {
+  WithInstr *w = self;
+  return !w->computing && ms_source_block_repeats(w->in);
+}
+
+static void wi_block_shift(gpointer self, guint64 first_block, guint64 n, guint64 lane, guint8 *kind, gint64 *at,
+                           gint64 *lo, gint64 *hi) {
+  ms_source_block_shift(((WithInstr *)self)->in, first_block, n, lane, kind, at, lo, hi);
+}
+
+static void wi_destroy(gpointer self) {
+  WithInstr *w = self;
+  ms_source_free(w->in);
+  g_free(w);
+}
+
+MsSource *ms_source_with_instructions(MsSource *inner, guint32 n) {
+  g_return_val_if_fail(n >= 1 && n <= MS_MAX_INSTRUCTIONS, inner);
+  WithInstr *w = g_new0(WithInstr, 1);
+  w->in = inner;
+  w->n = n;
+  MsSourceFuncs f = {wi_next, wi_fill, wi_destroy, wi_active_range, inner->funcs.fill_worker ? wi_fill_worker : NULL,
+                     wi_block_repeats, wi_block_shift};
+  MsSource *s = ms_source_new(inner->name, inner->threads, inner->block_threads, &f, w);
+  s->shared_words = inner->shared_words;
+  s->global_words = inner->global_words;
+  return s;
+}

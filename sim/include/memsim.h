@@ -310,6 +310,10 @@ gboolean ms_source_fill_worker(MsSource *source, guint worker, guint64 first, gu
 gboolean ms_source_fill(MsSource *source, guint64 first, guint64 count, gint64 *addr,
                         GError **error);
 /* Repeated blocks (MsSourceFuncs.block_repeats, block_shift): FALSE, MS_BLOCK_FILL without them. */
+/* `inner` with a compute step of n instructions (1 .. MS_MAX_INSTRUCTIONS) before each of its
+ * memory steps, over that step's active threads (docs/models.md, "Instructions"); takes
+ * ownership of `inner`. */
+MsSource *ms_source_with_instructions(MsSource *inner, guint32 n);
 gboolean ms_source_block_repeats(MsSource *source);
 void ms_source_block_shift(MsSource *source, guint64 first_block, guint64 n, guint64 lane, guint8 *kind, gint64 *at,
                            gint64 *lo, gint64 *hi);

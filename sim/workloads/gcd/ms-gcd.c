@@ -81,12 +81,6 @@ typedef struct {
   guint32 cur_k;
   mpz_t tmp, q;
   MsGcdStats local, *stats;
-  /* instructions > 0: a compute step of that many instructions before each memory step, for
-   * the threads the memory step has (docs/models.md, "Instructions"); pending: the memory step
-   * that next() returns after it, in `pend` */
-  guint32 instructions;
-  gboolean pending, computing;
-  MsStep pend;
 } Gcd;
 
 /* ---- helpers on multi-word numbers ------------------------------------------------------ */
@@ -435,26 +429,8 @@ static gboolean plan_iteration(Gcd *G, GError **error, gboolean *end) {
   return TRUE;
 }
 
-static MsNext gcd_next_memory(Gcd *G, MsStep *step, GError **error);
-
-/* With instructions: each memory step comes after a compute step over the same threads. */
 static MsNext gcd_next(gpointer self, MsStep *step, GError **error) {
   Gcd *G = self;
-  if (!G->instructions) return gcd_next_memory(G, step, error);
-  if (G->pending) {
-    G->pending = G->computing = FALSE;
-    *step = G->pend;
-    return MS_NEXT_STEP;
-  }
-  MsNext r = gcd_next_memory(G, &G->pend, error);
-  if (r != MS_NEXT_STEP) return r;
-  G->pending = G->computing = TRUE;
-  memset(step, 0, sizeof *step);
-  step->op = MS_OP_COMPUTE;
-  return MS_NEXT_STEP;
-}
-
-static MsNext gcd_next_memory(Gcd *G, MsStep *step, GError **error) {
   if (G->finished) return MS_NEXT_END;
   for (;;) {
     if (G->ph >= G->nphases) {
@@ -510,18 +486,9 @@ static MsNext gcd_next_memory(Gcd *G, MsStep *step, GError **error) {
 
 /* The addresses of the step next() returned, for threads [first, first + count): reads only
  * what next() and the planning left, so several workers may call it at once. */
-static gboolean gcd_fill_memory(const Gcd *G, guint64 first, guint64 count, gint64 *addr);
-
 static gboolean gcd_fill(gpointer self, guint64 first, guint64 count, gint64 *addr, GError **error) {
   (void)error;
   const Gcd *G = self;
-  gcd_fill_memory(G, first, count, addr);
-  if (G->computing) /* the compute step before it: its threads, each with the instructions */
-    for (guint64 i = 0; i < count; i++) addr[i] = addr[i] < 0 ? MS_ADDR_NONE : (gint64)G->instructions;
-  return TRUE;
-}
-
-static gboolean gcd_fill_memory(const Gcd *G, guint64 first, guint64 count, gint64 *addr) {
   const Phase *p = G->cur;
   const guint s = G->cur_slot;
   const guint32 k = G->cur_k;
@@ -650,7 +617,6 @@ MsSource *ms_gcd_source_with_stats(const char *algorithm, GHashTable *params, Ms
   G->oblivious = obl != 0;
   G->nd = G->oblivious ? 1 : P;
   G->row = strcmp(arr, "row") == 0;
-  G->instructions = (guint32)instr;
   G->x = g_new(mpz_t, G->nd);
   G->y = g_new(mpz_t, G->nd);
   G->g = g_new(mpz_t, G->nd);
@@ -679,7 +645,8 @@ MsSource *ms_gcd_source_with_stats(const char *algorithm, GHashTable *params, Ms
   MsSource *src = ms_source_new(name, P, P, &gcd_funcs, G);
   ms_source_set_global_words(src, 2 * P * G->words); /* the arrays of X and Y */
   g_free(name);
-  return src;
+  /* instructions: a compute step before each memory step, over its threads */
+  return instr ? ms_source_with_instructions(src, (guint32)instr) : src;
 }
 
 MsSource *ms_gcd_source(const char *algorithm, GHashTable *params, GError **error) {
