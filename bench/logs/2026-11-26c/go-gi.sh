@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# the GCD records with compute steps (bench/gcd-instruction-records.py) on the L1 + instructions
+# the GCD records with compute steps (bench/instruction-records.py) on the L1 + instructions
 # experimental models, both GPUs side by side, 8 jobs each, into caches under $OUT
 cd "$(dirname "$0")/.."
 export LD_LIBRARY_PATH=$PWD/.device/lib
