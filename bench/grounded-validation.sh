@@ -3,7 +3,7 @@
 # Simulates the records of traces/measured/<gpu>/ with models/<gpu>.json at full size,
 # --train none, into the cache docs/validation/grounded/<gpu>-cache.tsv, for at most
 # LIMIT seconds (default 560: one call of the device machine), then writes the reports
-# <gpu>.md and <gpu>.json from what the cache holds. Run it again to go on where it was
+# <gpu>.md and <gpu>.json from what the cache holds (and the models' validation bands, bench/validation-bands.py). Run it again to go on where it was
 # cut off; the GPUs run side by side, JOBS records each (default: processors / GPUs).
 # MEMSIM (default build-compare/sim/memsim) is the binary.
 set -u
@@ -32,3 +32,6 @@ for g in "${gpus[@]}"; do
   done
   echo "$g: $(grep -c . "$out/$g-cache.tsv") cache lines; $(grep -o '| \*\*overall\*\* | [0-9]* | [0-9.]*%' "$out/$g.md")"
 done
+# the models' validation bands follow their reports (models/<gpu>.json "validation", which
+# tests/cli.sh checks against them)
+python3 bench/validation-bands.py "${gpus[@]}" >/dev/null
