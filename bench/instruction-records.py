@@ -11,14 +11,14 @@ the same binary executes the same instructions on both GPUs. Writes OUTDIR/<fami
 the family's record file whose records carry params.instructions = N (`memsim gen gcd
 --instructions`, and `memsim compare` for every family, put a compute step of N before each
 memory step).
-  python3 bench/instruction-records.py FAMILY OUTDIR [GPU ...]      (FAMILY: gcd or bulk)
+  python3 bench/instruction-records.py FAMILY OUTDIR [GPU ...]      (FAMILY: gcd, bulk, simple or gf2)
 """
 import csv
 import json
 import os
 import sys
 
-FILES = {"gcd": "gcd.json", "bulk": "bulk.json"}
+FILES = {"gcd": "gcd.json", "bulk": "bulk.json", "simple": "simple.json", "gf2": "gf2.json"}
 
 
 def norm(v):
