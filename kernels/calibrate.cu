@@ -83,6 +83,11 @@
  *                      dependent IMAD, clocked: what the loop costs an op of a short chain
  *   shuffle-rate       all threads of a full grid run 8 independent shuffle chains each:
  *                      warp shuffles per SM per clock
+ *   issue-rate         one block per SM of W = 1, 2, 4, 8, 16, 32 warps, each thread 8
+ *                      independent chains of IMAD (op imad), LOP3 (alu) or both (mixed):
+ *                      clocks per warp instruction of one warp (the model's
+ *                      instruction_units) and warp instructions per SM per clock
+ *                      (issue_rate; memsim calibrate --issue)
  *
  * The chases time themselves with clock64() (clocks per hop); each call's count is kept
  * (a device array) and the record's result is their median. Every kernel's output is
@@ -653,6 +658,55 @@ __global__ void __launch_bounds__(1024) shuffle_rate(int rounds, uint32_t *out, 
   uint32_t s = 0;
 #pragma unroll
   for (int c = 0; c < SR_CHAINS; c++) s += x[c];
+  out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = s;
+  block_clock_end(t0, clk);
+}
+
+constexpr int IR_CHAINS = 8, IR_UNROLL = 8; /* issue-rate: independent chains per thread; turns unrolled */
+enum { IR_IMAD, IR_ALU, IR_MIXED };
+constexpr uint32_t IR_K = 0x9e3779b9u;
+
+/* One step of chain c: IMAD x = x * x + lane (the FMA pipe), or LOP3 x = x ^ lane ^ IR_K (the
+ * integer ALU pipe), or chains 0-3 the one and 4-7 the other (both pipes: the schedulers'
+ * issue).  Inline PTX so that each step is one SASS instruction of the pipe named. */
+template <int OP> __device__ __forceinline__ uint32_t ir_step(uint32_t x, uint32_t lane, int c) {
+  uint32_t y;
+  if (OP == IR_IMAD || (OP == IR_MIXED && c >= IR_CHAINS / 2))
+    asm volatile("mad.lo.u32 %0, %1, %1, %2;" : "=r"(y) : "r"(x), "r"(lane));
+  else
+    asm volatile("lop3.b32 %0, %1, %2, %3, 0x96;" : "=r"(y) : "r"(x), "r"(lane), "r"(IR_K));
+  return y;
+}
+
+__host__ inline uint32_t ir_host(int op, uint32_t x, uint32_t lane, int c, long long n) {
+  if (op == IR_IMAD || (op == IR_MIXED && c >= IR_CHAINS / 2)) {
+    for (long long i = 0; i < n; i++) x = x * x + lane;
+    return x;
+  }
+  return n % 2 ? x ^ lane ^ IR_K : x;
+}
+
+/* issue-rate: every thread runs IR_CHAINS independent chains of OP's instruction (no
+ * dependence between the chains: what bounds a warp is issue and its pipe, not latency),
+ * rounds x IR_UNROLL steps each, interleaved; it stores the sum of its chains, thread 0 of
+ * each block the block's clocks. */
+template <int OP> __global__ void __launch_bounds__(1024) issue_rate(int rounds, uint32_t *out, unsigned long long *clk) {
+  const uint32_t lane = threadIdx.x & 31;
+  uint32_t x[IR_CHAINS];
+#pragma unroll
+  for (int c = 0; c < IR_CHAINS; c++) x[c] = pattern(lane + 32 * c);
+  __syncthreads();
+  const long long t0 = clock64();
+  for (int r = 0; r < rounds; r++) {
+#pragma unroll
+    for (int j = 0; j < IR_UNROLL; j++) {
+#pragma unroll
+      for (int c = 0; c < IR_CHAINS; c++) x[c] = ir_step<OP>(x[c], lane, c);
+    }
+  }
+  uint32_t s = 0;
+#pragma unroll
+  for (int c = 0; c < IR_CHAINS; c++) s += x[c];
   out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = s;
   block_clock_end(t0, clk);
 }
@@ -1741,6 +1795,66 @@ void run_shuffle_rate(const MsOptions &o, const Dev &d) {
   MS_CUDA(cudaFree(clk));
 }
 
+/* issue-rate: one block of W warps on each SM (a grid of SM-count blocks), each thread
+ * IR_CHAINS independent chains of 4096 (512 with --quick) steps of `op` (imad, alu or mixed):
+ * from the blocks' median clock64() count, clocks per warp instruction of a warp and warp
+ * instructions per SM per clock.  Only the chains' instructions are counted: the loop's counter
+ * and branch add 3 per IR_CHAINS * IR_UNROLL. */
+template <int OP> void run_issue_rate_op(const MsOptions &o, const Dev &d, const char *op) {
+  const int per_chain = o.quick ? 512 : 4096, rounds = per_chain / IR_UNROLL;
+  for (int warps : {1, 2, 4, 8, 16, 32}) {
+    const int tpb = 32 * warps, blocks = d.sms;
+    const size_t threads = (size_t)blocks * tpb;
+    uint32_t *out;
+    unsigned long long *clk;
+    MS_CUDA(cudaMalloc(&out, threads * 4));
+    MS_CUDA(cudaMalloc(&clk, blocks * sizeof(unsigned long long)));
+    uint32_t want[32];
+    for (uint32_t l = 0; l < 32; l++) {
+      want[l] = 0;
+      for (int c = 0; c < IR_CHAINS; c++) want[l] += ir_host(OP, pattern(l + 32 * c), l, c, per_chain);
+    }
+    std::vector<uint32_t> h(threads);
+    std::vector<unsigned long long> hclk(blocks);
+    const long long per_warp = (long long)per_chain * IR_CHAINS; /* warp instructions of the chains */
+    MsRecord rec;
+    rec.workload = "calibrate";
+    rec.algorithm = "issue-rate";
+    rec.p("op", op);
+    rec.p("warps_per_sm", (long long)warps);
+    rec.p("chains_per_thread", (long long)IR_CHAINS);
+    rec.p("instructions_per_warp", per_warp);
+    rec.p("blocks", (long long)blocks);
+    rec.p("threads_per_block", (long long)tpb);
+    auto poison = [&] { MS_CUDA(cudaMemset(out, 0xff, threads * 4)); };
+    auto launch = [&] { issue_rate<OP><<<blocks, tpb>>>(rounds, out, clk); };
+    auto verify = [&]() -> std::string {
+      MS_CUDA(cudaMemcpy(h.data(), out, threads * 4, cudaMemcpyDeviceToHost));
+      for (size_t t = 0; t < threads; t++)
+        if (h[t] != want[t % 32]) return ms_fmt("thread %zu: sum %u, want %u", t, h[t], want[t % 32]);
+      return "";
+    };
+    measure(rec, poison, launch, verify, [&](const MsRecord &, double) {
+      MS_CUDA(cudaMemcpy(hclk.data(), clk, blocks * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+      std::sort(hclk.begin(), hclk.end());
+      const double med = (double)hclk[blocks / 2];
+      return "{\"clocks_per_warp_instruction\": " + jnum(med / (double)per_warp) +
+             ", \"instructions_per_sm_per_clock\": " + jnum((double)per_warp * warps / med) +
+             ", \"block_clocks_median\": " + jnum(med) + ", \"block_clocks_max\": " +
+             jnum((double)hclk[blocks - 1]) + "}";
+    });
+    MS_CUDA(cudaFree(out));
+    MS_CUDA(cudaFree(clk));
+  }
+}
+
+void run_issue_rate(const MsOptions &o, const Dev &d) {
+  if (!ms_selected("issue-rate")) return;
+  run_issue_rate_op<IR_IMAD>(o, d, "imad");
+  run_issue_rate_op<IR_ALU>(o, d, "alu");
+  run_issue_rate_op<IR_MIXED>(o, d, "mixed");
+}
+
 } // namespace
 
 void ms_run_calibrate(const MsOptions &o) {
@@ -1791,4 +1905,5 @@ void ms_run_calibrate(const MsOptions &o) {
   }
   run_shuffle_latency(o);
   run_shuffle_rate(o, d);
+  run_issue_rate(o, d);
 }

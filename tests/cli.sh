@@ -511,6 +511,14 @@ for g in h100 h200; do
 done
 expect calibrate_l1_needs_records 2 "memsim calibrate: --l1: needs at least 3 l1-sweep records, got 0" -- calibrate --l1 "$src/traces/measured/h100/calibrate.json"
 expect calibrate_shuffles_needs_records 2 "memsim calibrate: $src/traces/measured/h100/calibrate.json: no calibrate records \"shuffle-latency\", \"shuffle-rate\" (--shuffles needs them; run memsim-measure --workload calibrate)" -- calibrate --shuffles "$src/traces/measured/h100/calibrate.json"
+# --issue: instruction_units and issue_rate from the H200's issue-rate records (2 and 2)
+n=$((n + 1))
+m="$src/traces/measured/h200"
+if a=$("$memsim" calibrate "$m/calibrate.json" "$m/issue.json" --issue 2>cal.err) &&
+   grep -q '"instruction_units":2,' <<<"$(tr -d ' \t\n' <<<"$a")" && grep -q '"issue_rate":2,' <<<"$(tr -d ' \t\n' <<<"$a")"
+then echo "ok - calibrate_issue_h200"; else fail "calibrate_issue_h200: $(head -c 300 cal.err)"; fi
+expect calibrate_issue_needs_records 2 "memsim calibrate: --issue: needs issue-rate records at 2 or more warps_per_sm, got 0 (MEMSIM_ONLY=issue-rate run memsim-measure --workload calibrate)" -- calibrate --issue "$src/traces/measured/h100/calibrate.json"
+expect calibrate_issue_or_instructions 2 "memsim calibrate: --issue and --instructions both set instruction_units: give one (docs/calibration.md)" -- calibrate --issue --instructions "$src/traces/measured/h100/calibrate.json" "$src/traces/measured/h100/shuffles.json"
 expect calibrate_loaded_needs_records 2 "memsim calibrate: --loaded-latency: needs at least 2 loaded-chase records, got 0 (MEMSIM_ONLY=loaded-chase,l2-loaded-chase run memsim-measure --workload calibrate)" -- calibrate --loaded-latency "$src/traces/measured/h100/calibrate.json"
 expect calibrate_hashed_needs_ways 2 "memsim calibrate: --l2-hashed-sets needs --l2-ways" -- calibrate --l2-hashed-sets "$src/traces/measured/h100/calibrate.json"
 # flags (docs/models.md, "Flags"): the worked example, and the same trace through the binary form
@@ -535,6 +543,14 @@ if out=$("$memsim" run "$src/models/extensions/umm-instructions.json" "$src/trac
    "$memsim" run "$src/models/extensions/umm-instructions.json" compute-compact.json --json 2>/dev/null | grep -q '^{"time_units":16,' &&
    "$memsim" run "$src/models/textbook-umm.json" "$src/traces/compute.json" --json 2>/dev/null | grep -q '^{"time_units":11,'
 then echo "ok - instructions_worked_example"; else fail "instructions_worked_example: $out"; fi
+# the issue limit (docs/models.md, "Instructions"): 20 time units with issue_rate 1, bound "issue"
+n=$((n + 1))
+if out=$("$memsim" run "$src/models/extensions/hmm-issue.json" "$src/traces/issue.json" --json 2>/dev/null) &&
+   grep -q '^{"time_units":20,' <<<"$out" && grep -q '"issue_rate":1' <<<"$out" && grep -q '"issue_units":20' <<<"$out" &&
+   "$memsim" run "$src/models/extensions/hmm-issue.json" "$src/traces/issue.json" | grep -q '^bound  *issue' &&
+   "$memsim" convert "$src/traces/issue.json" --to binary -o issue.bin &&
+   "$memsim" run "$src/models/extensions/hmm-issue.json" issue.bin --json 2>/dev/null | grep -q '^{"time_units":20,'
+then echo "ok - issue_rate_worked_example"; else fail "issue_rate_worked_example: $out"; fi
 # gen gcd --instructions N: a compute step over each memory step's threads (N per warp that
 # takes part), the same in the binary form; no time without instruction_units
 n=$((n + 1))

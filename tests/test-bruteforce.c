@@ -19,7 +19,7 @@ typedef struct {
   guint64 kernels, launch_total, global_busy, shared_busy;
   guint64 l2_hits, l2_misses, dram_stages;
   guint64 shuffle_steps, shuffles;
-  guint64 compute_steps, instructions;
+  guint64 compute_steps, instructions, issue_units;
   guint64 signals, waits;
   guint64 l1_hits, l1_misses;
   guint64 nsteps;
@@ -282,9 +282,10 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   gboolean *l1h = g_new0(gboolean, nsteps * W); /* a read's group hit in the L1 */
   NaiveL1 l1 = {0};
   const guint64 nblk = (W + wpb - 1) / wpb;
-  if (hmm && m->l1_words) {
+  guint64 nr = 1; /* the blocks a DMM holds at once: L1 shares, issue_rate */
+  if (hmm) {
     const gboolean dyn0 = m->resident_warps || m->resident_blocks || (m->shared_words_per_dmm && t->shared_words);
-    guint64 nr = (nblk + d - 1) / d;
+    nr = (nblk + d - 1) / d;
     if (dyn0) {
       guint64 lb = m->resident_blocks;
       if (m->shared_words_per_dmm && t->shared_words) {
@@ -295,6 +296,8 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
       if (m->resident_warps) nr = MIN(nr, m->resident_warps / wpb);
     }
     nr = MAX(nr, 1);
+  }
+  if (hmm && m->l1_words) {
     const gint64 free_words = (gint64)m->l1_words - (gint64)(nr * t->shared_words);
     const guint64 share = free_words > 0 ? (guint64)free_words / nr : 0, G = share / m->group_words;
     if (G) {
@@ -427,6 +430,11 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
     if (!lim_blocks || cap < lim_blocks) lim_blocks = cap;
   }
   guint64 *pos = g_new0(guint64, W);     /* current step of each warp */
+  /* issue_rate (docs/models.md, "Instructions"): each DMM's compute instructions since the
+   * phase (kernel, or stretch between grid barriers) began at iphase; the phase ends no
+   * earlier than iphase + ceil(the most of any DMM / issue_rate) */
+  guint64 *iacc = hmm && m->issue_rate ? g_new0(guint64, d) : NULL;
+  gint64 iphase = (gint64)m->launch_units;
   gint64 *ready = g_new0(gint64, W);     /* when it may be dispatched (or leave a barrier) */
   gint64 *next_slot = g_new0(gint64, npipes);
   guint64 *busy = g_new0(guint64, npipes);
@@ -493,6 +501,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
              * alike, its instructions at instruction_units each */
             const gint64 su = st.op == MS_OP_SHUFFLE ? (gint64)m->shuffle_units
                                                      : ci[pos[j] * W + j] * (gint64)m->instruction_units;
+            if (st.op == MS_OP_COMPUTE && iacc) iacc[bdmm[j / wpb]] += ci[pos[j] * W + j]; /* issue_rate */
             gint64 t0 = ready[j];
             if (ext) {
               t0 = MAX(issue[j], start[j]);
@@ -573,6 +582,14 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
           rel = MAX(rel, ready[i]);
         }
         if (!all) continue;
+        if (st.scope == MS_SCOPE_GRID && iacc) {
+          guint64 most = 0;
+          for (guint x = 0; x < d; x++) most = MAX(most, iacc[x]), iacc[x] = 0;
+          const gint64 units = (gint64)((most + m->issue_rate - 1) / m->issue_rate);
+          out->issue_units += (guint64)units;
+          if (units) last_complete = MAX(last_complete, iphase + units - 1);
+          rel = MAX(rel, iphase + units);
+        }
         if (st.scope == MS_SCOPE_GRID && boundary) { /* a kernel boundary */
           kernels++;
           rel += L;
@@ -585,6 +602,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
           ready[i] = start[i] = rel;
           pos[i]++;
         }
+        if (st.scope == MS_SCOPE_GRID) iphase = rel;
         changed = TRUE;
       }
       /* 2. residency: retire the blocks whose warps all finished the kernel with every request
@@ -737,6 +755,14 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
         if (!took) break;
       }
     }
+  }
+  if (iacc) { /* the last phase */
+    guint64 most = 0;
+    for (guint x = 0; x < d; x++) most = MAX(most, iacc[x]);
+    const gint64 units = (gint64)((most + m->issue_rate - 1) / m->issue_rate);
+    out->issue_units += (guint64)units;
+    if (units) last_complete = MAX(last_complete, iphase + units - 1);
+    g_free(iacc);
   }
   out->time_units = (guint64)(last_complete + 1);
   out->kernels = kernels;
@@ -919,6 +945,7 @@ static void compare(const MsResult *r, const Naive *n, const char *desc) {
   CHECK("shuffles", r->shuffles, n->shuffles);
   CHECK("compute_steps", r->compute_steps, n->compute_steps);
   CHECK("instructions", r->instructions, n->instructions);
+  CHECK("issue_units", r->issue_units, n->issue_units);
   CHECK("signals", r->signals, n->signals);
   CHECK("waits", r->waits, n->waits);
   CHECK("l1_hits", r->l1_hits, n->l1_hits);
@@ -1053,6 +1080,10 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
   static guint calls;
   calls++;
   if (!m->block_start_units && calls % 3 == 0) m->instruction_units = 1 + (calls / 3) % 3;
+  /* and on half of those hmm models an issue limit, 1 .. 4 instructions per time unit */
+  /* and an issue limit on half the hmm models, 1 or 2 instructions per time unit (with or
+   * without instruction_units: the two are apart) */
+  if (ms_model_is_hmm(m) && !m->block_start_units && calls % 2 == 0) m->issue_rate = (calls / 2) % 4 == 0 ? 2 : 1;
 }
 
 /* Flags: the trace `t` again with signal and wait steps put between its steps (at most 16
@@ -1165,7 +1196,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   guint32 seed = test_seed(20261122u);
   GRand *g = g_rand_new_with_seed(seed);
   GRand *gc = g_rand_new_with_seed(seed ^ 0x5a5a5a5au);
-  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0, lined = 0, hashed = 0, postwb = 0, ported = 0, shuffled = 0, computed = 0, l1hit = 0, l1evict = 0, loaded = 0;
+  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0, lined = 0, hashed = 0, postwb = 0, ported = 0, shuffled = 0, computed = 0, l1hit = 0, l1evict = 0, loaded = 0, issued = 0;
   for (guint it = 0; it < RANDOM_EXTENSION_TRACES; it++) {
     MsModel *m = random_model(g);
     MtTrace *t = random_trace(g, m->width);
@@ -1194,6 +1225,14 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
     ported += m->dmm_global_rate > 0 && r->global.stages > 0;
     shuffled += m->shuffle_units > 0 && r->shuffles > 0;
     computed += m->instruction_units > 0 && r->instructions > 0;
+    if (m->issue_rate && r->instructions > 0) { /* does the issue limit matter? the same without it */
+      MsModel *free_issue = ms_model_copy(m);
+      free_issue->issue_rate = 0;
+      MsResult *ri = mt_run(free_issue, t, &opt);
+      issued += ri->time_units != r->time_units;
+      ms_result_free(ri);
+      ms_model_free(free_issue);
+    }
     l1hit += r->l1_hits > 0;
     l1evict += r->l1_hits > 0 && r->l1_misses > r->l1_share_words / m->group_words;
     if (m->global_loaded_latency.n > 1 || m->l2_loaded_latency.n > 1) {
@@ -1228,6 +1267,8 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   cr_expect_gt(ported, RANDOM_EXTENSION_TRACES / 20, "dmm_global_rate under-tested: %u", ported);
   cr_expect_gt(shuffled, RANDOM_EXTENSION_TRACES / 20, "shuffle_units under-tested: %u", shuffled);
   cr_expect_gt(computed, RANDOM_EXTENSION_TRACES / 20, "instruction_units under-tested: %u", computed);
+  cr_expect_gt(issued, RANDOM_EXTENSION_TRACES / 200, "issue_rate under-tested: %u", issued);
+  cr_log_info("issue_rate: %u traces whose time depends on it", issued);
   cr_expect_gt(l1hit, RANDOM_EXTENSION_TRACES / 20, "l1_words under-tested: %u", l1hit);
   cr_expect_gt(l1evict, RANDOM_EXTENSION_TRACES / 100, "l1 evictions under-tested: %u", l1evict);
   g_rand_free(g);

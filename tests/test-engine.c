@@ -1062,6 +1062,59 @@ Test(gpu, shuffle_units_worked_example) {
   }
 }
 
+/* docs/models.md, "Instructions", the issue limit (traces/issue.json on
+ * models/extensions/hmm-issue.json): HMM w = 4, d = 1, global_latency 5, instruction_units 1;
+ * two warps compute 10 instructions each (0 .. 9), then write a group each at 10 and 11
+ * (complete 14, 15): 16 time units without issue_rate.  issue_rate 1: the one phase issued
+ * 20 instructions on DMM 0, so it ends no earlier than 0 + 20: 20 time units, bound "issue".
+ * issue_rate 2: 10, below the 16 of the warps: 16. */
+Test(gpu, issue_rate_worked_example) {
+  const guint32 rate[3] = {0, 1, 2};
+  const guint64 want[3] = {16, 20, 16}, units[3] = {0, 20, 10};
+  for (int c = 0; c < 3; c++) {
+    g_autoptr(MsModel) m = ms_model_new(MS_MODEL_HMM, 4, 0, 1, 1, 5);
+    m->group_words = 4;
+    m->instruction_units = 1;
+    m->issue_rate = rate[c];
+    MtTrace *t = mt_trace_new(8, 8);
+    gint64 *a = mt_mem(t, MS_OP_COMPUTE, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 8; i++) a[i] = 10;
+    a = mt_mem(t, MS_OP_WRITE, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 8; i++) a[i] = i;
+    MsSimOptions opt = {.per_step = TRUE};
+    g_autoptr(MsResult) r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, want[c], "issue_rate %u: %" G_GUINT64_FORMAT " time units", rate[c], r->time_units);
+    cr_expect_eq(r->issue_units, units[c], "issue_rate %u: %" G_GUINT64_FORMAT " issue units", rate[c], r->issue_units);
+    cr_expect_str_eq(ms_result_bound(r), c ? "issue" : "latency", "issue_rate %u", rate[c]);
+    const MsStepResult *s1 = &g_array_index(r->per_step, MsStepResult, 1);
+    cr_expect_eq(s1->first_dispatch, 10, "the first write, as without the key");
+    mt_trace_free(t);
+  }
+}
+
+/* A grid barrier ends a phase: each phase is held to its own issue (issue_rate 1, d = 1):
+ * a phase of 10 + 10 instructions and a write (16 units on its own, bound 20), then a phase
+ * with the same: 20 + 20 = 40 time units, issue units 40. */
+Test(gpu, issue_rate_per_phase) {
+  g_autoptr(MsModel) m = ms_model_new(MS_MODEL_HMM, 4, 0, 1, 1, 5);
+  m->group_words = 4;
+  m->instruction_units = 1;
+  m->issue_rate = 1;
+  MtTrace *t = mt_trace_new(8, 8);
+  for (int ph = 0; ph < 2; ph++) {
+    gint64 *a = mt_mem(t, MS_OP_COMPUTE, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 8; i++) a[i] = 10;
+    a = mt_mem(t, MS_OP_WRITE, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 8; i++) a[i] = i;
+    if (ph == 0) mt_sync(t, MS_SCOPE_GRID);
+  }
+  MsSimOptions opt = {0};
+  g_autoptr(MsResult) r = mt_run(m, t, &opt);
+  cr_expect_eq(r->time_units, 40, "%" G_GUINT64_FORMAT " time units", r->time_units);
+  cr_expect_eq(r->issue_units, 40);
+  mt_trace_free(t);
+}
+
 /* docs/models.md, "Instructions" (traces/compute.json): UMM w = 4, l = 5; two warps read a
  * coalesced group each (complete at 4 and 5), compute 3 and 2 instructions (warp 1's lanes
  * 1 and 2: its largest), write a group each.  instruction_units 2: W0 computes over 5 .. 10,

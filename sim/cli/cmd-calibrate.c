@@ -8,7 +8,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
   char *output = NULL;
   gboolean quiet = FALSE, to_stdout = TRUE;
   gint l2_ways = 0;
-  gboolean hashed = FALSE, port = FALSE, l1 = FALSE, shuffles = FALSE, loaded = FALSE, instructions = FALSE;
+  gboolean hashed = FALSE, port = FALSE, l1 = FALSE, shuffles = FALSE, loaded = FALSE, instructions = FALSE, issue = FALSE;
   GOptionEntry entries[] = {
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the model to FILE ('-' or absent: stdout)", "FILE"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "With -o FILE: do not print the derivation summary", NULL},
@@ -28,6 +28,10 @@ int ms_cmd_calibrate(int argc, char **argv) {
       {"instructions", 0, 0, G_OPTION_ARG_NONE, &instructions,
        "Add instruction_units from the shuffle-latency record's dependent IMAD chain (clocks per dependent "
        "instruction of a compute step, docs/models.md, \"Instructions\")", NULL},
+      {"issue", 0, 0, G_OPTION_ARG_NONE, &issue,
+       "Add instruction_units (one warp's clocks per independent instruction) and issue_rate (warp instructions "
+       "per SM per clock) from the issue-rate records (docs/models.md, \"Instructions\"); instead of --instructions",
+       NULL},
       {"loaded-latency", 0, 0, G_OPTION_ARG_NONE, &loaded,
        "Add global_loaded_latency and l2_loaded_latency from the loaded-chase and l2-loaded-chase records "
        "(latency against utilization, docs/models.md)", NULL},
@@ -62,6 +66,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
   c->l1 = l1;
   c->shuffles = shuffles;
   c->instructions = instructions;
+  c->issue = issue;
   c->loaded_latency = loaded;
   if (argc < 2) {
     fprintf(stderr, "memsim calibrate: expected one or more record files\nTry 'memsim calibrate --help'\n");

@@ -44,7 +44,7 @@ static void derived_clear(MsCalDerived *d) {
                    &d->from_l2read, &d->from_l2chase, &d->from_load_loop, &d->from_store_loop,
                    &d->from_l2sweep, &d->from_writes, &d->from_l2_writes, &d->from_random,
                    &d->from_line, &d->from_blocks, &d->from_port, &d->from_l1, &d->from_shuffle_latency,
-                   &d->from_shuffle_rate, &d->from_loaded, &d->from_l2_loaded, &d->from_fence};
+                   &d->from_shuffle_rate, &d->from_loaded, &d->from_l2_loaded, &d->from_fence, &d->from_issue};
   for (guint i = 0; i < G_N_ELEMENTS(from); i++) g_clear_pointer(from[i], g_free);
   memset(d, 0, sizeof *d);
 }
@@ -605,6 +605,55 @@ static gboolean derive_l1(MsCalib *c, MsCalDerived *d, GError **error) {
  * point is kept while its u is at least 1.05 x the last kept one's (past that the path is
  * saturated: the measured latency is then its queue, which the model's slots make
  * themselves); latency = round(clocks_per_hop), made non-decreasing. */
+/* The op of an issue-rate record: params.op, "imad" when absent. */
+static const char *issue_op(const MsCalRecord *r) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->json, "params"), "op");
+  return cJSON_IsString(v) ? v->valuestring : "imad";
+}
+
+/* Issue (docs/calibration.md, "Issue"): the issue-rate records run one block of W warps per SM,
+ * each thread 8 independent chains of one instruction: IMAD (op imad), LOP3 (alu) or both
+ * (mixed).  From the alu records (the integer ALU pipe, where compiled integer code spends
+ * most of its instructions; imad when no alu record is there): one warp alone (the fewest W)
+ * issues one every clocks_per_warp_instruction clocks: instruction_units; the most W give the
+ * SM's rate: issue_rate.  The mixed records' rate is reported beside it. */
+static gboolean derive_issue(MsCalib *c, MsCalDerived *d, GError **error) {
+  const char *want = "imad";
+  for (guint i = 0; i < c->records->len; i++) {
+    const MsCalRecord *r = c->records->pdata[i];
+    if (strcmp(r->algorithm, "issue-rate") == 0 && strcmp(issue_op(r), "alu") == 0) want = "alu";
+  }
+  const MsCalRecord *lo = NULL, *hi = NULL, *mixed = NULL;
+  double wlo = 0, whi = 0, wmix = 0;
+  guint n = 0;
+  for (guint i = 0; i < c->records->len; i++) {
+    const MsCalRecord *r = c->records->pdata[i];
+    if (strcmp(r->algorithm, "issue-rate") != 0) continue;
+    double w;
+    if (!field(r, "params.warps_per_sm", FALSE, &w, error)) return FALSE;
+    if (strcmp(issue_op(r), "mixed") == 0 && (!mixed || w > wmix)) mixed = r, wmix = w;
+    if (strcmp(issue_op(r), want) != 0) continue;
+    if (!lo || w < wlo) lo = r, wlo = w;
+    if (!hi || w > whi) hi = r, whi = w;
+    n++;
+  }
+  if (n < 2 || wlo == whi)
+    return fail(error, "--issue: needs issue-rate records at 2 or more warps_per_sm, got %u (MEMSIM_ONLY=issue-rate %s)", n,
+                RUN_HINT);
+  if (!field(lo, "result.clocks_per_warp_instruction", FALSE, &d->issue_one_clocks, error) ||
+      !field(hi, "result.instructions_per_sm_per_clock", FALSE, &d->issue_sm_rate, error))
+    return FALSE;
+  d->issue_mixed_rate = NAN;
+  if (mixed && !field(mixed, "result.instructions_per_sm_per_clock", FALSE, &d->issue_mixed_rate, error)) return FALSE;
+  d->issue_one_warps = wlo;
+  d->issue_sm_warps = whi;
+  d->issue_op = want;
+  d->instruction_units = round_u64(d->issue_one_clocks, 1, MS_MAX_LATENCY);
+  d->issue_rate = (guint32)round_u64(d->issue_sm_rate, 1, MS_MAX_GLOBAL_RATE);
+  d->from_issue = g_strdup_printf("%s, %u issue-rate records (op %s)", lo->file, n, want);
+  return TRUE;
+}
+
 static gboolean derive_loaded(MsCalib *c, MsCalDerived *d, const char *alg, guint32 rate, MsLoadCurve *out,
                               char **from, GError **error) {
   double w[64], ck[64], warps[64];
@@ -856,6 +905,9 @@ gboolean ms_calib_derive(MsCalib *c, GError **error) {
   if (c->dmm_port && !derive_port(c, d, error)) return FALSE;
   if (c->l1 && !derive_l1(c, d, error)) return FALSE;
   if (!derive_shuffles(c, d, error)) return FALSE;
+  if (c->issue && c->instructions)
+    return fail(error, "--issue and --instructions both set instruction_units: give one (docs/calibration.md)");
+  if (c->issue && !derive_issue(c, d, error)) return FALSE;
   if (c->loaded_latency &&
       (!derive_loaded(c, d, "loaded-chase", d->global_rate, &d->global_loaded, &d->from_loaded, error) ||
        !derive_loaded(c, d, "l2-loaded-chase", d->l2_rate, &d->l2_loaded, &d->from_l2_loaded, error)))
@@ -1152,6 +1204,20 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
                "round(result.clocks_per_imad), at least 1: clocks per dependent IMAD of one warp's chain");
     cJSON_AddNumberToObject(o, "clocks_per_imad", d->shuffle_imad_clocks);
   }
+  if (c->issue) {
+    o = figure(cal, "instruction_units", (double)d->instruction_units, d->from_issue,
+               "round(result.clocks_per_warp_instruction) of the issue-rate record with the fewest warps_per_sm, at "
+               "least 1: clocks per instruction of one warp issuing independent instructions");
+    cJSON_AddNumberToObject(o, "clocks_per_warp_instruction", d->issue_one_clocks);
+    cJSON_AddNumberToObject(o, "warps_per_sm", d->issue_one_warps);
+    o = figure(cal, "issue_rate", (double)d->issue_rate, d->from_issue,
+               "round(result.instructions_per_sm_per_clock) of the issue-rate record with the most warps_per_sm, at least "
+               "1: warp instructions an SM issues per clock");
+    cJSON_AddNumberToObject(o, "instructions_per_sm_per_clock", d->issue_sm_rate);
+    cJSON_AddNumberToObject(o, "warps_per_sm", d->issue_sm_warps);
+    cJSON_AddStringToObject(o, "op", d->issue_op);
+    add_opt(o, "mixed_instructions_per_sm_per_clock", d->issue_mixed_rate);
+  }
   if (c->shuffles) {
     o = figure(cal, "shuffle_units", (double)d->shuffle_units, d->from_shuffle_latency,
                "round(result.clocks_per_shuffle), at least 1: clocks per dependent __shfl_sync of one warp's chain");
@@ -1203,7 +1269,8 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
     cJSON_AddNumberToObject(o, "l1_latency", (double)d->l1_latency);
   }
   if (c->shuffles) cJSON_AddNumberToObject(o, "shuffle_units", (double)d->shuffle_units);
-  if (c->instructions) cJSON_AddNumberToObject(o, "instruction_units", (double)d->instruction_units);
+  if (c->instructions || c->issue) cJSON_AddNumberToObject(o, "instruction_units", (double)d->instruction_units);
+  if (c->issue) cJSON_AddNumberToObject(o, "issue_rate", d->issue_rate);
   if (d->from_loaded) {
     const MsLoadCurve *cv[2] = {&d->global_loaded, &d->l2_loaded};
     for (int k = 0; k < 2; k++) {
@@ -1310,6 +1377,12 @@ char *ms_calib_summary(const MsCalib *c) {
     if (c->instructions)
       g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " dependent IMAD %.2f clocks   %s\n", "instruction_units",
                              d->instruction_units, d->shuffle_imad_clocks, d->from_shuffle_latency);
+  }
+  if (d->from_issue) {
+    g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " one warp: %.2f clocks per instruction (%g per SM)   %s\n",
+                           "instruction_units", d->instruction_units, d->issue_one_clocks, d->issue_one_warps, d->from_issue);
+    g_string_append_printf(s, "  %-21s %-9u %.2f warp instructions per SM per clock (%g warps per SM; both pipes %.2f)   %s\n",
+                           "issue_rate", d->issue_rate, d->issue_sm_rate, d->issue_sm_warps, d->issue_mixed_rate, d->from_issue);
   }
   const MsLoadCurve *cv[2] = {&d->global_loaded, &d->l2_loaded};
   const char *cfrom[2] = {d->from_loaded, d->from_l2_loaded};

@@ -89,6 +89,13 @@ typedef struct {
    * shuffle-latency record's second chain */
   guint64 instruction_units;
   char *from_shuffle_latency, *from_shuffle_rate;
+  /* issue (with --issue, issue-rate records): clocks per warp instruction of one warp alone
+   * (the fewest warps per SM) and warp instructions per SM per clock at the most warps;
+   * instruction_units = round(issue_one_clocks), issue_rate = round(issue_sm_rate) */
+  double issue_one_clocks, issue_sm_rate, issue_one_warps, issue_sm_warps, issue_mixed_rate;
+  const char *issue_op; /* the records' op: "alu", else "imad" */
+  guint32 issue_rate;
+  char *from_issue;
   /* loaded latency (loaded-chase and l2-loaded-chase records, with --loaded-latency): per
    * record (warps_per_sm ascending), u = 1000 x groups per time unit / the path's rate and the
    * clocks per hop; the curve keeps the points while u grows by 5% or more (past that the
@@ -110,6 +117,7 @@ typedef struct {
   gboolean l1;             /* --l1: l1_words and l1_latency from l1-sweep records */
   gboolean shuffles;       /* --shuffles: shuffle_units from the shuffle-latency record */
   gboolean instructions;   /* --instructions: instruction_units from the same record's IMAD chain */
+  gboolean issue;          /* --issue: instruction_units and issue_rate from the issue-rate records */
   gboolean loaded_latency; /* --loaded-latency: the latency curves from the loaded-chase records */
   guint32 l2_ways;      /* --l2-ways: the model runs large footprints through an L2 cache of this
                          * many ways (a structure, not a measurement; 0: none) */

@@ -254,6 +254,9 @@ typedef struct Engine {
   L1Cache *l1c;         /* l1_words: global steps look in their block's share first */
   gint64 l1lat;
   gint64 *pslot, prate; /* dmm_global_rate: per DMM, its port's next free slot; slots per unit */
+  guint64 *iacc;        /* issue_rate: per DMM, the instructions of its warps' compute steps since the phase began */
+  gint64 iphase;        /* issue_rate: when the phase (the kernel, or the stretch between grid barriers) began */
+  guint64 iunits;       /* issue_rate: the phases' issue bounds, summed */
   LoadWin lw_main, lw_dram; /* loaded latency: the global pipeline, the L2 cache's DRAM slots */
   gboolean boundary;    /* grid barriers are kernel boundaries */
   guint64 kernels;
@@ -1467,6 +1470,8 @@ static inline void work_push(Engine *e, guint64 j) {
   e->work[e->nwork++] = j;
 }
 
+static gint64 issue_close(Engine *e);
+
 static void release_warp(Engine *e, guint64 j, gint64 t) {
   e->ready[j] = t;
   e->cursor[j]++;
@@ -1899,10 +1904,15 @@ static gboolean advance(Engine *e, guint64 j) {
         if (e->dyn) block_arrive(e, j);
         if (r->arrived == e->W) {
           gint64 t = r->release;
+          if (e->iacc) { /* issue_rate: the phase ends no earlier than its issue (not in MAX: it resets the sums) */
+            const gint64 ti = issue_close(e);
+            t = MAX(t, ti);
+          }
           if (e->boundary) {
             t += e->launch;
             e->kernels++;
           }
+          if (e->iacc) e->iphase = t;
           r->remaining = 0;
           if (e->dyn) {
             kernel_restart(e, t);
@@ -1949,6 +1959,7 @@ static gboolean advance(Engine *e, guint64 j) {
                                           * its instructions at instruction_units each */
         hold(e, j, MS_OP_SHUFFLE);
         const gint64 cu = (gint64)kj * (gint64)e->model->instruction_units;
+        if (e->iacc) e->iacc[pipe_of(e, j, MS_SPACE_SHARED)] += kj; /* issue_rate: its DMM's issue */
         if (cu) {
           const gint64 done = e->ready[j] + cu - 1;
           if (r->res.first_dispatch < 0 || e->ready[j] < r->res.first_dispatch) r->res.first_dispatch = e->ready[j];
@@ -2015,6 +2026,21 @@ static gboolean advance(Engine *e, guint64 j) {
     pq_fix(e, p);
     return TRUE;
   }
+}
+
+/* issue_rate (docs/models.md, "Instructions"): the phase that began at iphase issued iacc[x]
+ * instructions on DMM x; it ends no earlier than iphase + ceil(max_x iacc[x] / issue_rate).
+ * Returns that time, counts it as a completion and starts the sums again. */
+static gint64 issue_close(Engine *e) {
+  guint64 mx = 0;
+  for (guint x = 0; x < e->model->dmms; x++) {
+    mx = MAX(mx, e->iacc[x]);
+    e->iacc[x] = 0;
+  }
+  const guint64 units = (mx + e->model->issue_rate - 1) / e->model->issue_rate;
+  e->iunits += units;
+  if (units) e->last_complete = MAX(e->last_complete, e->iphase + (gint64)units - 1);
+  return e->iphase + (gint64)units;
 }
 
 static gboolean drain(Engine *e) {
@@ -2370,6 +2396,7 @@ static void engine_free(Engine *e) {
   g_free(e->block_dmm);
   g_free(e->dmm_start);
   g_free(e->pslot);
+  g_free(e->iacc);
   g_free(e->blk_start);
   g_free(e->blk_done);
   g_free(e->blk_retire);
@@ -2534,14 +2561,22 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   for (guint p = 0; p < e.P; p++) e.rmag[p] = rate_magic(e.rate[p]);
   e.dmag = rate_magic(e.drate);
   e.pmag = rate_magic(e.prate);
-  /* L1: each block's share of its DMM's l1_words, less the shared words of the R blocks a
-   * DMM holds at once (residency limits, else all of its blocks) */
-  if (e.hmm && model->l1_words) {
+  /* The R blocks a DMM holds at once (residency limits, else all of its blocks): their warps
+   * share its issue (issue_rate); each block has a share of its DMM's l1_words, less the
+   * shared words of the R blocks (L1) */
+  guint64 nr = 1;
+  if (e.hmm) {
     const guint64 d = model->dmms;
-    guint64 nr = (e.blocks + d - 1) / d;
+    nr = (e.blocks + d - 1) / d;
     if (e.lim_blocks) nr = MIN(nr, e.lim_blocks);
     if (e.lim_warps) nr = MIN(nr, e.lim_warps / e.wpb);
     nr = MAX(nr, G_GUINT64_CONSTANT(1));
+  }
+  if (e.hmm && model->issue_rate) {
+    e.iacc = g_new0(guint64, model->dmms);
+    e.iphase = e.launch;
+  }
+  if (e.hmm && model->l1_words) {
     const guint64 sw = ms_source_shared_words(src);
     const guint64 held = sw && nr > model->l1_words / sw ? model->l1_words : nr * sw;
     const guint64 share = (model->l1_words - held) / nr, G = share / model->group_words;
@@ -2711,6 +2746,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
       R->l1_misses += e.ctr[i].l1_misses;
     }
   }
+  if (ok && e.iacc) issue_close(&e); /* the last phase */
   ms_source_free(pf);
   engine_free(&e);
   if (!ok) {
@@ -2719,6 +2755,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     return NULL;
   }
   R->time_units = e.last_complete >= 0 ? (guint64)e.last_complete + 1 : 0;
+  R->issue_units = e.iunits;
   R->stages = R->shared.stages + R->global.stages;
   R->dispatches = R->shared.dispatches + R->global.dispatches;
   R->requests = R->shared.requests + R->global.requests;

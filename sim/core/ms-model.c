@@ -92,6 +92,7 @@ char *ms_model_describe(const MsModel *m) {
   if (m->dmm_global_rate) g_string_append_printf(s, " dmm_global_rate=%u", m->dmm_global_rate);
   if (m->shuffle_units) g_string_append_printf(s, " shuffle_units=%" G_GUINT64_FORMAT, m->shuffle_units);
   if (m->instruction_units) g_string_append_printf(s, " instruction_units=%" G_GUINT64_FORMAT, m->instruction_units);
+  if (m->issue_rate) g_string_append_printf(s, " issue_rate=%u", m->issue_rate);
   if (m->l1_words)
     g_string_append_printf(s, " l1_words=%" G_GUINT64_FORMAT " l1_latency=%" G_GUINT64_FORMAT " l1_ways=%u",
                            m->l1_words, m->l1_latency, m->l1_ways);
@@ -116,7 +117,7 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "l2_partial_write_stages", "l2_ways",
                                          "l2_partitions", "block_start_units", "l2_line_words", "l2_hashed_sets",
                                          "l2_posted_write_backs",
-                                         "dmm_global_rate", "shuffle_units", "instruction_units", "l1_words",
+                                         "dmm_global_rate", "shuffle_units", "instruction_units", "issue_rate", "l1_words",
                                          "l1_latency", "l1_ways", "global_loaded_latency",
                                          "l2_loaded_latency", "validation", NULL};
 
@@ -169,7 +170,7 @@ static gboolean parse_curve(const cJSON *it, const char *fn, const char *key, Ms
 static gboolean parse_validation(const cJSON *it, const char *fn, MsModel *m, GError **error) {
   static const char *const keys[] = {"report", "records", "made_by", "bounds", NULL};
   static const char *const bkeys[] = {"bound", "records", "median_abs_error", "p10", "p90", NULL};
-  static const char *const bounds[] = {"latency", "global bandwidth", "shared memory", "launch"};
+  static const char *const bounds[] = {"latency", "global bandwidth", "shared memory", "launch", "issue"};
   if (!cJSON_IsObject(it))
     return fail(error, MS_ERROR_INVALID, "%s: validation: expected an object, got %s", fn, ms_json_type_name(it));
   if (!ms_json_check_keys(it, keys, fn, "validation", error)) return FALSE;
@@ -207,7 +208,7 @@ static gboolean parse_validation(const cJSON *it, const char *fn, MsModel *m, GE
     for (guint k = 0; k < G_N_ELEMENTS(bounds); k++) known |= strcmp(name, bounds[k]) == 0;
     if (!known)
       return fail(error, MS_ERROR_INVALID,
-                  "%s: %s: unknown bound \"%s\" (expected latency, global bandwidth, shared memory or launch)", fn, wb, name);
+                  "%s: %s: unknown bound \"%s\" (expected latency, global bandwidth, shared memory, launch or issue)", fn, wb, name);
     if (ms_model_band(m, name))
       return fail(error, MS_ERROR_INVALID, "%s: %s: bound \"%s\" appears twice", fn, wb, name);
     g_strlcpy(v->bound, name, sizeof v->bound);
@@ -347,6 +348,12 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
   it = cJSON_GetObjectItemCaseSensitive(root, "instruction_units");
   if (it && !ms_json_get_uint(it, 0, MS_MAX_LATENCY, fn, "instruction_units", &m->instruction_units, error))
     return FALSE;
+  it = cJSON_GetObjectItemCaseSensitive(root, "issue_rate");
+  if (it) {
+    if (!hmm) return fail(error, MS_ERROR_INVALID, "%s: issue_rate: only hmm and async-hmm models have DMMs", fn);
+    if (!ms_json_get_uint(it, 1, MS_MAX_GLOBAL_RATE, fn, "issue_rate", &v, error)) return FALSE;
+    m->issue_rate = (guint32)v;
+  }
   it = cJSON_GetObjectItemCaseSensitive(root, "shuffle_units");
   if (it && !ms_json_get_uint(it, 0, MS_MAX_LATENCY, fn, "shuffle_units", &m->shuffle_units, error))
     return FALSE;

@@ -47,6 +47,7 @@ static cJSON *model_json(const MsModel *m) {
   if (m->dmm_global_rate) cJSON_AddNumberToObject(o, "dmm_global_rate", m->dmm_global_rate);
   if (m->shuffle_units) cJSON_AddNumberToObject(o, "shuffle_units", (double)m->shuffle_units);
   if (m->instruction_units) cJSON_AddNumberToObject(o, "instruction_units", (double)m->instruction_units);
+  if (m->issue_rate) cJSON_AddNumberToObject(o, "issue_rate", m->issue_rate);
   if (m->l1_words) {
     cJSON_AddNumberToObject(o, "l1_words", (double)m->l1_words);
     cJSON_AddNumberToObject(o, "l1_latency", (double)m->l1_latency);
@@ -78,9 +79,10 @@ double ms_result_predicted_ns(const MsResult *r, const MsModel *m) {
 
 const char *ms_result_bound(const MsResult *r) {
   if (r->time_units == 0) return "none";
-  guint64 g = r->global_busy, s = r->shared_busy, l = r->launch_total;
-  guint64 mx = MAX(g, MAX(s, l));
+  guint64 g = r->global_busy, s = r->shared_busy, l = r->launch_total, i = r->issue_units;
+  guint64 mx = MAX(MAX(g, i), MAX(s, l));
   if (2 * mx < r->time_units) return "latency";
+  if (i > MAX(g, MAX(s, l))) return "issue"; /* issue_rate: the DMMs' instructions */
   if (mx == g) return "global bandwidth";
   if (mx == s) return "shared memory";
   return "launch";
@@ -103,6 +105,7 @@ char *ms_result_to_json(const MsResult *r, const MsModel *m, const MsSource *src
   if (r->compute_steps) { /* only traces with compute steps */
     cJSON_AddNumberToObject(o, "compute_steps", (double)r->compute_steps);
     cJSON_AddNumberToObject(o, "instructions", (double)r->instructions);
+    if (m && m->issue_rate) cJSON_AddNumberToObject(o, "issue_units", (double)r->issue_units);
   }
   if (r->shuffle_steps) { /* only traces with shuffles: other results stay as they were */
     cJSON_AddNumberToObject(o, "shuffle_steps", (double)r->shuffle_steps);
@@ -190,6 +193,9 @@ void ms_result_print_text(const MsResult *r, const MsModel *m, const MsSource *s
   if (r->compute_steps)
     fprintf(out, "instructions   %" G_GUINT64_FORMAT " in %" G_GUINT64_FORMAT " compute steps (each warp's, summed)\n",
             r->instructions, r->compute_steps);
+  if (r->compute_steps && m && m->issue_rate)
+    fprintf(out, "issue units    %" G_GUINT64_FORMAT "   (the busiest DMM's instructions / issue_rate, summed over the phases)\n",
+            r->issue_units);
   if (r->shuffle_steps)
     fprintf(out, "shuffles %" G_GUINT64_FORMAT " warp shuffles in %" G_GUINT64_FORMAT " shuffle steps\n", r->shuffles,
             r->shuffle_steps);

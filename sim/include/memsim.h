@@ -64,7 +64,7 @@ static inline guint64 ms_load_curve_at(const MsLoadCurve *c, guint64 u) {
  * ms_result_bound() (the optional model key "validation", docs/models.md, "Model files";
  * written by bench/validation-bands.py from the model's validation report).  It changes no
  * prediction: `memsim run` prints it beside one.  Relative errors are fractions. */
-#define MS_MAX_BANDS 4u
+#define MS_MAX_BANDS 5u
 typedef struct {
   char bound[24];         /* "latency", "global bandwidth", "shared memory" or "launch" */
   guint64 records;
@@ -140,6 +140,11 @@ typedef struct {
   /* Instructions (a project extension, docs/models.md, "Instructions"): time units each of a
    * compute step's instructions holds its warp, after its reads (0: none, the papers' model) */
   guint64 instruction_units;
+  /* Issue (hmm kinds, a project extension, docs/models.md, "Instructions"): warp instructions
+   * a DMM issues per time unit, shared by the warps it holds: a compute step of N holds its
+   * warp max(N * instruction_units, ceil(N * H / issue_rate)) time units, H = the warps a DMM
+   * holds at once (0: no issue limit; needs instruction_units). */
+  guint32 issue_rate;
   /* L1 (hmm kinds, a project extension, docs/models.md, "The L1 cache"): each DMM has an
    * L1 of l1_words words; each of its resident blocks holds a private share of it, in sets
    * of l1_ways groups (LRU).  A global read's group held there takes no stage and completes
@@ -373,6 +378,7 @@ typedef struct {
   guint64 shuffles;       /* warp shuffles: warps with an active thread, summed over them */
   guint64 compute_steps;  /* compute steps with at least one active thread */
   guint64 instructions;   /* compute steps' instructions: each warp's count, summed */
+  guint64 issue_units;    /* issue_rate: the time units its bound charges, summed over the phases */
   guint64 signals, waits; /* flags: warps with an active thread in signal, in wait steps */
   guint64 threads, warps, blocks;
   /* GPU extensions: what bounds the time (docs/models.md) */
