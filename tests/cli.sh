@@ -511,14 +511,13 @@ for g in h100 h200; do
 done
 expect calibrate_l1_needs_records 2 "memsim calibrate: --l1: needs at least 3 l1-sweep records, got 0" -- calibrate --l1 "$src/traces/measured/h100/calibrate.json"
 expect calibrate_shuffles_needs_records 2 "memsim calibrate: $src/traces/measured/h100/calibrate.json: no calibrate records \"shuffle-latency\", \"shuffle-rate\" (--shuffles needs them; run memsim-measure --workload calibrate)" -- calibrate --shuffles "$src/traces/measured/h100/calibrate.json"
-# --issue: instruction_units and issue_rate from the H200's issue-rate records (2 and 2)
+# --issue: issue_rate from the H200's issue-rate records (2), no instruction_units
 n=$((n + 1))
 m="$src/traces/measured/h200"
 if a=$("$memsim" calibrate "$m/calibrate.json" "$m/issue.json" --issue 2>cal.err) &&
-   grep -q '"instruction_units":2,' <<<"$(tr -d ' \t\n' <<<"$a")" && grep -q '"issue_rate":2,' <<<"$(tr -d ' \t\n' <<<"$a")"
+   ! grep -q '"instruction_units"' <<<"$a" && grep -q '"issue_rate":2,' <<<"$(tr -d ' \t\n' <<<"$a")"
 then echo "ok - calibrate_issue_h200"; else fail "calibrate_issue_h200: $(head -c 300 cal.err)"; fi
 expect calibrate_issue_needs_records 2 "memsim calibrate: --issue: needs issue-rate records at 2 or more warps_per_sm, got 0 (MEMSIM_ONLY=issue-rate run memsim-measure --workload calibrate)" -- calibrate --issue "$src/traces/measured/h100/calibrate.json"
-expect calibrate_issue_or_instructions 2 "memsim calibrate: --issue and --instructions both set instruction_units: give one (docs/calibration.md)" -- calibrate --issue --instructions "$src/traces/measured/h100/calibrate.json" "$src/traces/measured/h100/shuffles.json"
 expect calibrate_loaded_needs_records 2 "memsim calibrate: --loaded-latency: needs at least 2 loaded-chase records, got 0 (MEMSIM_ONLY=loaded-chase,l2-loaded-chase run memsim-measure --workload calibrate)" -- calibrate --loaded-latency "$src/traces/measured/h100/calibrate.json"
 expect calibrate_hashed_needs_ways 2 "memsim calibrate: --l2-hashed-sets needs --l2-ways" -- calibrate --l2-hashed-sets "$src/traces/measured/h100/calibrate.json"
 # flags (docs/models.md, "Flags"): the worked example, and the same trace through the binary form
@@ -583,6 +582,14 @@ tu() { "$memsim" compare -m "$1" -M "$2" --train none -q -f json 2>/dev/null | p
 if a=$(tu h100-iu.json simple-a.json) && b=$(tu h100-iu.json simple-b.json) && c=$(tu "$src/models/h100.json" simple-b.json) &&
    [ "$b" -gt "$a" ] && [ "$c" = "$a" ]; then echo "ok - compare_record_instructions"
 else fail "compare_record_instructions: $a $b $c"; fi
+# the cache: a model that adds the instruction keys keeps the results of records without
+# compute steps (the key leaves them out), and not of records with them
+n=$((n + 1))
+"$memsim" compare -m "$src/models/h100.json" -M simple-a.json -M simple-b.json --train none --cache iu.tsv -q -f json -o /dev/null 2>/dev/null
+if a=$("$memsim" compare -m h100-iu.json -M simple-a.json -M simple-b.json --train none --cache iu.tsv --cached-only -q -f json 2>iu.err) &&
+   python3 -c 'import json,sys; r=[r for r in json.load(sys.stdin)["records"] if r["set"] != "skipped"]; assert len(r) == 1 and "instructions" not in r[0]["params"], r' <<<"$a" &&
+   grep -q "1 record" iu.err; then echo "ok - compare_cache_instruction_keys"
+else fail "compare_cache_instruction_keys: $(cat iu.err) $a"; fi
 # the worked examples of docs/models.md's extensions, by the command
 for ex in "hmm-l2-partitions:l2-partitions:8" "hmm-block-starts:block-starts:11" "umm-l2-cache:l2-cache:18" "hmm-dmm-port:dmm-port:8" "umm-shuffles:shuffles:16" "hmm-l1:l1-cache:17" "umm-loaded-latency:loaded-latency:11" "umm-l2-posted-write-backs:l2-cache:14" "umm-instructions:compute:16"; do
   IFS=: read -r mo tr want <<<"$ex"

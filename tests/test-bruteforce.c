@@ -495,6 +495,14 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
             changed = TRUE;
             continue;
           }
+          if (st.op == MS_OP_COMPUTE && sh[pos[j] * W + j] && !m->instruction_units) {
+            /* without instruction_units a compute step waits for nothing and holds nothing:
+             * the trace's time is as without it; issue_rate still counts it */
+            if (iacc) iacc[bdmm[j / wpb]] += ci[pos[j] * W + j];
+            pos[j]++;
+            changed = TRUE;
+            continue;
+          }
           if ((st.op == MS_OP_SHUFFLE || st.op == MS_OP_COMPUTE) && sh[pos[j] * W + j]) {
             /* a shuffle it takes part in: after its reads (and, without posted writes, its
              * writes) complete, shuffle_units of its own time; no pipeline.  A compute step

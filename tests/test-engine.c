@@ -1115,6 +1115,30 @@ Test(gpu, issue_rate_per_phase) {
   mt_trace_free(t);
 }
 
+/* Without instruction_units a compute step changes nothing: the warp neither waits for its
+ * reads in flight nor holds (read_window 4: the reads before and after it overlap alike). */
+Test(gpu, compute_steps_without_instruction_units_change_nothing) {
+  guint64 t[2];
+  for (int c = 0; c < 2; c++) {
+    g_autoptr(MsModel) m = ms_model_new(MS_MODEL_UMM, 4, 20, 1, 0, 0);
+    m->read_window = 4;
+    MtTrace *tr = mt_trace_new(8, 8);
+    for (int k = 0; k < 3; k++) {
+      gint64 *a = mt_mem(tr, MS_OP_READ, MS_SPACE_GLOBAL);
+      for (int i = 0; i < 8; i++) a[i] = 16 * k + i;
+      if (c && k == 1) {
+        a = mt_mem(tr, MS_OP_COMPUTE, MS_SPACE_GLOBAL);
+        for (int i = 0; i < 8; i++) a[i] = 7;
+      }
+    }
+    MsSimOptions opt = {0};
+    g_autoptr(MsResult) r = mt_run(m, tr, &opt);
+    t[c] = r->time_units;
+    mt_trace_free(tr);
+  }
+  cr_expect_eq(t[1], t[0], "with a compute step %" G_GUINT64_FORMAT ", without %" G_GUINT64_FORMAT, t[1], t[0]);
+}
+
 /* docs/models.md, "Instructions" (traces/compute.json): UMM w = 4, l = 5; two warps read a
  * coalesced group each (complete at 4 and 5), compute 3 and 2 instructions (warp 1's lanes
  * 1 and 2: its largest), write a group each.  instruction_units 2: W0 computes over 5 .. 10,

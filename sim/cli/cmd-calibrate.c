@@ -29,8 +29,8 @@ int ms_cmd_calibrate(int argc, char **argv) {
        "Add instruction_units from the shuffle-latency record's dependent IMAD chain (clocks per dependent "
        "instruction of a compute step, docs/models.md, \"Instructions\")", NULL},
       {"issue", 0, 0, G_OPTION_ARG_NONE, &issue,
-       "Add instruction_units (one warp's clocks per independent instruction) and issue_rate (warp instructions "
-       "per SM per clock) from the issue-rate records (docs/models.md, \"Instructions\"); instead of --instructions",
+       "Add issue_rate (warp instructions an SM issues per clock) from the issue-rate records (docs/models.md, "
+       "\"The issue limit\")",
        NULL},
       {"loaded-latency", 0, 0, G_OPTION_ARG_NONE, &loaded,
        "Add global_loaded_latency and l2_loaded_latency from the loaded-chase and l2-loaded-chase records "

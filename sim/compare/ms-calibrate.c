@@ -614,9 +614,9 @@ static const char *issue_op(const MsCalRecord *r) {
 /* Issue (docs/calibration.md, "Issue"): the issue-rate records run one block of W warps per SM,
  * each thread 8 independent chains of one instruction: IMAD (op imad), LOP3 (alu) or both
  * (mixed).  From the alu records (the integer ALU pipe, where compiled integer code spends
- * most of its instructions; imad when no alu record is there): one warp alone (the fewest W)
- * issues one every clocks_per_warp_instruction clocks: instruction_units; the most W give the
- * SM's rate: issue_rate.  The mixed records' rate is reported beside it. */
+ * most of its instructions; imad when no alu record is there) the most W give the SM's rate:
+ * issue_rate.  A lone warp's clocks per instruction (the fewest W) and the mixed records' rate
+ * are reported beside it. */
 static gboolean derive_issue(MsCalib *c, MsCalDerived *d, GError **error) {
   const char *want = "imad";
   for (guint i = 0; i < c->records->len; i++) {
@@ -648,7 +648,6 @@ static gboolean derive_issue(MsCalib *c, MsCalDerived *d, GError **error) {
   d->issue_one_warps = wlo;
   d->issue_sm_warps = whi;
   d->issue_op = want;
-  d->instruction_units = round_u64(d->issue_one_clocks, 1, MS_MAX_LATENCY);
   d->issue_rate = (guint32)round_u64(d->issue_sm_rate, 1, MS_MAX_GLOBAL_RATE);
   d->from_issue = g_strdup_printf("%s, %u issue-rate records (op %s)", lo->file, n, want);
   return TRUE;
@@ -905,8 +904,6 @@ gboolean ms_calib_derive(MsCalib *c, GError **error) {
   if (c->dmm_port && !derive_port(c, d, error)) return FALSE;
   if (c->l1 && !derive_l1(c, d, error)) return FALSE;
   if (!derive_shuffles(c, d, error)) return FALSE;
-  if (c->issue && c->instructions)
-    return fail(error, "--issue and --instructions both set instruction_units: give one (docs/calibration.md)");
   if (c->issue && !derive_issue(c, d, error)) return FALSE;
   if (c->loaded_latency &&
       (!derive_loaded(c, d, "loaded-chase", d->global_rate, &d->global_loaded, &d->from_loaded, error) ||
@@ -1205,11 +1202,6 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
     cJSON_AddNumberToObject(o, "clocks_per_imad", d->shuffle_imad_clocks);
   }
   if (c->issue) {
-    o = figure(cal, "instruction_units", (double)d->instruction_units, d->from_issue,
-               "round(result.clocks_per_warp_instruction) of the issue-rate record with the fewest warps_per_sm, at "
-               "least 1: clocks per instruction of one warp issuing independent instructions");
-    cJSON_AddNumberToObject(o, "clocks_per_warp_instruction", d->issue_one_clocks);
-    cJSON_AddNumberToObject(o, "warps_per_sm", d->issue_one_warps);
     o = figure(cal, "issue_rate", (double)d->issue_rate, d->from_issue,
                "round(result.instructions_per_sm_per_clock) of the issue-rate record with the most warps_per_sm, at least "
                "1: warp instructions an SM issues per clock");
@@ -1217,6 +1209,8 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
     cJSON_AddNumberToObject(o, "warps_per_sm", d->issue_sm_warps);
     cJSON_AddStringToObject(o, "op", d->issue_op);
     add_opt(o, "mixed_instructions_per_sm_per_clock", d->issue_mixed_rate);
+    cJSON_AddNumberToObject(o, "lone_warp_clocks_per_instruction", d->issue_one_clocks);
+    cJSON_AddNumberToObject(o, "lone_warp_warps_per_sm", d->issue_one_warps);
   }
   if (c->shuffles) {
     o = figure(cal, "shuffle_units", (double)d->shuffle_units, d->from_shuffle_latency,
@@ -1269,7 +1263,7 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
     cJSON_AddNumberToObject(o, "l1_latency", (double)d->l1_latency);
   }
   if (c->shuffles) cJSON_AddNumberToObject(o, "shuffle_units", (double)d->shuffle_units);
-  if (c->instructions || c->issue) cJSON_AddNumberToObject(o, "instruction_units", (double)d->instruction_units);
+  if (c->instructions) cJSON_AddNumberToObject(o, "instruction_units", (double)d->instruction_units);
   if (c->issue) cJSON_AddNumberToObject(o, "issue_rate", d->issue_rate);
   if (d->from_loaded) {
     const MsLoadCurve *cv[2] = {&d->global_loaded, &d->l2_loaded};
@@ -1379,10 +1373,10 @@ char *ms_calib_summary(const MsCalib *c) {
                              d->instruction_units, d->shuffle_imad_clocks, d->from_shuffle_latency);
   }
   if (d->from_issue) {
-    g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " one warp: %.2f clocks per instruction (%g per SM)   %s\n",
-                           "instruction_units", d->instruction_units, d->issue_one_clocks, d->issue_one_warps, d->from_issue);
-    g_string_append_printf(s, "  %-21s %-9u %.2f warp instructions per SM per clock (%g warps per SM; both pipes %.2f)   %s\n",
-                           "issue_rate", d->issue_rate, d->issue_sm_rate, d->issue_sm_warps, d->issue_mixed_rate, d->from_issue);
+    g_string_append_printf(s, "  %-21s %-9u %.2f warp instructions per SM per clock (%g warps per SM; both pipes %.2f; a lone warp "
+                           "%.2f clocks each)   %s\n",
+                           "issue_rate", d->issue_rate, d->issue_sm_rate, d->issue_sm_warps, d->issue_mixed_rate,
+                           d->issue_one_clocks, d->from_issue);
   }
   const MsLoadCurve *cv[2] = {&d->global_loaded, &d->l2_loaded};
   const char *cfrom[2] = {d->from_loaded, d->from_l2_loaded};

@@ -117,7 +117,7 @@ typedef struct {
   gboolean l1;             /* --l1: l1_words and l1_latency from l1-sweep records */
   gboolean shuffles;       /* --shuffles: shuffle_units from the shuffle-latency record */
   gboolean instructions;   /* --instructions: instruction_units from the same record's IMAD chain */
-  gboolean issue;          /* --issue: instruction_units and issue_rate from the issue-rate records */
+  gboolean issue;          /* --issue: issue_rate from the issue-rate records */
   gboolean loaded_latency; /* --loaded-latency: the latency curves from the loaded-chase records */
   guint32 l2_ways;      /* --l2-ways: the model runs large footprints through an L2 cache of this
                          * many ways (a structure, not a measurement; 0: none) */

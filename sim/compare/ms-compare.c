@@ -748,8 +748,21 @@ static void set_result(MsCmpRecord *r, const guint64 x[N_VALUES]) {
   r->limit = ms_result_bound(&res);
 }
 
+/* The key: the model, the record's simulated workload and shape.  The model's instruction
+ * keys act on compute steps only, which a record has when its params carry "instructions";
+ * without them the key leaves those keys out, so that a model that adds them keeps the
+ * results of every other record (the engine gives the same, docs/models.md). */
 static char *cache_key(const MsCompare *cmp, const MsCmpRecord *r) {
-  char *d = ms_model_describe(cmp->model);
+  char *d;
+  if (!strstr(r->sim_text, "instructions=") && (cmp->model->instruction_units || cmp->model->issue_rate)) {
+    MsModel *m = ms_model_copy(cmp->model);
+    m->instruction_units = 0;
+    m->issue_rate = 0;
+    d = ms_model_describe(m);
+    ms_model_free(m);
+  } else {
+    d = ms_model_describe(cmp->model);
+  }
   char *k = g_strdup_printf("2|%s group_words=%" G_GUINT64_FORMAT "|%s|%s|%s|%s", d, cmp->model->group_words, r->sim_family,
                             r->sim_algorithm, r->sim_text, r->sim_shape);
   g_free(d);

@@ -1956,9 +1956,10 @@ static gboolean advance(Engine *e, guint64 j) {
     }
     if (G_UNLIKELY(r->step.op > MS_OP_SHUFFLE)) { /* signal, wait, compute: one test on the memory steps' path */
       if (r->step.op == MS_OP_COMPUTE) { /* no stage: wait for the reads it computes on, then
-                                          * its instructions at instruction_units each */
-        hold(e, j, MS_OP_SHUFFLE);
+                                          * its instructions at instruction_units each; with
+                                          * none, no wait either (the papers' model) */
         const gint64 cu = (gint64)kj * (gint64)e->model->instruction_units;
+        if (cu) hold(e, j, MS_OP_SHUFFLE);
         if (e->iacc) e->iacc[pipe_of(e, j, MS_SPACE_SHARED)] += kj; /* issue_rate: its DMM's issue */
         if (cu) {
           const gint64 done = e->ready[j] + cu - 1;
