@@ -511,12 +511,14 @@ for g in h100 h200; do
 done
 expect calibrate_l1_needs_records 2 "memsim calibrate: --l1: needs at least 3 l1-sweep records, got 0" -- calibrate --l1 "$src/traces/measured/h100/calibrate.json"
 expect calibrate_shuffles_needs_records 2 "memsim calibrate: $src/traces/measured/h100/calibrate.json: no calibrate records \"shuffle-latency\", \"shuffle-rate\" (--shuffles needs them; run memsim-measure --workload calibrate)" -- calibrate --shuffles "$src/traces/measured/h100/calibrate.json"
-# --issue: issue_rate from the H200's issue-rate records (2), no instruction_units
-n=$((n + 1))
-m="$src/traces/measured/h200"
-if a=$("$memsim" calibrate "$m/calibrate.json" "$m/issue.json" --issue 2>cal.err) &&
-   ! grep -q '"instruction_units"' <<<"$a" && grep -q '"issue_rate":2,' <<<"$(tr -d ' \t\n' <<<"$a")"
-then echo "ok - calibrate_issue_h200"; else fail "calibrate_issue_h200: $(head -c 300 cal.err)"; fi
+# --issue: issue_rate from each GPU's issue-rate records (2), no instruction_units
+for g in h100 h200; do
+  n=$((n + 1))
+  m="$src/traces/measured/$g"
+  if a=$("$memsim" calibrate "$m/calibrate.json" "$m/issue.json" --issue 2>cal.err) &&
+     ! grep -q '"instruction_units"' <<<"$a" && grep -q '"issue_rate":2,' <<<"$(tr -d ' \t\n' <<<"$a")"
+  then echo "ok - calibrate_issue_$g"; else fail "calibrate_issue_$g: $(head -c 300 cal.err)"; fi
+done
 expect calibrate_issue_needs_records 2 "memsim calibrate: --issue: needs issue-rate records at 2 or more warps_per_sm, got 0 (MEMSIM_ONLY=issue-rate run memsim-measure --workload calibrate)" -- calibrate --issue "$src/traces/measured/h100/calibrate.json"
 expect calibrate_loaded_needs_records 2 "memsim calibrate: --loaded-latency: needs at least 2 loaded-chase records, got 0 (MEMSIM_ONLY=loaded-chase,l2-loaded-chase run memsim-measure --workload calibrate)" -- calibrate --loaded-latency "$src/traces/measured/h100/calibrate.json"
 expect calibrate_hashed_needs_ways 2 "memsim calibrate: --l2-hashed-sets needs --l2-ways" -- calibrate --l2-hashed-sets "$src/traces/measured/h100/calibrate.json"
