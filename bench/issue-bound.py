@@ -120,14 +120,19 @@ def report(gpu, val, rows):
 
 
 def main(argv):
+    global ISSUE_PER_SM_CLOCK
     outpath = None
-    if len(argv) >= 2 and argv[0] == "-o":
-        outpath, argv = argv[1], argv[2:]
+    while len(argv) >= 2 and argv[0] in ("-o", "--rate"):
+        if argv[0] == "-o":
+            outpath = argv[1]
+        else:  # warp instructions per SM per clock: 2 is one integer pipe's (traces/measured/<gpu>/issue.json)
+            ISSUE_PER_SM_CLOCK = int(argv[1])
+        argv = argv[2:]
     gpus = argv or ["h100", "h200"]
     lines = ["# Instruction issue beside the grounded models (generated)", "",
              "Made by `python3 bench/issue-bound.py -o docs/validation/issue-bound.md` from the committed",
              "grounded reports and ncu profiles; see the script's header for the rule. The issue bound",
-             "is inst_executed / (4 x SMs used) clocks at the model's clock.", ""]
+             f"is inst_executed / ({ISSUE_PER_SM_CLOCK} x SMs used) clocks at the model's clock.", ""]
     for g in gpus:
         val, rows = analyse(g)
         lines += report(g, val, rows) + [""]
