@@ -11,7 +11,12 @@ the same binary executes the same instructions on both GPUs. Writes OUTDIR/<fami
 the family's record file whose records carry params.instructions = N (`memsim gen gcd
 --instructions`, and `memsim compare` for every family, put a compute step of N before each
 memory step).
-  python3 bench/instruction-records.py FAMILY OUTDIR [GPU ...]      (FAMILY: gcd, bulk, simple or gf2)
+  python3 bench/instruction-records.py [--profile DIR] FAMILY OUTDIR [GPU ...]      (FAMILY: gcd, bulk, simple or gf2)
+--profile DIR takes the counts from DIR/<family>-raw.csv and -launches.csv for every GPU instead
+(the same binary executes the same instructions on both GPUs). The GCD needs it: its committed
+profiles (commit 426a4f6) predate the one-pass GCD kernels that gcd.json timed (9ce4391), and
+their counts are 0.89-1.28x the recorded kernels'; traces/measured/h100/ncu-profile/pipes/ holds
+the recorded kernels' counts (2026-11-27).
 """
 import csv
 import json
@@ -29,12 +34,13 @@ def key_of(alg, kv):
     return (alg,) + tuple(sorted((k, str(norm(v)).lower()) for k, v in kv.items() if k != "instructions"))
 
 
-def main(fam, out, gpus):
+def main(fam, out, gpus, profile=None):
     os.makedirs(out, exist_ok=True)
     for g in gpus:
-        rows = list(csv.reader(open(f"traces/measured/{g}/ncu-profile/{fam}-raw.csv")))
+        pdir = profile or f"traces/measured/{g}/ncu-profile"
+        rows = list(csv.reader(open(f"{pdir}/{fam}-raw.csv")))
         idx = {k: i for i, k in enumerate(rows[0])}
-        launches = list(csv.reader(open(f"traces/measured/{g}/ncu-profile/{fam}-launches.csv")))[1:]
+        launches = list(csv.reader(open(f"{pdir}/{fam}-launches.csv")))[1:]
         inst = {}
         for r, l in zip(rows[2:], launches):
             kv = dict(p.split("=", 1) for p in l[3].split())
@@ -70,6 +76,10 @@ def main(fam, out, gpus):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3 or sys.argv[1] not in FILES:
+    a = sys.argv[1:]
+    prof = None
+    if len(a) >= 2 and a[0] == "--profile":
+        prof, a = a[1], a[2:]
+    if len(a) < 2 or a[0] not in FILES:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2], sys.argv[3:] or ["h100", "h200"])
+    main(a[0], a[1], a[2:] or ["h100", "h200"], prof)

@@ -28,6 +28,9 @@ dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_bytes.sum,lts__t_secto
 sm__warps_active.avg.pct_of_peak_sustained_active,sm__cycles_elapsed.avg.per_second,\
 l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,\
 smsp__inst_executed.sum$stalls
+# NCU_METRICS=m1,m2,... profiles those metrics instead (e.g. the per-pipe instruction counts,
+# bench/pipe-profile.sh).
+metrics=${NCU_METRICS:-$metrics}
 mkdir -p "$out"
 rep=$(mktemp -d)/profile
 # Range replay takes its ranges from cudaProfilerStart/Stop by itself; kernel
