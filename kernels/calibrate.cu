@@ -663,50 +663,53 @@ __global__ void __launch_bounds__(1024) shuffle_rate(int rounds, uint32_t *out, 
 }
 
 constexpr int IR_CHAINS = 8, IR_UNROLL = 8; /* issue-rate: independent chains per thread; turns unrolled */
+constexpr int IR_ROUND = IR_CHAINS * IR_UNROLL; /* chain steps per round, for every number of chains */
 enum { IR_IMAD, IR_ALU, IR_MIXED };
 constexpr uint32_t IR_K = 0x9e3779b9u;
 
-/* One step of chain c: IMAD x = x * x + lane (the FMA pipe), or LOP3 x = x ^ lane ^ IR_K (the
- * integer ALU pipe), or chains 0-3 the one and 4-7 the other (both pipes: the schedulers'
- * issue).  Inline PTX so that each step is one SASS instruction of the pipe named. */
-template <int OP> __device__ __forceinline__ uint32_t ir_step(uint32_t x, uint32_t lane, int c) {
+/* One step of chain c of CH: IMAD x = x * x + lane (the FMA pipe), or LOP3 x = x ^ lane ^ IR_K
+ * (the integer ALU pipe), or the first half of the chains the one and the rest the other (both
+ * pipes: the schedulers' issue).  Inline PTX so that each step is one SASS instruction of the
+ * pipe named. */
+template <int OP, int CH> __device__ __forceinline__ uint32_t ir_step(uint32_t x, uint32_t lane, int c) {
   uint32_t y;
-  if (OP == IR_IMAD || (OP == IR_MIXED && c >= IR_CHAINS / 2))
+  if (OP == IR_IMAD || (OP == IR_MIXED && c >= CH / 2))
     asm volatile("mad.lo.u32 %0, %1, %1, %2;" : "=r"(y) : "r"(x), "r"(lane));
   else
     asm volatile("lop3.b32 %0, %1, %2, %3, 0x96;" : "=r"(y) : "r"(x), "r"(lane), "r"(IR_K));
   return y;
 }
 
-__host__ inline uint32_t ir_host(int op, uint32_t x, uint32_t lane, int c, long long n) {
-  if (op == IR_IMAD || (op == IR_MIXED && c >= IR_CHAINS / 2)) {
+__host__ inline uint32_t ir_host(int op, uint32_t x, uint32_t lane, int c, int chains, long long n) {
+  if (op == IR_IMAD || (op == IR_MIXED && c >= chains / 2)) {
     for (long long i = 0; i < n; i++) x = x * x + lane;
     return x;
   }
   return n % 2 ? x ^ lane ^ IR_K : x;
 }
 
-/* issue-rate: every thread runs IR_CHAINS independent chains of OP's instruction (no
- * dependence between the chains: what bounds a warp is issue and its pipe, not latency),
- * rounds x IR_UNROLL steps each, interleaved; it stores the sum of its chains, thread 0 of
- * each block the block's clocks. */
-template <int OP> __global__ void __launch_bounds__(1024) issue_rate(int rounds, uint32_t *out, unsigned long long *clk) {
+/* issue-rate: every thread runs CH independent chains of OP's instruction, rounds x
+ * IR_ROUND / CH steps each, interleaved; it stores the sum of its chains, thread 0 of each
+ * block the block's clocks.  With CH = IR_CHAINS (8) the chains are independent enough that
+ * issue and the pipe bound a warp, not latency; with 1, 2 or 4 a warp waits on its own
+ * dependent results, and the records give how many warps hide that latency. */
+template <int OP, int CH> __global__ void __launch_bounds__(1024) issue_rate(int rounds, uint32_t *out, unsigned long long *clk) {
   const uint32_t lane = threadIdx.x & 31;
-  uint32_t x[IR_CHAINS];
+  uint32_t x[CH];
 #pragma unroll
-  for (int c = 0; c < IR_CHAINS; c++) x[c] = pattern(lane + 32 * c);
+  for (int c = 0; c < CH; c++) x[c] = pattern(lane + 32 * c);
   __syncthreads();
   const long long t0 = clock64();
   for (int r = 0; r < rounds; r++) {
 #pragma unroll
-    for (int j = 0; j < IR_UNROLL; j++) {
+    for (int j = 0; j < IR_ROUND / CH; j++) {
 #pragma unroll
-      for (int c = 0; c < IR_CHAINS; c++) x[c] = ir_step<OP>(x[c], lane, c);
+      for (int c = 0; c < CH; c++) x[c] = ir_step<OP, CH>(x[c], lane, c);
     }
   }
   uint32_t s = 0;
 #pragma unroll
-  for (int c = 0; c < IR_CHAINS; c++) s += x[c];
+  for (int c = 0; c < CH; c++) s += x[c];
   out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = s;
   block_clock_end(t0, clk);
 }
@@ -1795,13 +1798,14 @@ void run_shuffle_rate(const MsOptions &o, const Dev &d) {
   MS_CUDA(cudaFree(clk));
 }
 
-/* issue-rate: one block of W warps on each SM (a grid of SM-count blocks), each thread
- * IR_CHAINS independent chains of 4096 (512 with --quick) steps of `op` (imad, alu or mixed):
- * from the blocks' median clock64() count, clocks per warp instruction of a warp and warp
- * instructions per SM per clock.  Only the chains' instructions are counted: the loop's counter
- * and branch add 3 per IR_CHAINS * IR_UNROLL. */
-template <int OP> void run_issue_rate_op(const MsOptions &o, const Dev &d, const char *op) {
-  const int per_chain = o.quick ? 512 : 4096, rounds = per_chain / IR_UNROLL;
+/* issue-rate: one block of W warps on each SM (a grid of SM-count blocks), each thread CH
+ * independent chains (chains_per_thread) of 4096 x 8 / CH (512 x 8 / CH with --quick) steps of
+ * `op` (imad, alu or mixed), the same instructions per warp for every CH: from the blocks'
+ * median clock64() count, clocks per warp instruction of a warp and warp instructions per SM
+ * per clock.  Only the chains' instructions are counted: the loop's counter and branch add 3
+ * per IR_ROUND. */
+template <int OP, int CH> void run_issue_rate_op(const MsOptions &o, const Dev &d, const char *op) {
+  const int per_chain = (o.quick ? 512 : 4096) * IR_CHAINS / CH, rounds = per_chain / (IR_ROUND / CH);
   for (int warps : {1, 2, 4, 8, 16, 32}) {
     const int tpb = 32 * warps, blocks = d.sms;
     const size_t threads = (size_t)blocks * tpb;
@@ -1812,22 +1816,22 @@ template <int OP> void run_issue_rate_op(const MsOptions &o, const Dev &d, const
     uint32_t want[32];
     for (uint32_t l = 0; l < 32; l++) {
       want[l] = 0;
-      for (int c = 0; c < IR_CHAINS; c++) want[l] += ir_host(OP, pattern(l + 32 * c), l, c, per_chain);
+      for (int c = 0; c < CH; c++) want[l] += ir_host(OP, pattern(l + 32 * c), l, c, CH, per_chain);
     }
     std::vector<uint32_t> h(threads);
     std::vector<unsigned long long> hclk(blocks);
-    const long long per_warp = (long long)per_chain * IR_CHAINS; /* warp instructions of the chains */
+    const long long per_warp = (long long)per_chain * CH; /* warp instructions of the chains */
     MsRecord rec;
     rec.workload = "calibrate";
     rec.algorithm = "issue-rate";
     rec.p("op", op);
     rec.p("warps_per_sm", (long long)warps);
-    rec.p("chains_per_thread", (long long)IR_CHAINS);
+    rec.p("chains_per_thread", (long long)CH);
     rec.p("instructions_per_warp", per_warp);
     rec.p("blocks", (long long)blocks);
     rec.p("threads_per_block", (long long)tpb);
     auto poison = [&] { MS_CUDA(cudaMemset(out, 0xff, threads * 4)); };
-    auto launch = [&] { issue_rate<OP><<<blocks, tpb>>>(rounds, out, clk); };
+    auto launch = [&] { issue_rate<OP, CH><<<blocks, tpb>>>(rounds, out, clk); };
     auto verify = [&]() -> std::string {
       MS_CUDA(cudaMemcpy(h.data(), out, threads * 4, cudaMemcpyDeviceToHost));
       for (size_t t = 0; t < threads; t++)
@@ -1850,9 +1854,18 @@ template <int OP> void run_issue_rate_op(const MsOptions &o, const Dev &d, const
 
 void run_issue_rate(const MsOptions &o, const Dev &d) {
   if (!ms_selected("issue-rate")) return;
-  run_issue_rate_op<IR_IMAD>(o, d, "imad");
-  run_issue_rate_op<IR_ALU>(o, d, "alu");
-  run_issue_rate_op<IR_MIXED>(o, d, "mixed");
+  run_issue_rate_op<IR_IMAD, IR_CHAINS>(o, d, "imad");
+  run_issue_rate_op<IR_ALU, IR_CHAINS>(o, d, "alu");
+  run_issue_rate_op<IR_MIXED, IR_CHAINS>(o, d, "mixed");
+  /* fewer chains: how many warps hide a dependent instruction's latency (2026-11-27; the GCD's
+   * time is a latency limit of this kind, docs/validation.md) */
+  run_issue_rate_op<IR_IMAD, 1>(o, d, "imad");
+  run_issue_rate_op<IR_ALU, 1>(o, d, "alu");
+  run_issue_rate_op<IR_MIXED, 2>(o, d, "mixed");
+  run_issue_rate_op<IR_IMAD, 2>(o, d, "imad");
+  run_issue_rate_op<IR_ALU, 2>(o, d, "alu");
+  run_issue_rate_op<IR_IMAD, 4>(o, d, "imad");
+  run_issue_rate_op<IR_ALU, 4>(o, d, "alu");
 }
 
 } // namespace

@@ -519,6 +519,21 @@ for g in h100 h200; do
      ! grep -q '"instruction_units"' <<<"$a" && grep -q '"issue_rate":2,' <<<"$(tr -d ' \t\n' <<<"$a")"
   then echo "ok - calibrate_issue_$g"; else fail "calibrate_issue_$g: $(head -c 300 cal.err)"; fi
 done
+# records of fewer chains (latency hiding) are not the issue rate: a 64-warp record of one
+# chain at 0.9 per SM per clock must not replace the 32-warp alu record's 1.98
+n=$((n + 1))
+python3 - "$src/traces/measured/h100/issue.json" issue-chains.json <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+r = copy.deepcopy(next(x for x in d["records"] if x["params"].get("op") == "alu"))
+r["params"].update(warps_per_sm=64, chains_per_thread=1)
+r["result"]["instructions_per_sm_per_clock"] = 0.9
+d["records"].append(r)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+if a=$("$memsim" calibrate "$src/traces/measured/h100/calibrate.json" issue-chains.json --issue 2>cal.err) &&
+   grep -q '"issue_rate":2,' <<<"$(tr -d ' \t\n' <<<"$a")"
+then echo "ok - calibrate_issue_ignores_fewer_chains"; else fail "calibrate_issue_ignores_fewer_chains: $(head -c 300 cal.err)"; fi
 expect calibrate_issue_needs_records 2 "memsim calibrate: --issue: needs issue-rate records at 2 or more warps_per_sm, got 0 (MEMSIM_ONLY=issue-rate run memsim-measure --workload calibrate)" -- calibrate --issue "$src/traces/measured/h100/calibrate.json"
 expect calibrate_loaded_needs_records 2 "memsim calibrate: --loaded-latency: needs at least 2 loaded-chase records, got 0 (MEMSIM_ONLY=loaded-chase,l2-loaded-chase run memsim-measure --workload calibrate)" -- calibrate --loaded-latency "$src/traces/measured/h100/calibrate.json"
 expect calibrate_hashed_needs_ways 2 "memsim calibrate: --l2-hashed-sets needs --l2-ways" -- calibrate --l2-hashed-sets "$src/traces/measured/h100/calibrate.json"

@@ -611,24 +611,30 @@ static const char *issue_op(const MsCalRecord *r) {
   return cJSON_IsString(v) ? v->valuestring : "imad";
 }
 
+/* An issue-rate record of 8 independent chains per thread (params.chains_per_thread, 8 when
+ * absent); records of fewer chains measure latency hiding, not the issue rate. */
+static gboolean issue_independent(const MsCalRecord *r) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->json, "params"), "chains_per_thread");
+  return strcmp(r->algorithm, "issue-rate") == 0 && (!cJSON_IsNumber(v) || v->valuedouble == 8);
+}
+
 /* Issue (docs/calibration.md, "Issue"): the issue-rate records run one block of W warps per SM,
  * each thread 8 independent chains of one instruction: IMAD (op imad), LOP3 (alu) or both
- * (mixed).  From the alu records (the integer ALU pipe, where compiled integer code spends
- * most of its instructions; imad when no alu record is there) the most W give the SM's rate:
- * issue_rate.  A lone warp's clocks per instruction (the fewest W) and the mixed records' rate
- * are reported beside it. */
+ * (mixed).  From the alu records (one pipe's rate; imad when no alu record is there) the most
+ * W give the SM's rate: issue_rate.  A lone warp's clocks per instruction (the fewest W) and
+ * the mixed records' rate are reported beside it.  Records of fewer chains are not used. */
 static gboolean derive_issue(MsCalib *c, MsCalDerived *d, GError **error) {
   const char *want = "imad";
   for (guint i = 0; i < c->records->len; i++) {
     const MsCalRecord *r = c->records->pdata[i];
-    if (strcmp(r->algorithm, "issue-rate") == 0 && strcmp(issue_op(r), "alu") == 0) want = "alu";
+    if (issue_independent(r) && strcmp(issue_op(r), "alu") == 0) want = "alu";
   }
   const MsCalRecord *lo = NULL, *hi = NULL, *mixed = NULL;
   double wlo = 0, whi = 0, wmix = 0;
   guint n = 0;
   for (guint i = 0; i < c->records->len; i++) {
     const MsCalRecord *r = c->records->pdata[i];
-    if (strcmp(r->algorithm, "issue-rate") != 0) continue;
+    if (!issue_independent(r)) continue;
     double w;
     if (!field(r, "params.warps_per_sm", FALSE, &w, error)) return FALSE;
     if (strcmp(issue_op(r), "mixed") == 0 && (!mixed || w > wmix)) mixed = r, wmix = w;
