@@ -87,7 +87,8 @@
  *                      independent chains of IMAD (op imad), LOP3 (alu) or both (mixed):
  *                      clocks per warp instruction of one warp (the model's
  *                      instruction_units) and warp instructions per SM per clock
- *                      (issue_rate; memsim calibrate --issue)
+ *                      (issue_rate; memsim calibrate --issue); then 1, 2 and 4 chains
+ *                      (chains_per_thread): how many warps hide a dependent instruction
  *
  * The chases time themselves with clock64() (clocks per hop); each call's count is kept
  * (a device array) and the record's result is their median. Every kernel's output is
