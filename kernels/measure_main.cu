@@ -38,7 +38,11 @@ std::map<std::string, KernelStat> g_kstats;
 struct Act {
   uint64_t start, end;
   std::string name;
+  unsigned long long grid = 0, block = 0;
 };
+/* MEMSIM_KERNEL_LOG=FILE: every kept call's kernels, one line per launch (CUPTI only), so a
+ * record of many kernels can be set beside the model kernel by kernel. */
+FILE *g_kernel_log = nullptr;
 std::vector<Act> g_acts;
 std::mutex g_acts_mu;
 bool g_use_cupti = false;
@@ -86,7 +90,9 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t *buffer, size_t, siz
         rec->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
       const MsKernelActivity *k = (const MsKernelActivity *)rec;
       std::lock_guard<std::mutex> lock(g_acts_mu);
-      g_acts.push_back(Act{k->start, k->end, demangle(k->name)});
+      g_acts.push_back(Act{k->start, k->end, demangle(k->name),
+                           (unsigned long long)k->gridX * k->gridY * k->gridZ,
+                           (unsigned long long)k->blockX * k->blockY * k->blockZ});
     }
   }
   std::free(buffer);
@@ -214,6 +220,17 @@ static void timed_call(MsRecord &rec, const std::function<void()> &launch, bool 
         rec.kernels.push_back(a.name);
     }
     rec.kernels_per_call = (int)g_acts.size();
+    if (g_kernel_log) {
+      std::vector<const Act *> order;
+      for (const Act &a : g_acts) order.push_back(&a);
+      std::sort(order.begin(), order.end(), [](const Act *x, const Act *y) { return x->start < y->start; });
+      const std::string ps = params_text(rec);
+      for (size_t i = 0; i < order.size(); i++)
+        std::fprintf(g_kernel_log, "%s\t%s\t%s\t%zu\t%zu\t%s\t%llu\t%llu\t%llu\t%llu\n", rec.workload.c_str(),
+                     rec.algorithm.c_str(), ps.c_str(), rec.call_ns.size(), i, order[i]->name.c_str(),
+                     order[i]->grid, order[i]->block, (unsigned long long)(order[i]->start - s0),
+                     (unsigned long long)(order[i]->end - order[i]->start));
+    }
     rec.call_ns.push_back(sum);
     rec.span_ns.push_back(g_acts.empty() ? 0.0 : (double)(e1 - s0));
   } else {
@@ -544,6 +561,11 @@ int main(int argc, char **argv) {
   /* CUPTI's activity API and ncu exclude each other: events time the checked
    * call in the profile mode. */
   if (!g_opt.counters && !g_opt.profile) g_use_cupti = cupti_start();
+  if (const char *kl = std::getenv("MEMSIM_KERNEL_LOG"); kl && g_use_cupti) {
+    g_kernel_log = std::fopen(kl, "w");
+    if (!g_kernel_log) { std::perror(kl); return MS_EXIT_USAGE; }
+    std::fprintf(g_kernel_log, "workload\talgorithm\tparams\tcall\tlaunch\tkernel\tgrid\tblock\tstart_ns\tns\n");
+  }
   if ((g_opt.counters || g_opt.profile) && !launch_log.empty()) {
     g_counter_log = std::fopen(launch_log.c_str(), "w");
     if (!g_counter_log) { std::perror(launch_log.c_str()); return MS_EXIT_USAGE; }
@@ -601,6 +623,7 @@ int main(int argc, char **argv) {
   MS_CUDA(cudaDeviceSynchronize());
   if (g_use_cupti) cupti_flush();
   if (g_counter_log) std::fclose(g_counter_log);
+  if (g_kernel_log) std::fclose(g_kernel_log);
 
   print_summary(stdout);
   if (!summary_out.empty()) {

@@ -38,8 +38,10 @@ rep=$(mktemp -d)/profile
 replay=(--replay-mode kernel --profile-from-start off)
 [ "$mode" = range ] && replay=(--replay-mode range)
 # NCU_TIMEOUT=SECONDS stops ncu (and the application under it) after that long.
+# NCU_EXTRA="--cache-control none ..." adds ncu options (by default ncu flushes the caches
+# before each profiled kernel or range).
 ${NCU_TIMEOUT:+timeout -k 10 "$NCU_TIMEOUT"} \
-"$ncu" --metrics "$metrics" "${replay[@]}" --clock-control none \
+"$ncu" --metrics "$metrics" "${replay[@]}" --clock-control none ${NCU_EXTRA:-} \
   -f -o "$rep" "$bin" --profile "$mode" --workload "$workload" \
   --launch-log "$out/$workload-launches.csv" -o "$out/$workload-measure.json"
 "$ncu" --import "$rep.ncu-rep" --csv --print-units base --page raw --metrics "$metrics" \
