@@ -315,11 +315,17 @@ __device__ __forceinline__ void tile_out(const u32 *sh, u32 *Y, size_t M, int bi
 /* The tile's SAT (ms-sat.c's tile_sat after its pre step): copy in with row 0 += rx, row pass
  * of row lt from rt (ColT written after it when colt), column pass of column lt from rs, copy
  * out. */
+/* PH (MEMSIM_SAT_PHASES diagnostics only, sat_r2_call_ph): thread 0 stamps clock64() into
+ * ph[1..4] after the copy in, the row pass, the column pass and its own stores of the copy
+ * out; the recorded kernels take PH = false, which compiles to the code without stamps. */
+template <bool PH = false>
 __device__ __forceinline__ void tile_sat_seed(u32 *sh, const u32 *X, u32 *Y, size_t M, int bi, int bj, u32 rx, u32 rt,
-                                              u32 rs, u32 *colt, int m, size_t N) {
+                                              u32 rs, u32 *colt, int m, size_t N,
+                                              unsigned long long *ph = nullptr) {
   const int lt = threadIdx.x;
   tile_in(sh, X, M, bi, bj, rx, true);
   __syncthreads();
+  if constexpr (PH) if (lt == 0) ph[1] = clock64();
   if (lt < W) {
     for (int c = 0; c < W; c++) {
       rt += sh[r2_diag(lt, c)];
@@ -328,13 +334,16 @@ __device__ __forceinline__ void tile_sat_seed(u32 *sh, const u32 *X, u32 *Y, siz
     if (colt && bj < m - 1) colt[(size_t)bj * N + (size_t)bi * W + lt] = rt;
   }
   __syncthreads();
+  if constexpr (PH) if (lt == 0) ph[2] = clock64();
   if (lt < W)
     for (int r = 0; r < W; r++) {
       rs += sh[r2_diag(r, lt)];
       sh[r2_diag(r, lt)] = rs;
     }
   __syncthreads();
+  if constexpr (PH) if (lt == 0) ph[3] = clock64();
   tile_out(sh, Y, M, bi, bj);
+  if constexpr (PH) if (lt == 0) ph[4] = clock64();
 }
 
 __device__ __forceinline__ void r2_step1(const R2Task &t, int b, u32 *sh) {
@@ -422,7 +431,9 @@ __device__ __forceinline__ void r2_step3(const R2Task &t, int b, u32 *sh) {
 
 /* 1R1W stage K (1+r's middle): tile b of the anti-diagonal from the top; the row pass starts
  * from ColT of the tile to the left, the column pass from the SAT row above. */
-__device__ __forceinline__ void r2_stage(const R2Task &t, int b, u32 *sh) {
+template <bool PH = false>
+__device__ __forceinline__ void r2_stage(const R2Task &t, int b, u32 *sh, unsigned long long *ph = nullptr) {
+  if constexpr (PH) if (threadIdx.x == 0) ph[8 * b] = clock64();
   const int lt = threadIdx.x, m = t.m, K = t.K;
   const int i0 = K > m - 1 ? K - (m - 1) : 0, bi = i0 + b, bj = K - bi;
   if (b > (K < m - 1 ? K : m - 1) - i0) return;
@@ -434,7 +445,7 @@ __device__ __forceinline__ void r2_stage(const R2Task &t, int b, u32 *sh) {
       rt -= t.S[((size_t)bi * W - 1) * N + (size_t)bj * W - 1];
     if (bi > 0) rs = t.S[((size_t)bi * W - 1) * N + (size_t)bj * W + lt];
   }
-  tile_sat_seed(sh, t.A, t.S, N, bi, bj, 0, rt, rs, t.ColT, m, N);
+  tile_sat_seed<PH>(sh, t.A, t.S, N, bi, bj, 0, rt, rs, t.ColT, m, N, PH ? ph + 8 * b : nullptr);
 }
 
 /* 1+r B: zeros of U' before the boundary diagonal, and at (m - 1 - qb, m - 1) on it */
@@ -515,6 +526,15 @@ __global__ void __launch_bounds__(TT) sat_r2_call(R2Task t0, R2Task t1) {
   else r2_run(t1, blockIdx.x - t0.blocks, sh);
 }
 
+/* MEMSIM_SAT_PHASES diagnostics: a stage task's blocks stamp their phases into ph (8 words a
+ * block: entry, after the copy in, the row pass, the column pass, the copy out); the other
+ * tasks run as in sat_r2_call. */
+__global__ void __launch_bounds__(TT) sat_r2_call_ph(R2Task t0, unsigned long long *ph) {
+  __shared__ u32 sh[W * W + W];
+  if (t0.kind == R2_STAGE) r2_stage<true>(t0, blockIdx.x, sh, ph);
+  else r2_run(t0, blockIdx.x, sh);
+}
+
 /* The tile's local SAT in registers, by 128 threads: warp w holds rows
  * 8w..8w+7, lane c column c (one coalesced 128-byte row per load). Row
  * prefix by warp shuffles, column prefix down the warp's 8 rows, then the
@@ -573,6 +593,42 @@ __global__ void sat_1r1w_stage(const u32 *__restrict__ a, u32 *b, int n, int k) 
     int r = q / W, c = q % W;
     b[(size_t)(I * W + r) * n + J * W + c] = t[r][c] + top[c] + left[r] - corner;
   }
+}
+
+/* MEMSIM_SAT_PHASES diagnostics: sat_1r1w_stage with tile_sat inlined and thread 0 stamping
+ * clock64() at entry, after the loads and the border reads, the column pass, the row pass and
+ * its own stores (ph: 8 words a block). */
+__global__ void sat_1r1w_stage_ph(const u32 *__restrict__ a, u32 *b, int n, int k, unsigned long long *ph) {
+  __shared__ u32 t[W][W + 1];
+  __shared__ u32 top[W], left[W], corner;
+  const int T = n / W;
+  int I, J;
+  if (!tile_of(T, k, k, blockIdx.x, I, J)) return;
+  if (threadIdx.x == 0) ph[8 * blockIdx.x] = clock64();
+  tile_load(t, a, n, I, J);
+  const int tid = threadIdx.x;
+  if (tid < W) top[tid] = I > 0 ? b[(size_t)(I * W - 1) * n + J * W + tid] : 0u;
+  else if (tid < 2 * W) left[tid - W] = J > 0 ? b[(size_t)(I * W + tid - W) * n + J * W - 1] : 0u;
+  else if (tid == 2 * W) corner = (I > 0 && J > 0) ? b[(size_t)(I * W - 1) * n + J * W - 1] : 0u;
+  __syncthreads();
+  if (tid == 0) ph[8 * blockIdx.x + 1] = clock64();
+  if (tid < W) {
+    u32 s = 0;
+    for (int r = 0; r < W; r++) { s += t[r][tid]; t[r][tid] = s; }
+  }
+  __syncthreads();
+  if (tid == 0) ph[8 * blockIdx.x + 2] = clock64();
+  if (tid < W) {
+    u32 s = 0;
+    for (int c = 0; c < W; c++) { s += t[tid][c]; t[tid][c] = s; }
+  }
+  __syncthreads();
+  if (tid == 0) ph[8 * blockIdx.x + 3] = clock64();
+  for (int q = tid; q < W * W; q += blockDim.x) {
+    int r = q / W, c = q % W;
+    b[(size_t)(I * W + r) * n + J * W + c] = t[r][c] + top[c] + left[r] - corner;
+  }
+  if (tid == 0) ph[8 * blockIdx.x + 4] = clock64();
 }
 
 /* The q-th tile of the whole T x T grid in anti-diagonal order (any order
@@ -1197,6 +1253,79 @@ void launch_sat(SatBufs &B, const std::string &alg, double r) {
   }
 }
 
+/* MEMSIM_SAT_PHASES=FILE (diagnostics, not a record): the stage kernels of 1r1w and of 1+r
+ * (r = 1/16 and 1/2) run once more with thread 0 of each block stamping clock64() at its
+ * phases (sat_1r1w_stage_ph, sat_r2_call_ph); FILE gains, per stage launch, the median over
+ * its blocks of each phase's clocks. The plan runs twice, the second run is kept (warm L2, as
+ * in the timed calls). */
+void sat_phases(SatBufs &B, const char *path) {
+  const int n = B.n, T = n / W;
+  FILE *f = std::fopen(path, "a");
+  if (!f) { std::perror(path); return; }
+  if (std::ftell(f) == 0)
+    std::fprintf(f, "n\talgorithm\tr\tlaunch\tblocks\tload\tpass1\tpass2\tstore\ttotal\tmax_total\n");
+  const size_t per = (size_t)T * 8;
+  auto report = [&](const char *alg, double r, const std::vector<int> &launches, const std::vector<int> &blocks,
+                    unsigned long long *dph, size_t slices) {
+    std::vector<unsigned long long> h(per * slices);
+    MS_CUDA(cudaMemcpy(h.data(), dph, h.size() * 8, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < launches.size(); i++) {
+      std::vector<double> ph[5];
+      double mx = 0;
+      for (int b = 0; b < blocks[i]; b++) {
+        const unsigned long long *q = &h[(size_t)launches[i] * per + (size_t)b * 8];
+        for (int k = 0; k < 4; k++) ph[k].push_back((double)(q[k + 1] - q[k]));
+        ph[4].push_back((double)(q[4] - q[0]));
+        mx = std::max(mx, (double)(q[4] - q[0]));
+      }
+      auto med = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v.empty() ? 0.0 : v[v.size() / 2];
+      };
+      std::fprintf(f, "%d\t%s\t%g\t%d\t%d\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\n", n, alg, r, launches[i], blocks[i],
+                   med(ph[0]), med(ph[1]), med(ph[2]), med(ph[3]), med(ph[4]), mx);
+    }
+  };
+  { /* 1r1w: one stage kernel per diagonal */
+    unsigned long long *dph;
+    MS_CUDA(cudaMalloc(&dph, per * (2 * T - 1) * 8));
+    std::vector<int> L, Bk;
+    for (int rep = 0; rep < 2; rep++)
+      for (int k = 0; k <= 2 * T - 2; k++) {
+        const int tiles = stage_tiles(T, k, k);
+        sat_1r1w_stage_ph<<<tiles, 128>>>(B.a, B.b, n, k, dph + per * k);
+        if (rep) { L.push_back(k); Bk.push_back(tiles); }
+      }
+    MS_CHECK_LAUNCH();
+    MS_CUDA(cudaDeviceSynchronize());
+    report("1r1w", 0, L, Bk, dph, 2 * T - 1);
+    MS_CUDA(cudaFree(dph));
+  }
+  for (double r : {0.0625, 0.5}) {
+    const R2Plan &P = r1_plan(B, r);
+    unsigned long long *dph;
+    MS_CUDA(cudaMalloc(&dph, per * P.size() * 8));
+    std::vector<int> L, Bk;
+    for (int rep = 0; rep < 2; rep++)
+      for (size_t i = 0; i < P.size(); i++) {
+        const auto &call = P[i];
+        if (call.size() == 1 && call[0].kind == R2_STAGE) {
+          sat_r2_call_ph<<<call[0].blocks, TT>>>(call[0], dph + per * i);
+          if (rep) { L.push_back((int)i); Bk.push_back(call[0].blocks); }
+        } else {
+          R2Task t1 = call.size() > 1 ? call[1] : R2Task{};
+          if (call.size() < 2) t1.blocks = 0;
+          sat_r2_call<<<call[0].blocks + t1.blocks, TT>>>(call[0], t1);
+        }
+      }
+    MS_CHECK_LAUNCH();
+    MS_CUDA(cudaDeviceSynchronize());
+    report("1+r", r, L, Bk, dph, P.size()); /* launch i's stamps sit at slice i */
+    MS_CUDA(cudaFree(dph));
+  }
+  std::fclose(f);
+}
+
 void run_size(const MsOptions &o, int n, const std::vector<std::string> &algs,
               const std::vector<double> &rs) {
   const size_t N = (size_t)n * n;
@@ -1282,6 +1411,7 @@ void run_size(const MsOptions &o, int n, const std::vector<std::string> &algs,
       ms_measure(rec, poison, launch, verify, reps);
     }
   }
+  if (const char *pf = std::getenv("MEMSIM_SAT_PHASES")) sat_phases(B, pf);
   for (void *p : {(void *)B.a, (void *)B.b, (void *)B.t, (void *)B.colsum, (void *)B.rowsumT,
                   (void *)B.colpre, (void *)B.rowpre, (void *)B.U, (void *)B.V, (void *)B.Upre,
                   (void *)B.aggv, (void *)B.incv, (void *)B.flags, (void *)B.ticket,
