@@ -108,6 +108,71 @@ MsSource *ms_cmp_hmm_transpose(guint64 n, GError **error) {
  * if independent).  The kernel may also need an inclusive flag further up; in its steady
  * state, strips a chunk apart, those are set.  The flags' release and acquire are orderings,
  * not accesses. */
+/* kernels/sat.cu sat_1r1w_stage<<<tiles, 128>>>(a, b, n, k), k = 0 … 2T − 2 (T = n / 32): block
+ * q of call k is tile (I, J) = (max(0, k − T + 1) + q, k − I) (tile_of).  Per tile, as its SASS
+ * (`cuobjdump -sass`, 2026-11-27) runs it: tile_load's 8 rounds, each a load of row 4q + warp
+ * (LDG) and its store to the padded tile t[32][33] (STS) before the next load; the borders,
+ * warp 0 the row above (I > 0), warp 1 the column to the left (J > 0: one word of each of 32
+ * rows), thread 64 the corner, each stored to shared memory (top, left, corner after t; 0 where
+ * there is none); the barrier; the column pass of warp 0 (its 32 reads of t[r][ltid] hoisted
+ * above the adds by the compiler: 32 reads, then the 32 writes); the barrier; the row pass
+ * the same over t[ltid][c]; the barrier; the corner read once, then 8 rounds of t[r][c],
+ * top[c] and left[r] (a broadcast) read and b's element stored.  (The generator's `1r1w`, which
+ * the comparer ran until 2026-11-27, is the seed's stage: the left border from ColT, serial
+ * passes; docs/validation.md, "The SAT tile kernels".) */
+static char *stage_1r1w(const char *k) {
+  char *I = g_strdup_printf("(max(0, %s - T + 1) + bid)", k);
+  char *J = g_strdup_printf("(%s - %s)", k, I);
+  char *act = g_strdup_printf("bid <= min(%s, 2 * T - 2 - %s)", k, k);
+  char *t = g_strdup_printf(
+      "{\"repeat\": 8, \"var\": \"q\", \"steps\": ["
+      " {\"op\": \"read\", \"addr\": \"a[(%s * 32 + q * 4 + ltid / 32) * N + %s * 32 + ltid %% 32]\", \"when\": \"%s\"},"
+      " {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"(q * 4 + ltid / 32) * 33 + ltid %% 32\", \"when\": \"%s\"}]},"
+      "{\"op\": \"read\", \"addr\": \"b[(%s * 32 - 1) * N + %s * 32 + ltid]\", \"when\": \"%s && ltid < 32 && %s > 0\"},"
+      "{\"op\": \"read\", \"addr\": \"b[(%s * 32 + ltid - 32) * N + %s * 32 - 1]\", \"when\": \"%s && ltid >= 32 && ltid < 64 && %s > 0\"},"
+      "{\"op\": \"read\", \"addr\": \"b[(%s * 32 - 1) * N + %s * 32 - 1]\", \"when\": \"%s && ltid == 64 && %s > 0 && %s > 0\"},"
+      "{\"op\": \"write\", \"space\": \"shared\", \"addr\": \"1056 + ltid\", \"when\": \"%s && ltid < 65\"},"
+      "{\"op\": \"sync\", \"scope\": \"block\"},"
+      "{\"repeat\": 32, \"var\": \"r\", \"steps\": [{\"op\": \"read\", \"space\": \"shared\", \"addr\": \"r * 33 + ltid\", \"when\": \"%s && ltid < 32\"}]},"
+      "{\"repeat\": 32, \"var\": \"r\", \"steps\": [{\"op\": \"write\", \"space\": \"shared\", \"addr\": \"r * 33 + ltid\", \"when\": \"%s && ltid < 32\"}]},"
+      "{\"op\": \"sync\", \"scope\": \"block\"},"
+      "{\"repeat\": 32, \"var\": \"c\", \"steps\": [{\"op\": \"read\", \"space\": \"shared\", \"addr\": \"ltid * 33 + c\", \"when\": \"%s && ltid < 32\"}]},"
+      "{\"repeat\": 32, \"var\": \"c\", \"steps\": [{\"op\": \"write\", \"space\": \"shared\", \"addr\": \"ltid * 33 + c\", \"when\": \"%s && ltid < 32\"}]},"
+      "{\"op\": \"sync\", \"scope\": \"block\"},"
+      "{\"op\": \"read\", \"space\": \"shared\", \"addr\": \"1120\", \"when\": \"%s\"},"
+      "{\"repeat\": 8, \"var\": \"q\", \"steps\": ["
+      " {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"(q * 4 + ltid / 32) * 33 + ltid %% 32\", \"when\": \"%s\"},"
+      " {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"1056 + ltid %% 32\", \"when\": \"%s\"},"
+      " {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"1088 + q * 4 + ltid / 32\", \"when\": \"%s\"},"
+      " {\"op\": \"write\", \"addr\": \"b[(%s * 32 + q * 4 + ltid / 32) * N + %s * 32 + ltid %% 32]\", \"when\": \"%s\"}]}",
+      I, J, act, act, I, J, act, I, I, J, act, J, I, J, act, I, J, act, act, act, act, act, act, act, act, act, I, J, act);
+  g_free(I);
+  g_free(J);
+  g_free(act);
+  return t;
+}
+
+MsSource *ms_cmp_sat_1r1w_stages(guint64 n, GError **error) {
+  const guint64 W = 32, T = n / W;
+  if (n < W || n % W) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "1r1w stage kernels: n " U " is not a multiple of 32", n);
+    return NULL;
+  }
+  char *body = stage_1r1w("k"), *last = stage_1r1w("(2 * T - 2)");
+  char *t = g_strdup_printf(
+      "{\"memsim_trace\": 1, \"form\": \"compact\", \"name\": \"sat 1r1w stage kernels n=" U "\","
+      " \"threads\": " U ", \"block_threads\": 128, \"shared_words\": 1121,"
+      " \"constants\": {\"N\": " U ", \"T\": " U "},"
+      " \"arrays\": {\"a\": {\"base\": 0, \"length\": " U "}, \"b\": {\"length\": " U "}},"
+      " \"steps\": [%s%s%s%s]}",
+      n, T * 128, n, T, n * n, n * n,
+      T > 1 ? "{\"repeat\": \"2 * T - 2\", \"var\": \"k\", \"steps\": [" : "", T > 1 ? body : "",
+      T > 1 ? ", {\"op\": \"sync\", \"scope\": \"grid\"}]}, " : "", last);
+  g_free(body);
+  g_free(last);
+  return open_text(t, "sat 1r1w stage kernels", 1121, 2 * n * n, error);
+}
+
 /* kernels/sat.cu sat_1r1w_ordered: one block of TT = 128 threads per 32 x 32 tile, the tiles
  * taken by ticket in anti-diagonal order from diagonal m on (m = 0: 1r1w-ordered; 1+r-ordered
  * runs 2R1W on the first m diagonals before, whose borders this kernel reads from b).  Block q

@@ -441,6 +441,9 @@ static void map_sat(const MsCompare *cmp, MsCmpRecord *r, GHashTable *p, const c
     *alg = "1r1w-lookback-kernel";
   }
   if (strcmp(*alg, "copy") == 0) *alg = "copy-kernel"; /* 16-byte vectors, grid-stride (since 2026-11-25) */
+  /* kernels/sat.cu sat_1r1w_stage's own accesses (since 2026-11-27; the generator's 1r1w is the
+   * seed's stage, which the kernel is not: ms_cmp_sat_1r1w_stages) */
+  if (strcmp(*alg, "1r1w") == 0 && (!param_u64(p, "block", &x) || x == 32)) *alg = "1r1w-stage-kernels";
   /* one kernel of ordered tiles, waiting on flags (ms_cmp_sat_ordered) */
   if (strcmp(*alg, "1r1w-ordered") == 0) *alg = "1r1w-ordered-kernel";
   if (strcmp(*alg, "1+r-ordered") == 0) *alg = "1+r-ordered-kernels";
@@ -633,6 +636,12 @@ static MsSource *own_source(const MsCmpRecord *r, GHashTable *p, gboolean *handl
       m = (guint64)MIN(T, (double)lround((sqrt(1.0 + 8.0 * rv * T * T) - 1.0) / 2.0));
     }
     return ms_cmp_sat_ordered(n, m, error);
+  }
+  if (strcmp(r->sim_family, "sat") == 0 && strcmp(r->sim_algorithm, "1r1w-stage-kernels") == 0) {
+    if (!ms_param_check(p, sat_known, "sat", error) || !ms_param_uint(p, "n", 1024, 32, 1u << 16, &n, error) ||
+        !ms_param_uint(p, "block", 32, 32, 32, &t, error))
+      return NULL;
+    return ms_cmp_sat_1r1w_stages(n, error);
   }
   if (strcmp(r->sim_family, "sat") == 0 && (lookback || strcmp(r->sim_algorithm, "copy-kernel") == 0)) {
     if (!ms_param_check(p, sat_known, "sat", error) || !ms_param_uint(p, "n", 1024, 1, 1u << 16, &n, error))

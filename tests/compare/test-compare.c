@@ -729,6 +729,33 @@ Test(compare, traces_declare_their_global_words) {
                      "1r1w-ordered kernel: n 1000 is not a multiple of 32, or m 0 is beyond its 31 tile diagonals");
     g_clear_error(&e);
   }
+  /* 1r1w's stage kernels at n = 1024 (T = 32: 63 calls, 1024 tiles of 128 threads), counted
+   * from kernels/sat.cu sat_1r1w_stage: per tile 1024 loads and 1024 stores of the tile, the
+   * row above (32, I > 0), the column to the left (32 words of 32 rows, J > 0) and the corner
+   * (I, J > 0); shared: 1024 + 65 writes, 2 x (1024 reads + 1024 writes) in the passes, the
+   * corner by 128 threads, 8 x 3 x 128 reads in the copy out.  The column to the left is one
+   * group per word (32 rows apart) */
+  {
+    const guint64 T = 32, tiles = T * T;
+    t = ms_cmp_sat_1r1w_stages(1024, &e);
+    cr_assert_not_null(t, "%s", e ? e->message : "");
+    cr_expect_eq(ms_source_threads(t), T * 128);
+    cr_expect_eq(ms_source_block_threads(t), 128);
+    cr_expect_eq(ms_source_shared_words(t), 1121);
+    cr_expect_eq(ms_source_global_words(t), 2 * 1024 * 1024);
+    g_autoptr(MsModel) hm = ms_model_new(MS_MODEL_HMM, 32, 1, 4, 1, 10);
+    MsResult *r = ms_simulate(hm, t, NULL, &e);
+    cr_assert_not_null(r, "%s", e ? e->message : "");
+    const guint64 edge = tiles - T, inner = (T - 1) * (T - 1);
+    cr_expect_eq(r->global.requests, tiles * 2048 + 2 * 32 * edge + inner);
+    cr_expect_eq(r->shared.requests, tiles * (1024 + 65 + 4096 + 128 + 3072));
+    cr_expect_eq(r->grid_barriers, 2 * T - 2);
+    ms_result_free(r);
+    ms_source_free(t);
+    cr_expect_null(ms_cmp_sat_1r1w_stages(1000, &e));
+    cr_expect_str_eq(e ? e->message : "", "1r1w stage kernels: n 1000 is not a multiple of 32");
+    g_clear_error(&e);
+  }
   cr_expect_null(ms_cmp_sat_lookback(1000, 32, 2, &e));
   cr_expect_str_eq(e ? e->message : "", "1r1w-lookback kernel: n 1000 is not a multiple of 512");
   g_clear_error(&e);
