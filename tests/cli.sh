@@ -323,7 +323,7 @@ cat >rc.json <<'JSON'
  {"workload": "permutation", "algorithm": "hmm-scheduled", "params": {"n": 65536, "permutation": "random", "seed": 1, "elem_words": 1, "width": 32, "blocks": 1}, "kernels_per_call": 5, "median_ns": 1000, "verified": true},
  {"workload": "permutation", "algorithm": "hmm-scheduled", "params": {"n": 65536, "permutation": "random", "seed": 1, "elem_words": 1, "width": 32, "blocks": 1}, "kernels_per_call": 3, "strip_columns": 8, "median_ns": 1000, "verified": true}]}
 JSON
-"$memsim" gen sat -a 2r1w --n 256 --tile-threads 128 -o rc0.json 2>/dev/null
+"$memsim" gen sat -a 2r1w --n 256 --tile-threads 128 --chains -o rc0.json 2>/dev/null
 "$memsim" gen sat -a 4r4w --n 256 --unroll 8 -o rc1.json 2>/dev/null
 "$memsim" gen permutation -a hmm-scheduled -P random --n 65536 --seed 1 --table packed -o rc2.json 2>/dev/null
 "$memsim" gen permutation -a hmm-scheduled -P random --n 65536 --seed 1 --table packed --column strips -f binary -o rc3.json 2>/dev/null
@@ -469,11 +469,12 @@ for g in h100 h200; do
   n=$((n + 1))
   m=$src/traces/measured/$g
   if "$memsim" calibrate "$m/calibrate.json" "$m/loops.json" "$m/l2sweep.json" "$m/writes.json" "$m/randsweep.json" \
-       "$m/loaded.json" --l2-ways 16 --loaded-latency -q -o "cal-$g.json" 2>cal.err &&
+       "$m/loaded.json" "$m/shuffles.json" --l2-ways 16 --loaded-latency --instructions -q -o "cal-$g.json" 2>cal.err &&
      a=$("$memsim" run "cal-$g.json" "$fig" --json 2>/dev/null) && b=$("$memsim" run "$src/models/$g.json" "$fig" --json 2>/dev/null) &&
      b=$(sed 's/"validation":{[^}]*},//' <<<"$b") &&
      [ "${a%%\"trace\"*}" = "${b%%\"trace\"*}" ] && grep -q '"l2_partitions":2' <<<"$a" &&
-     grep -q '"global_loaded_latency":\[\[' <<<"$a" && grep -q '"l2_loaded_latency":\[\[' <<<"$a"; then echo "ok - calibrate_makes_shipped_$g"
+     grep -q '"global_loaded_latency":\[\[' <<<"$a" && grep -q '"l2_loaded_latency":\[\[' <<<"$a" &&
+     grep -q '"instruction_units":4' <<<"$a"; then echo "ok - calibrate_makes_shipped_$g"
   else fail "calibrate_makes_shipped_$g: $(head -c 300 cal.err) / $a / $b"; fi
 done
 # the one-SM records give dmm_global_rate 1 on both GPUs (not in the shipped models: docs/validation.md)
@@ -559,6 +560,18 @@ if out=$("$memsim" run "$src/models/extensions/umm-instructions.json" "$src/trac
    "$memsim" run "$src/models/extensions/umm-instructions.json" compute-compact.json --json 2>/dev/null | grep -q '^{"time_units":16,' &&
    "$memsim" run "$src/models/textbook-umm.json" "$src/traces/compute.json" --json 2>/dev/null | grep -q '^{"time_units":11,'
 then echo "ok - instructions_worked_example"; else fail "instructions_worked_example: $out"; fi
+# gen sat --chains (docs/workloads/sat.md, "Chains"): the scans' adds as compute steps; the
+# trace still verifies, has the same requests, and costs more only with instruction_units
+n=$((n + 1))
+if a=$("$memsim" gen sat -a 1+r -r 0.5 -n 256 --run "$src/models/extensions/umm-instructions.json" --json 2>/dev/null) &&
+   b=$("$memsim" gen sat -a 1+r -r 0.5 -n 256 --chains --run "$src/models/extensions/umm-instructions.json" --json 2>/dev/null) &&
+   c=$("$memsim" gen sat -a 1+r -r 0.5 -n 256 --chains --run "$src/models/textbook-umm.json" --json 2>/dev/null) &&
+   d=$("$memsim" gen sat -a 1+r -r 0.5 -n 256 --run "$src/models/textbook-umm.json" --json 2>/dev/null) &&
+   ta=$(grep -o '"time_units":[0-9]*' <<<"$a") && tb=$(grep -o '"time_units":[0-9]*' <<<"$b") &&
+   [ "${ta#*:}" -lt "${tb#*:}" ] && grep -q '"instructions":[1-9]' <<<"$b" &&
+   [ "$(grep -o '"time_units":[0-9]*' <<<"$c")" = "$(grep -o '"time_units":[0-9]*' <<<"$d")" ] &&
+   [ "$(grep -o '"requests":[0-9]*' <<<"$a" | head -1)" = "$(grep -o '"requests":[0-9]*' <<<"$b" | head -1)" ]
+then echo "ok - gen_sat_chains"; else fail "gen_sat_chains: $a / $b"; fi
 # the issue limit (docs/models.md, "Instructions"): 20 time units with issue_rate 1, bound "issue"
 n=$((n + 1))
 if out=$("$memsim" run "$src/models/extensions/hmm-issue.json" "$src/traces/issue.json" --json 2>/dev/null) &&
@@ -594,15 +607,16 @@ d["records"] = [r]; json.dump(d, open("simple-a.json", "w"))
 d["records"] = [r2]; json.dump(d, open("simple-b.json", "w"))
 m = json.load(open(sys.argv[1].replace("traces/measured/h100/simple.json", "models/h100.json")))
 m.pop("validation", None); m["instruction_units"] = 4; json.dump(m, open("h100-iu.json", "w"))
+m.pop("instruction_units"); json.dump(m, open("h100-nou.json", "w"))
 PY
 tu() { "$memsim" compare -m "$1" -M "$2" --train none -q -f json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["records"][0]["time_units"])'; }
-if a=$(tu h100-iu.json simple-a.json) && b=$(tu h100-iu.json simple-b.json) && c=$(tu "$src/models/h100.json" simple-b.json) &&
+if a=$(tu h100-iu.json simple-a.json) && b=$(tu h100-iu.json simple-b.json) && c=$(tu h100-nou.json simple-b.json) &&
    [ "$b" -gt "$a" ] && [ "$c" = "$a" ]; then echo "ok - compare_record_instructions"
 else fail "compare_record_instructions: $a $b $c"; fi
 # the cache: a model that adds the instruction keys keeps the results of records without
 # compute steps (the key leaves them out), and not of records with them
 n=$((n + 1))
-"$memsim" compare -m "$src/models/h100.json" -M simple-a.json -M simple-b.json --train none --cache iu.tsv -q -f json -o /dev/null 2>/dev/null
+"$memsim" compare -m h100-nou.json -M simple-a.json -M simple-b.json --train none --cache iu.tsv -q -f json -o /dev/null 2>/dev/null
 if a=$("$memsim" compare -m h100-iu.json -M simple-a.json -M simple-b.json --train none --cache iu.tsv --cached-only -q -f json 2>iu.err) &&
    python3 -c 'import json,sys; r=[r for r in json.load(sys.stdin)["records"] if r["set"] != "skipped"]; assert len(r) == 1 and "instructions" not in r[0]["params"], r' <<<"$a" &&
    grep -q "1 record" iu.err; then echo "ok - compare_cache_instruction_keys"

@@ -4,9 +4,10 @@
 #include <string.h>
 
 static GHashTable *sat_params(const char *n, const char *r, const char *block, const char *tile_threads, const char *seed,
-                              const char *values, const char *unroll) {
+                              const char *values, const char *unroll, gboolean chains) {
   GHashTable *p = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
   if (unroll) g_hash_table_insert(p, "unroll", g_strdup(unroll));
+  if (chains) g_hash_table_insert(p, "chains", g_strdup("1"));
   if (tile_threads) g_hash_table_insert(p, "tile-threads", g_strdup(tile_threads));
   if (n) g_hash_table_insert(p, "n", g_strdup(n));
   if (r) g_hash_table_insert(p, "r", g_strdup(r));
@@ -19,7 +20,7 @@ static GHashTable *sat_params(const char *n, const char *r, const char *block, c
 int ms_cmd_gen_sat(int argc, char **argv) {
   char *alg = NULL, *n = NULL, *r = NULL, *block = NULL, *tile_threads = NULL, *seed = NULL, *values = NULL, *output = NULL,
        *format = NULL, *run = NULL, *unroll = NULL;
-  gboolean json = FALSE, stats = FALSE;
+  gboolean json = FALSE, stats = FALSE, chains = FALSE;
   GOptionEntry entries[] = {
       {"algorithm", 'a', 0, G_OPTION_ARG_STRING, &alg, "2r2w, 4r4w, 4r1w, 2r1w, 1r1w or 1+r", "ALG"},
       {"n", 'n', 0, G_OPTION_ARG_STRING, &n, "Matrix side (a multiple of the block width)", "N"},
@@ -29,6 +30,9 @@ int ms_cmd_gen_sat(int argc, char **argv) {
        "2r1w, 1r1w, 1+r: threads per tile block, W times a power of two, at most W*W (default 4W)", "T"},
       {"unroll", 'u', 0, G_OPTION_ARG_STRING, &unroll,
        "2r2w, 4r4w: prefix loops as U reads then U writes, the order nvcc gives #pragma unroll U (1 .. 8; default 1, the paper's order)", "U"},
+      {"chains", 0, 0, G_OPTION_ARG_NONE, &chains,
+       "2r1w, 1r1w, 1+r: a compute step of one instruction (the running sum's add) between each scan step's read and its "
+       "write, as kernels/sat.cu runs them (timed at the model's instruction_units)", NULL},
       {"seed", 0, 0, G_OPTION_ARG_STRING, &seed, "Seed of the verification input (default 1)", "S"},
       {"values", 0, 0, G_OPTION_ARG_STRING, &values, "Verification input: random (20-bit), large (>= 2^62, wraps), ones", "KIND"},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the trace to FILE (default stdout)", "FILE"},
@@ -49,7 +53,7 @@ int ms_cmd_gen_sat(int argc, char **argv) {
     code = MS_EXIT_INPUT;
     goto out;
   }
-  params = sat_params(n, r, block, tile_threads, seed, values, unroll);
+  params = sat_params(n, r, block, tile_threads, seed, values, unroll, chains);
   if (stats && (run || format || output)) {
     fprintf(stderr, "memsim gen sat: --stats prints counts to stdout; it takes no --run, --format or --output\n");
     code = MS_EXIT_INPUT;
@@ -105,7 +109,7 @@ static guint64 eval_qa(const char *n, const char *block, const char *tile_thread
   *r_out = r;
   char rs[64];
   g_ascii_formatd(rs, sizeof rs, "%.6f", r);
-  GHashTable *p = sat_params(n, rs, block, tile_threads, NULL, NULL, NULL);
+  GHashTable *p = sat_params(n, rs, block, tile_threads, NULL, NULL, NULL, FALSE);
   MsSource *src = ms_sat_source("1+r", p, error);
   g_hash_table_destroy(p);
   if (!src) return G_MAXUINT64;

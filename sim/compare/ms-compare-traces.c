@@ -120,10 +120,14 @@ MsSource *ms_cmp_hmm_transpose(guint64 n, GError **error) {
  * top[c] and left[r] (a broadcast) read and b's element stored.  (The generator's `1r1w`, which
  * the comparer ran until 2026-11-27, is the seed's stage: the left border from ColT, serial
  * passes; docs/validation.md, "The SAT tile kernels".) */
-static char *stage_1r1w(const char *k) {
+static char *stage_1r1w(const char *k, gboolean chains) {
   char *I = g_strdup_printf("(max(0, %s - T + 1) + bid)", k);
   char *J = g_strdup_printf("(%s - %s)", k, I);
   char *act = g_strdup_printf("bid <= min(%s, 2 * T - 2 - %s)", k, k);
+  /* chains: the running sum's add before each write of a pass (the SASS: the 32 reads, then a
+   * chain of 32 IADD, each followed by its STS) */
+  char *cp = chains ? g_strdup_printf("{\"op\": \"compute\", \"instructions\": \"1\", \"when\": \"%s && ltid < 32\"}, ", act)
+                    : g_strdup("");
   char *t = g_strdup_printf(
       "{\"repeat\": 8, \"var\": \"q\", \"steps\": ["
       " {\"op\": \"read\", \"addr\": \"a[(%s * 32 + q * 4 + ltid / 32) * N + %s * 32 + ltid %% 32]\", \"when\": \"%s\"},"
@@ -134,10 +138,10 @@ static char *stage_1r1w(const char *k) {
       "{\"op\": \"write\", \"space\": \"shared\", \"addr\": \"1056 + ltid\", \"when\": \"%s && ltid < 65\"},"
       "{\"op\": \"sync\", \"scope\": \"block\"},"
       "{\"repeat\": 32, \"var\": \"r\", \"steps\": [{\"op\": \"read\", \"space\": \"shared\", \"addr\": \"r * 33 + ltid\", \"when\": \"%s && ltid < 32\"}]},"
-      "{\"repeat\": 32, \"var\": \"r\", \"steps\": [{\"op\": \"write\", \"space\": \"shared\", \"addr\": \"r * 33 + ltid\", \"when\": \"%s && ltid < 32\"}]},"
+      "{\"repeat\": 32, \"var\": \"r\", \"steps\": [%s{\"op\": \"write\", \"space\": \"shared\", \"addr\": \"r * 33 + ltid\", \"when\": \"%s && ltid < 32\"}]},"
       "{\"op\": \"sync\", \"scope\": \"block\"},"
       "{\"repeat\": 32, \"var\": \"c\", \"steps\": [{\"op\": \"read\", \"space\": \"shared\", \"addr\": \"ltid * 33 + c\", \"when\": \"%s && ltid < 32\"}]},"
-      "{\"repeat\": 32, \"var\": \"c\", \"steps\": [{\"op\": \"write\", \"space\": \"shared\", \"addr\": \"ltid * 33 + c\", \"when\": \"%s && ltid < 32\"}]},"
+      "{\"repeat\": 32, \"var\": \"c\", \"steps\": [%s{\"op\": \"write\", \"space\": \"shared\", \"addr\": \"ltid * 33 + c\", \"when\": \"%s && ltid < 32\"}]},"
       "{\"op\": \"sync\", \"scope\": \"block\"},"
       "{\"op\": \"read\", \"space\": \"shared\", \"addr\": \"1120\", \"when\": \"%s\"},"
       "{\"repeat\": 8, \"var\": \"q\", \"steps\": ["
@@ -145,20 +149,22 @@ static char *stage_1r1w(const char *k) {
       " {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"1056 + ltid %% 32\", \"when\": \"%s\"},"
       " {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"1088 + q * 4 + ltid / 32\", \"when\": \"%s\"},"
       " {\"op\": \"write\", \"addr\": \"b[(%s * 32 + q * 4 + ltid / 32) * N + %s * 32 + ltid %% 32]\", \"when\": \"%s\"}]}",
-      I, J, act, act, I, J, act, I, I, J, act, J, I, J, act, I, J, act, act, act, act, act, act, act, act, act, I, J, act);
+      I, J, act, act, I, J, act, I, I, J, act, J, I, J, act, I, J, act, act, cp, act, act, cp, act, act, act, act, act, I, J,
+      act);
   g_free(I);
   g_free(J);
   g_free(act);
+  g_free(cp);
   return t;
 }
 
-MsSource *ms_cmp_sat_1r1w_stages(guint64 n, GError **error) {
+MsSource *ms_cmp_sat_1r1w_stages(guint64 n, gboolean chains, GError **error) {
   const guint64 W = 32, T = n / W;
   if (n < W || n % W) {
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "1r1w stage kernels: n " U " is not a multiple of 32", n);
     return NULL;
   }
-  char *body = stage_1r1w("k"), *last = stage_1r1w("(2 * T - 2)");
+  char *body = stage_1r1w("k", chains), *last = stage_1r1w("(2 * T - 2)", chains);
   char *t = g_strdup_printf(
       "{\"memsim_trace\": 1, \"form\": \"compact\", \"name\": \"sat 1r1w stage kernels n=" U "\","
       " \"threads\": " U ", \"block_threads\": 128, \"shared_words\": 1121,"

@@ -170,8 +170,9 @@ MsSource *ms_cmp_sat_lookback(guint64 n, guint64 strip_rows, guint64 cols_per_th
  * m = 0; 1+r-ordered: 2R1W has done the first m diagonals). */
 MsSource *ms_cmp_sat_ordered(guint64 n, guint64 m, GError **error);
 /* kernels/sat.cu sat_1r1w_stage: one kernel call per tile diagonal, a block of 128 threads per
- * tile, the borders read from b (the record `1r1w`). */
-MsSource *ms_cmp_sat_1r1w_stages(guint64 n, GError **error);
+ * tile, the borders read from b (the record `1r1w`); chains: the passes' adds as compute steps
+ * of one instruction (docs/workloads/sat.md, "Chains"). */
+MsSource *ms_cmp_sat_1r1w_stages(guint64 n, gboolean chains, GError **error);
 MsSource *ms_cmp_life_tile(guint64 size, guint64 steps, GError **error);
 MsSource *ms_cmp_life_shuffle(guint64 size, guint64 steps, guint64 steps_per_launch, guint64 strip_rows,
                               guint64 words_per_warp, guint64 warps_per_block, GError **error);

@@ -737,7 +737,7 @@ Test(compare, traces_declare_their_global_words) {
    * group per word (32 rows apart) */
   {
     const guint64 T = 32, tiles = T * T;
-    t = ms_cmp_sat_1r1w_stages(1024, &e);
+    t = ms_cmp_sat_1r1w_stages(1024, FALSE, &e);
     cr_assert_not_null(t, "%s", e ? e->message : "");
     cr_expect_eq(ms_source_threads(t), T * 128);
     cr_expect_eq(ms_source_block_threads(t), 128);
@@ -750,9 +750,22 @@ Test(compare, traces_declare_their_global_words) {
     cr_expect_eq(r->global.requests, tiles * 2048 + 2 * 32 * edge + inner);
     cr_expect_eq(r->shared.requests, tiles * (1024 + 65 + 4096 + 128 + 3072));
     cr_expect_eq(r->grid_barriers, 2 * T - 2);
+    const guint64 r0_requests = r->requests, r0_units = r->time_units;
     ms_result_free(r);
     ms_source_free(t);
-    cr_expect_null(ms_cmp_sat_1r1w_stages(1000, &e));
+    /* chains: one compute step of one instruction before each of warp 0's pass writes, 64 a tile;
+     * with instruction_units 4 each holds the warp 4 time units, so the trace takes longer */
+    t = ms_cmp_sat_1r1w_stages(1024, TRUE, &e);
+    cr_assert_not_null(t, "%s", e ? e->message : "");
+    hm->instruction_units = 4;
+    MsResult *rc = ms_simulate(hm, t, NULL, &e);
+    cr_assert_not_null(rc, "%s", e ? e->message : "");
+    cr_expect_eq(rc->instructions, tiles * 64);
+    cr_expect_eq(rc->requests, r0_requests);
+    cr_expect_gt(rc->time_units, r0_units);
+    ms_result_free(rc);
+    ms_source_free(t);
+    cr_expect_null(ms_cmp_sat_1r1w_stages(1000, FALSE, &e));
     cr_expect_str_eq(e ? e->message : "", "1r1w stage kernels: n 1000 is not a multiple of 32");
     g_clear_error(&e);
   }

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-enum { K_MEM, K_BSYNC, K_GSYNC, K_LOOP };
+enum { K_MEM, K_BSYNC, K_GSYNC, K_LOOP, K_COMP };
 enum { A_LD, A_ADD, A_SUB, A_ST, A_LDADD, A_ACCST };
 /* RU0 .. RU0 + MAX_UNROLL - 1: the loads of an unrolled prefix loop's group */
 #define MAX_UNROLL 8
@@ -122,6 +122,15 @@ static void mem(GPtrArray *l, MsOp op, MsSpace sp, int act, int r1, int r2, char
   g_ptr_array_add(l, it);
 }
 
+/* A compute step of `count` dependent instructions (chains, below); takes ownership of when. */
+static void comp(GPtrArray *l, guint64 count, char *when) {
+  Item *it = item_new(K_COMP);
+  it->op = MS_OP_COMPUTE;
+  it->count = count;
+  it->when = when;
+  g_ptr_array_add(l, it);
+}
+
 static void sync_(GPtrArray *l, int kind) {
   g_ptr_array_add(l, item_new(kind));
 }
@@ -156,6 +165,8 @@ typedef struct {
   guint64 tail_threads;
   guint64 sh_words;
   guint64 unroll; /* 2R2W, 4R4W prefix loops: reads per group (1: the paper's order) */
+  gboolean chains; /* a compute step of one instruction between a scan step's read and its write
+                    * (the running sum's add, kernels/sat.cu's SASS; docs/workloads/sat.md) */
 } Prog;
 
 static void add_array(Prog *p, const char *name, guint64 len) {
@@ -457,10 +468,12 @@ static void small_sat(Prog *p, Kernel *kn, const char *U, guint64 mm) {
   sync_(kn->items, K_BSYNC);
   b = loop(kn->items, mm, "k");
   mem(b, MS_OP_READ, MS_SPACE_SHARED, A_ADD, RT, 0, diag(W, "ltid", "k"), g_strdup(c));
+  if (p->chains) comp(b, 1, g_strdup(c));
   mem(b, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RT, 0, diag(W, "ltid", "k"), g_strdup(c));
   sync_(kn->items, K_BSYNC);
   b = loop(kn->items, mm, "r");
   mem(b, MS_OP_READ, MS_SPACE_SHARED, A_ADD, RS, 0, diag(W, "r", "ltid"), g_strdup(c));
+  if (p->chains) comp(b, 1, g_strdup(c));
   mem(b, MS_OP_WRITE, MS_SPACE_GLOBAL, A_ST, RS, 0, F("%s[r * %" G_GUINT64_FORMAT " + ltid]", U, mm), g_strdup(c));
   g_free(r0);
   g_free(c);
@@ -488,6 +501,7 @@ static void tile_sat(Prog *p, GPtrArray *l, const Tile *T, void (*pre)(Prog *, G
   sync_(l, K_BSYNC);
   GPtrArray *b = loop(l, W, "c");
   mem(b, MS_OP_READ, MS_SPACE_SHARED, A_ADD, RT, 0, diag(W, "ltid", "c"), g_strdup(T->act_c));
+  if (p->chains) comp(b, 1, g_strdup(T->act_c));
   mem(b, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RT, 0, diag(W, "ltid", "c"), g_strdup(T->act_c));
   if (colt) {
     char *c = F("%s < %" G_GUINT64_FORMAT, T->bj, p->m - 1);
@@ -498,6 +512,7 @@ static void tile_sat(Prog *p, GPtrArray *l, const Tile *T, void (*pre)(Prog *, G
   sync_(l, K_BSYNC);
   b = loop(l, W, "r");
   mem(b, MS_OP_READ, MS_SPACE_SHARED, A_ADD, RS, 0, diag(W, "r", "ltid"), g_strdup(T->act_c));
+  if (p->chains) comp(b, 1, g_strdup(T->act_c));
   mem(b, MS_OP_WRITE, MS_SPACE_SHARED, A_ST, RS, 0, diag(W, "r", "ltid"), g_strdup(T->act_c));
   sync_(l, K_BSYNC);
   tile_copy_out(p, l, T->X, T->M, T->bi, T->bj, T->act);
@@ -849,7 +864,11 @@ static void print_items(GString *s, GPtrArray *l, int ind, gboolean *first) {
     *first = FALSE;
     if (it->kind == K_BSYNC) g_string_append(s, "{\"op\": \"sync\", \"scope\": \"block\"}");
     else if (it->kind == K_GSYNC) g_string_append(s, "{\"op\": \"sync\", \"scope\": \"grid\"}");
-    else if (it->kind == K_LOOP) {
+    else if (it->kind == K_COMP) {
+      g_string_append_printf(s, "{\"op\": \"compute\", \"instructions\": \"%" G_GUINT64_FORMAT "\"", it->count);
+      if (it->when) g_string_append_printf(s, ", \"when\": \"%s\"", it->when);
+      g_string_append(s, "}");
+    } else if (it->kind == K_LOOP) {
       g_string_append_printf(s, "{\"repeat\": %" G_GUINT64_FORMAT ", \"var\": \"%s\", \"steps\": [", it->count, it->var);
       gboolean f2 = TRUE;
       print_items(s, it->body, ind + 2, &f2);
@@ -972,6 +991,7 @@ static gboolean ex_kernel(Exec *x, Chunk *c, gboolean count) {
     }
     gboolean ok = nx == MS_NEXT_STEP;
     if (ok && it->kind == K_MEM) ok = st.op == it->op && st.space == it->space;
+    else if (ok && it->kind == K_COMP) ok = st.op == MS_OP_COMPUTE;
     else if (ok) ok = st.op == MS_OP_SYNC && st.scope == (it->kind == K_BSYNC ? MS_SCOPE_BLOCK : MS_SCOPE_GRID);
     if (!ok) return ex_fail(x, "the parsed trace does not follow the description", 0, -1);
     if (count) x->st.steps++;
@@ -980,6 +1000,8 @@ static gboolean ex_kernel(Exec *x, Chunk *c, gboolean count) {
       return TRUE;
     } else if (it->kind == K_BSYNC) {
       if (count) x->st.block_barriers++;
+    } else if (it->kind == K_COMP) {
+      /* an instruction count: no memory, nothing to execute */
     } else if (!ex_mem(x, c->src, it)) {
       return FALSE;
     }
@@ -1039,7 +1061,7 @@ static void prog_free(Prog *p) {
 
 static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *stats, GPtrArray **top_out,
                        GError **error) {
-  static const char *const known[] = {"n", "block", "tile-threads", "r", "seed", "values", "verify-chunk", "unroll", NULL};
+  static const char *const known[] = {"n", "block", "tile-threads", "r", "seed", "values", "verify-chunk", "unroll", "chains", NULL};
   static const char *const algs[] = {"2r2w", "4r4w", "4r1w", "2r1w", "1r1w", "1+r", NULL};
   if (!ms_param_check(params, known, "sat", error)) return NULL;
   if (!algorithm || !g_strv_contains(algs, algorithm)) {
@@ -1047,8 +1069,9 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
                 algorithm ? algorithm : "");
     return NULL;
   }
-  guint64 N, W, seed, vchunk, unroll;
+  guint64 N, W, seed, vchunk, unroll, chains;
   if (!ms_param_uint(params, "block", 32, 2, 1024, &W, error) ||
+      !ms_param_uint(params, "chains", 0, 0, 1, &chains, error) ||
       !ms_param_uint(params, "unroll", 1, 1, MAX_UNROLL, &unroll, error) ||
       !ms_param_uint(params, "verify-chunk", G_GUINT64_CONSTANT(1) << 17, 1, G_MAXUINT32, &vchunk, error) ||
       !ms_param_uint(params, "n", 0, 1, G_GUINT64_CONSTANT(1) << 16, &N, error) ||
@@ -1112,6 +1135,7 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
   p->tail = list_new();
   p->sh_words = W * W + W;
   p->unroll = unroll;
+  p->chains = chains != 0;
   if (unroll > 1 && strcmp(algorithm, "2r2w") != 0 && strcmp(algorithm, "4r4w") != 0) {
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "sat: --unroll applies to 2r2w and 4r4w only");
     g_string_free(p->arrays, TRUE);
