@@ -192,9 +192,36 @@ void ms_counter_note(const MsRecord &r) {
   MS_CHECK_LAUNCH();
 }
 
+/* MEMSIM_FLUSH_L2=MIB: before every call of a record, a kernel writes and reads a buffer of
+ * that many MiB (beyond the L2), so each timed call starts with the record's data out of L2,
+ * as ncu's profiled call does (its --cache-control all). The flush runs outside the timed
+ * window: its activity is dropped before the call's kernels are collected. */
+__global__ void ms_flush_kernel(uint4 *buf, size_t n4) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x) {
+    uint4 v = buf[i];
+    v.x += 1u;
+    buf[i] = v;
+  }
+}
+static uint4 *g_flush_buf = nullptr;
+static size_t g_flush_n4 = 0;
+static void flush_l2() {
+  if (!g_flush_n4) {
+    const char *e = std::getenv("MEMSIM_FLUSH_L2");
+    if (!e || std::atoi(e) <= 0) return;
+    g_flush_n4 = (size_t)std::atoi(e) * (1u << 20) / sizeof(uint4);
+    MS_CUDA(cudaMalloc(&g_flush_buf, g_flush_n4 * sizeof(uint4)));
+    MS_CUDA(cudaMemset(g_flush_buf, 0, g_flush_n4 * sizeof(uint4)));
+  }
+  ms_flush_kernel<<<1024, 256>>>(g_flush_buf, g_flush_n4);
+  MS_CHECK_LAUNCH();
+  MS_CUDA(cudaDeviceSynchronize());
+}
+
 /* One call: launch, synchronise, collect its kernels. Returns false when the
  * kernel activity could not be attributed. */
 static void timed_call(MsRecord &rec, const std::function<void()> &launch, bool keep) {
+  flush_l2();
   if (g_use_cupti) {
     cupti_flush();
     g_acts.clear();
@@ -265,6 +292,8 @@ void ms_measure(MsRecord rec, const std::function<void()> &poison,
   if (reps < 0) reps = g_opt.reps;
   /* MEMSIM_ONLY=alg[,alg...]: measure only these algorithms (for tuning runs). */
   if (!ms_selected(rec.algorithm.c_str())) return;
+  if (const char *fl = std::getenv("MEMSIM_FLUSH_L2"); fl && std::atoi(fl) > 0)
+    rec.x("flush_l2_mib", (long long)std::atoi(fl)); /* every call started with the L2 flushed */
   poison();
   MS_CUDA(cudaDeviceSynchronize());
   if (g_opt.counters && !g_opt.profile) {
