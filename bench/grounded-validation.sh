@@ -15,7 +15,7 @@ gpus=("$@")
 limit=${LIMIT:-560}
 jobs=${JOBS:-$(( $(nproc) / ${#gpus[@]} > 0 ? $(nproc) / ${#gpus[@]} : 1 ))}
 out=docs/validation/grounded
-files() { local m=traces/measured/$1; echo "$m/measurements.json $m/permutation.json $m/gcd.json $m/simple.json $m/bulk.json $m/gf2.json $m/sat.json $m/sat-2r1w.json $m/sat-1pr.json $m/sat-lookback.json"; }
+files() { local m=traces/measured/$1; echo "$m/measurements.json $m/permutation.json $m/gcd.json $m/simple.json $m/bulk.json $m/gf2.json $m/gf2-2.json $m/sat.json $m/sat-2r1w.json $m/sat-1pr.json $m/sat-lookback.json"; }
 for g in "${gpus[@]}"; do
   [ -f "models/$g.json" ] || { echo "grounded-validation.sh: no models/$g.json" >&2; exit 2; }
   # shellcheck disable=SC2046
