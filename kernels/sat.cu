@@ -1253,6 +1253,50 @@ void launch_sat(SatBufs &B, const std::string &alg, double r) {
   }
 }
 
+/* MEMSIM_SAT_PHASES diagnostics: a tile's copy in alone, thread 0 stamping clock64() before
+ * and after its 8 rounds (ph[0], ph[1]), in four forms: V = 0 tile_in's (a load, then its
+ * shared store, one round after the other), 1 the 8 loads first then the 8 stores, 2 each load
+ * added into a register instead of stored (sequential: unroll 1), 3 a chase: each round's row
+ * from the word the last round loaded (the same lines). Tile (bid, 0) of an n x n matrix. */
+template <int V>
+__global__ void __launch_bounds__(TT) sat_copy_round_ph(const u32 *__restrict__ a, u32 *sink, int n,
+                                                        unsigned long long *ph) {
+  __shared__ u32 sh[W * W + W];
+  const int lt = threadIdx.x, col = lt % W;
+  const size_t base = (size_t)blockIdx.x * W * n;
+  __syncthreads();
+  const unsigned long long t0 = clock64();
+  u32 acc = 0;
+  if constexpr (V == 0) {
+#pragma unroll 1
+    for (int q = 0; q < W * W / TT; q++) {
+      const int row = q * (TT / W) + lt / W;
+      sh[r2_diag(row, col)] = a[base + (size_t)row * n + col];
+    }
+  } else if constexpr (V == 1) {
+    u32 v[W * W / TT];
+#pragma unroll
+    for (int q = 0; q < W * W / TT; q++) v[q] = a[base + (size_t)(q * (TT / W) + lt / W) * n + col];
+#pragma unroll
+    for (int q = 0; q < W * W / TT; q++) sh[r2_diag(q * (TT / W) + lt / W, col)] = v[q];
+  } else if constexpr (V == 2) {
+#pragma unroll 1
+    for (int q = 0; q < W * W / TT; q++) acc += a[base + (size_t)(q * (TT / W) + lt / W) * n + col];
+  } else {
+    u32 x = 0;
+#pragma unroll 1
+    for (int q = 0; q < W * W / TT; q++) x = a[base + (size_t)(q * (TT / W) + lt / W + (x & 1u) * 0) * n + col + (x >> 31)];
+    acc = x;
+  }
+  __syncthreads();
+  const unsigned long long t1 = clock64();
+  if (lt == 0) {
+    ph[8 * blockIdx.x] = t0;
+    ph[8 * blockIdx.x + 1] = t1;
+  }
+  if (n < 0 || acc == 0xfffffffeu) sink[0] = sh[(lt * 33) % (W * W)] + acc; /* keeps the loads and stores (n > 0: never) */
+}
+
 /* MEMSIM_SAT_PHASES=FILE (diagnostics, not a record): the stage kernels of 1r1w and of 1+r
  * (r = 1/16 and 1/2) run once more with thread 0 of each block stamping clock64() at its
  * phases (sat_1r1w_stage_ph, sat_r2_call_ph); FILE gains, per stage launch, the median over
@@ -1322,6 +1366,36 @@ void sat_phases(SatBufs &B, const char *path) {
     MS_CUDA(cudaDeviceSynchronize());
     report("1+r", r, L, Bk, dph, P.size()); /* launch i's stamps sit at slice i */
     MS_CUDA(cudaFree(dph));
+  }
+  { /* the copy in alone, four forms (sat_copy_round_ph), 32 blocks on tiles (b, 0) */
+    const int blocks = std::min(T, 32);
+    unsigned long long *dph;
+    u32 *sink;
+    MS_CUDA(cudaMalloc(&dph, (size_t)blocks * 8 * 8));
+    MS_CUDA(cudaMalloc(&sink, 4));
+    for (int v = 0; v < 4; v++) {
+      std::vector<double> d;
+      for (int rep = 0; rep < 5; rep++) {
+        switch (v) {
+        case 0: sat_copy_round_ph<0><<<blocks, TT>>>(B.a, sink, n, dph); break;
+        case 1: sat_copy_round_ph<1><<<blocks, TT>>>(B.a, sink, n, dph); break;
+        case 2: sat_copy_round_ph<2><<<blocks, TT>>>(B.a, sink, n, dph); break;
+        default: sat_copy_round_ph<3><<<blocks, TT>>>(B.a, sink, n, dph); break;
+        }
+        MS_CHECK_LAUNCH();
+        MS_CUDA(cudaDeviceSynchronize());
+        if (rep == 0) continue; /* the first, cold */
+        std::vector<unsigned long long> h((size_t)blocks * 8);
+        MS_CUDA(cudaMemcpy(h.data(), dph, h.size() * 8, cudaMemcpyDeviceToHost));
+        for (int b = 0; b < blocks; b++) d.push_back((double)(h[(size_t)b * 8 + 1] - h[(size_t)b * 8]));
+      }
+      std::sort(d.begin(), d.end());
+      static const char *const names[] = {"copy-load-store", "copy-loads-then-stores", "copy-load-add", "copy-chase"};
+      std::fprintf(f, "%d\t%s\t0\t-1\t%d\t%.0f\t0\t0\t0\t%.0f\t%.0f\n", n, names[v], blocks, d[d.size() / 2],
+                   d[d.size() / 2], d.back());
+    }
+    MS_CUDA(cudaFree(dph));
+    MS_CUDA(cudaFree(sink));
   }
   std::fclose(f);
 }
