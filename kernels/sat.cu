@@ -1257,7 +1257,9 @@ void launch_sat(SatBufs &B, const std::string &alg, double r) {
  * and after its 8 rounds (ph[0], ph[1]), in four forms: V = 0 tile_in's (a load, then its
  * shared store, one round after the other), 1 the 8 loads first then the 8 stores, 2 each load
  * added into a register instead of stored (sequential: unroll 1), 3 a chase: each round's row
- * from the word the last round loaded (the same lines). Tile (bid, 0) of an n x n matrix. */
+ * from the word the last round loaded (the same lines). Tile (bid, 0) of an n x n matrix.
+ * And a loop's turn without loads: V = 4 a dependent IMAD a turn of a 64-turn loop that is not
+ * unrolled, V = 5 the same 64 IMADs unrolled (the chain alone). */
 template <int V>
 __global__ void __launch_bounds__(TT) sat_copy_round_ph(const u32 *__restrict__ a, u32 *sink, int n,
                                                         unsigned long long *ph) {
@@ -1282,10 +1284,20 @@ __global__ void __launch_bounds__(TT) sat_copy_round_ph(const u32 *__restrict__ 
   } else if constexpr (V == 2) {
 #pragma unroll 1
     for (int q = 0; q < W * W / TT; q++) acc += a[base + (size_t)(q * (TT / W) + lt / W) * n + col];
-  } else {
+  } else if constexpr (V == 3) {
     u32 x = 0;
 #pragma unroll 1
     for (int q = 0; q < W * W / TT; q++) x = a[base + (size_t)(q * (TT / W) + lt / W + (x & 1u) * 0) * n + col + (x >> 31)];
+    acc = x;
+  } else if constexpr (V == 4) { /* no loads: a dependent IMAD a turn of a loop of 64 turns, not unrolled */
+    u32 x = (u32)n;
+#pragma unroll 1
+    for (int q = 0; q < 64; q++) x = x * ((u32)n | 1u) + (u32)q;
+    acc = x;
+  } else { /* the same 64 IMADs unrolled: the chain alone */
+    u32 x = (u32)n;
+#pragma unroll
+    for (int q = 0; q < 64; q++) x = x * ((u32)n | 1u) + (u32)q;
     acc = x;
   }
   __syncthreads();
@@ -1373,14 +1385,16 @@ void sat_phases(SatBufs &B, const char *path) {
     u32 *sink;
     MS_CUDA(cudaMalloc(&dph, (size_t)blocks * 8 * 8));
     MS_CUDA(cudaMalloc(&sink, 4));
-    for (int v = 0; v < 4; v++) {
+    for (int v = 0; v < 6; v++) {
       std::vector<double> d;
       for (int rep = 0; rep < 5; rep++) {
         switch (v) {
         case 0: sat_copy_round_ph<0><<<blocks, TT>>>(B.a, sink, n, dph); break;
         case 1: sat_copy_round_ph<1><<<blocks, TT>>>(B.a, sink, n, dph); break;
         case 2: sat_copy_round_ph<2><<<blocks, TT>>>(B.a, sink, n, dph); break;
-        default: sat_copy_round_ph<3><<<blocks, TT>>>(B.a, sink, n, dph); break;
+        case 3: sat_copy_round_ph<3><<<blocks, TT>>>(B.a, sink, n, dph); break;
+        case 4: sat_copy_round_ph<4><<<blocks, TT>>>(B.a, sink, n, dph); break;
+        default: sat_copy_round_ph<5><<<blocks, TT>>>(B.a, sink, n, dph); break;
         }
         MS_CHECK_LAUNCH();
         MS_CUDA(cudaDeviceSynchronize());
@@ -1390,7 +1404,8 @@ void sat_phases(SatBufs &B, const char *path) {
         for (int b = 0; b < blocks; b++) d.push_back((double)(h[(size_t)b * 8 + 1] - h[(size_t)b * 8]));
       }
       std::sort(d.begin(), d.end());
-      static const char *const names[] = {"copy-load-store", "copy-loads-then-stores", "copy-load-add", "copy-chase"};
+      static const char *const names[] = {"copy-load-store", "copy-loads-then-stores", "copy-load-add", "copy-chase",
+                                          "loop-imad-64-turns", "imad-chain-64"};
       std::fprintf(f, "%d\t%s\t0\t-1\t%d\t%.0f\t0\t0\t0\t%.0f\t%.0f\n", n, names[v], blocks, d[d.size() / 2],
                    d[d.size() / 2], d.back());
     }
