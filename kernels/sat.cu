@@ -813,10 +813,7 @@ __device__ __forceinline__ u32 lb_ld_acquire(const u32 *p) {
  * diagnostics whose sums are wrong (timing only): 1 no strip waits for another (every
  * strip takes itself for strip 0), 2 the loads and stores alone in the kernel's order,
  * 3 the look-back's barrier, loads and stores but no wait on a flag, 4 no fences. */
-__device__ u32 lb_smslot[1024];
-__device__ int lb_delay_ns;
-
-template <int V, int H, bool RA, int DIAG = 0, bool DESYNC = false>
+template <int V, int H, bool RA, int DIAG = 0>
 __global__ void __launch_bounds__(LB_T, 2)
 sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32 *incv,
                   u32 *flags, u32 *ticket, int n, u32 epoch) {
@@ -828,15 +825,6 @@ sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32
   __shared__ u32 wex[NW];
   __shared__ u32 carry[2][H + 1];
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  if constexpr (DESYNC) { /* tuning only: the second block of an SM in the first wave starts later */
-    if (tid == 0) {
-      u32 smid, nsm;
-      asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-      asm volatile("mov.u32 %0, %%nsmid;" : "=r"(nsm));
-      const u32 slot = atomicAdd(&lb_smslot[smid & 1023], 1u);
-      if ((slot & 1u) && blockIdx.x < 2 * nsm) __nanosleep((unsigned)lb_delay_ns);
-    }
-  }
   if (tid == 0) s_strip = (int)atomicAdd(ticket, 1u);
   if (tid <= H) carry[0][tid] = 0;
   __syncthreads();
@@ -986,174 +974,6 @@ sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32
   }
 }
 
-/* A tuning variant of the look-back SAT (issue 17; MEMSIM_LB_VARIANT 8 .. 10, not recorded):
- * two barriers a chunk instead of four. Warp 0 alone resolves the look-back: it polls the
- * flags, loads the exclusive column sums of all C columns of the chunk (C / 32 a lane),
- * stores and publishes the strip's inclusive sums at once (no block barrier before the
- * flag), and leaves in shared memory the row prefix of those sums (plus their carry from the
- * chunks to the left, which only warp 0 keeps). The other warps scan the row totals (T)
- * meanwhile, so the look-back's two round trips overlap the segment scan. T is double
- * buffered: a thread writes chunk c + 1's totals before the block's first barrier of that
- * chunk, while a slower thread may still read chunk c's. With delay > 0, the second block
- * that lands on an SM in the first wave sleeps `delay` ns before it takes its strip, so the
- * two blocks of an SM do not load and compute in step (a test of that hypothesis). */
-template <int V, int H>
-__global__ void __launch_bounds__(LB_T, 2)
-sat_1r1w_lookback2(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32 *incv,
-                   u32 *flags, u32 *ticket, int n, u32 epoch, int delay) {
-  constexpr int NT = LB_T, C = NT * V, SEG = H, NSEG = NT / SEG, RS = NSEG * (SEG + 4);
-  constexpr int CPL = C / 32; /* warp 0: columns a lane */
-  static_assert(NSEG * H == NT && NSEG <= 32 && SEG % 4 == 0 && CPL % 4 == 0, "shapes");
-  extern __shared__ __align__(16) u32 Tbuf[]; /* [2][H * RS] */
-  __shared__ int s_strip;
-  __shared__ __align__(16) u32 sAgg[C];
-  __shared__ __align__(16) u32 sErow[C];
-  __shared__ u32 carry[2][H];
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  if (tid == 0) {
-    if (delay > 0) {
-      u32 smid, nsm;
-      asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-      asm volatile("mov.u32 %0, %%nsmid;" : "=r"(nsm));
-      const u32 slot = atomicAdd(&lb_smslot[smid & 1023], 1u);
-      if ((slot & 1u) && blockIdx.x < 2 * nsm) __nanosleep((unsigned)delay);
-    }
-    s_strip = (int)atomicAdd(ticket, 1u);
-  }
-  if (tid < H) carry[0][tid] = 0;
-  __syncthreads();
-  const int s = s_strip, nchunks = n / C;
-  const u32 *arow = a + (size_t)s * H * n;
-  u32 *brow = b + (size_t)s * H * n;
-  const u32 f_agg = (epoch << 2) | 1u, f_inc = (epoch << 2) | 2u;
-  const int myp = tid + (tid / SEG) * 4;
-  const int sr = tid / NSEG, sg = tid % NSEG;
-  u32 ecarry = 0; /* warp 0: the row prefix of the exclusive sums of the chunks to the left */
-  for (int c = 0; c < nchunks; c++) {
-    const int par = c & 1;
-    u32 *T = Tbuf + par * (H * RS);
-    const int col = c * C + tid * V;
-    u32 v[H][V];
-#pragma unroll
-    for (int r = 0; r < H; r++) ldv_cs<V>(v[r], arow + (size_t)r * n + col);
-#pragma unroll
-    for (int r = 1; r < H; r++)
-#pragma unroll
-      for (int e = 0; e < V; e++) v[r][e] += v[r - 1][e];
-    u32 agg[V];
-#pragma unroll
-    for (int e = 0; e < V; e++) {
-      agg[e] = v[H - 1][e];
-      sAgg[tid * V + e] = agg[e];
-    }
-    if (s == 0) stv_cg<V>(incv + (size_t)s * n + col, agg);
-    else stv_cg<V>(aggv + (size_t)s * n + col, agg);
-#pragma unroll
-    for (int r = 0; r < H; r++) {
-#pragma unroll
-      for (int e = 1; e < V; e++) v[r][e] += v[r][e - 1];
-      T[r * RS + myp] = v[r][V - 1];
-    }
-    __syncthreads(); /* A: this chunk's agg stored, sAgg and T written */
-    if (warp == 0) {
-      if (lane == 0) lb_st_release(flags + (size_t)s * nchunks + c, s == 0 ? f_inc : f_agg);
-      const int c0 = c * C + lane * CPL;
-      u32 run = 0;
-      if (s > 0) {
-        int lo = 0;
-        int hi = s - 1;
-        for (;;) {
-          const int k = hi - lane;
-          const u32 f = k < 0 ? f_inc : lb_ld_acquire(flags + (size_t)k * nchunks + c);
-          const unsigned incm = __ballot_sync(0xffffffffu, f == f_inc);
-          const unsigned need = incm ? ((incm & (0u - incm)) << 1) - 1u : 0xffffffffu;
-          const unsigned bad = __ballot_sync(0xffffffffu, f != f_inc && f != f_agg) & need;
-          if (bad) continue;
-          if (incm) { lo = hi - (__ffs(incm) - 1); break; }
-          hi -= 32;
-        }
-        /* every quad's loads in flight at once: one round trip for the inclusive sums, one
-         * per aggregate strip between (a quad at a time took a round trip each) */
-        uint4 e4[CPL / 4];
-#pragma unroll
-        for (int q = 0; q < CPL / 4; q++) e4[q] = __ldcg((const uint4 *)(incv + (size_t)lo * n + c0 + 4 * q));
-        for (int k = lo + 1; k < s; k++) {
-          uint4 t4[CPL / 4];
-#pragma unroll
-          for (int q = 0; q < CPL / 4; q++) t4[q] = __ldcg((const uint4 *)(aggv + (size_t)k * n + c0 + 4 * q));
-#pragma unroll
-          for (int q = 0; q < CPL / 4; q++) {
-            e4[q].x += t4[q].x; e4[q].y += t4[q].y; e4[q].z += t4[q].z; e4[q].w += t4[q].w;
-          }
-        }
-#pragma unroll
-        for (int q = 0; q < CPL / 4; q++) {
-          const uint4 g4 = *(const uint4 *)&sAgg[lane * CPL + 4 * q];
-          __stcg((uint4 *)(incv + (size_t)s * n + c0 + 4 * q),
-                 make_uint4(g4.x + e4[q].x, g4.y + e4[q].y, g4.z + e4[q].z, g4.w + e4[q].w));
-          /* the lane's running row prefix of the exclusive sums */
-          uint4 x = e4[q];
-          x.x += run; x.y += x.x; x.z += x.y; x.w += x.z;
-          run = x.w;
-          *(uint4 *)&sErow[lane * CPL + 4 * q] = x;
-        }
-        __syncwarp();
-        if (lane == 0) lb_st_release(flags + (size_t)s * nchunks + c, f_inc);
-      }
-      /* the lanes' offsets: exclusive scan of their totals, plus the carry */
-      const u32 incl = warp_scan32(run, lane);
-      const u32 off = ecarry + incl - run;
-      ecarry += __shfl_sync(0xffffffffu, incl, 31);
-#pragma unroll
-      for (int q = 0; q < CPL / 4; q++) {
-        uint4 e4 = s > 0 ? *(const uint4 *)&sErow[lane * CPL + 4 * q] : make_uint4(0, 0, 0, 0);
-        e4.x += off; e4.y += off; e4.z += off; e4.w += off;
-        *(uint4 *)&sErow[lane * CPL + 4 * q] = e4;
-      }
-    }
-    {
-      /* Row sr, threads SEG sg .. SEG sg + SEG - 1: exclusive prefix, then the segments. */
-      uint4 *q4 = (uint4 *)&T[sr * RS + sg * (SEG + 4)];
-      uint4 q[SEG / 4];
-#pragma unroll
-      for (int i = 0; i < SEG / 4; i++) q[i] = q4[i];
-      u32 *qv = (u32 *)q;
-      u32 run = 0;
-#pragma unroll
-      for (int k = 0; k < SEG; k++) {
-        const u32 x = qv[k];
-        qv[k] = run;
-        run += x;
-      }
-      u32 incl = run;
-#pragma unroll
-      for (int o = 1; o < NSEG; o <<= 1) {
-        const u32 y = __shfl_up_sync(0xffffffffu, incl, o, NSEG);
-        if (sg >= o) incl += y;
-      }
-      const u32 rc = carry[par][sr];
-      const u32 add = incl - run + rc;
-#pragma unroll
-      for (int k = 0; k < SEG; k++) qv[k] += add;
-#pragma unroll
-      for (int i = 0; i < SEG / 4; i++) q4[i] = q[i];
-      if (sg == NSEG - 1) carry[par ^ 1][sr] = incl + rc;
-    }
-    __syncthreads(); /* B: the offsets in T, the exclusive sums' row prefix in sErow */
-    u32 erow[V];
-#pragma unroll
-    for (int e = 0; e < V; e++) erow[e] = sErow[tid * V + e];
-#pragma unroll
-    for (int r = 0; r < H; r++) {
-      const u32 off = T[r * RS + myp];
-      u32 o[V];
-#pragma unroll
-      for (int e = 0; e < V; e++) o[e] = v[r][e] + off + erow[e];
-      stv_cs<V>(brow + (size_t)r * n + col, o);
-    }
-  }
-}
-
 /* Look-back configuration: MEMSIM_LB_VARIANT (tuning runs only, bench/lb-tuning/run.sh)
  * 0 the recorded kernel (strips of 32 rows, V = 2, release/acquire flags); 1 the
  * 2026-11-25 kernel (16 rows, V = 4, fences); 2 32 rows with fences; 3 16 rows with
@@ -1164,7 +984,7 @@ struct LbConf {
 LbConf lb_conf(int n) {
   LbConf c;
   if (const char *e = std::getenv("MEMSIM_LB_VARIANT")) c.var = std::atoi(e);
-  if (c.var == 1 || c.var == 3 || c.var == 11) c.h = 16, c.v = 4;
+  if (c.var == 1 || c.var == 3) c.h = 16, c.v = 4;
   if (n % (LB_T * c.v)) {
     std::fprintf(stderr, "sat: 1r1w-lookback: n %d is not a multiple of %d\n", n, LB_T * c.v);
     std::exit(2);
@@ -1427,25 +1247,6 @@ void launch_sat(SatBufs &B, const std::string &alg, double r) {
     case 5: MS_LB(2, 32, true, 2); break;
     case 6: MS_LB(2, 32, true, 3); break;
     case 7: MS_LB(2, 32, false, 4); break;
-    case 8: case 9: case 10: case 11: { /* sat_1r1w_lookback2: tuning only */
-      int delay = c.var == 9 ? 2000 : c.var == 10 ? 6000 : 0;
-      if (const char *e = std::getenv("MEMSIM_LB_DELAY")) delay = c.var == 8 || c.var == 11 ? 0 : std::atoi(e);
-      auto go = [&](auto kern, int H) {
-        const size_t dyn = 2 * (size_t)H * (LB_T / H) * (H + 4) * sizeof(u32);
-        MS_CUDA(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
-        kern<<<n / H, LB_T, dyn>>>(B.a, B.b, B.aggv, B.incv, B.flags, B.ticket, n, B.epoch, delay);
-      };
-      if (c.var == 11) go(sat_1r1w_lookback2<4, 16>, 16);
-      else go(sat_1r1w_lookback2<2, 32>, 32);
-      break;
-    }
-    case 12: case 13: { /* the recorded kernel with the second block of an SM started later */
-      int delay = c.var == 12 ? 2000 : 4000;
-      if (const char *e = std::getenv("MEMSIM_LB_DELAY")) delay = std::atoi(e);
-      MS_CUDA(cudaMemcpyToSymbol(lb_delay_ns, &delay, sizeof delay));
-      sat_1r1w_lookback<2, 32, true, 0, true><<<n / 32, LB_T>>>(B.a, B.b, B.aggv, B.incv, B.flags, B.ticket, n, B.epoch);
-      break;
-    }
     default: MS_LB(2, 32, true, 0); break;
     }
 #undef MS_LB
