@@ -160,8 +160,27 @@ static LoadWin load_win(const MsLoadCurve *c, gint64 win, gint64 g) {
   return w;
 }
 
+/* A pipeline of few members (TIMER_MAX or fewer) keeps the waiting members that a scan found
+ * not ready in `pend`, with their ready times in a min-heap, instead of the per-64 and
+ * per-4096 bounds: a scan then visits each such member once per wait, not at every turn
+ * until it is ready (a latency-bound pipeline of a few hundred warps, a GCD of 16384
+ * instances, visited most of them at each dispatch).  At 2048 members (a GCD of 65536
+ * instances, bandwidth-bound) the bounds cost less: 0.37 G instructions against 0.87 G. */
+#define TIMER_MAX 1024u
+
+typedef struct {
+  gint64 r;   /* the member's ready time */
+  guint64 q;  /* the member */
+} TEnt;
+
+typedef struct {
+  guint64 *pend; /* waiting members not ready when a scan passed them: each has an entry */
+  TEnt *h;       /* min-heap on r; entries of members dispatched since are dropped when due */
+  guint64 n, cap;
+} Timer;
+
 /* Up to this many pipelines (a umm, a dmm, an hmm of up to 15 DMMs) the run loop finds the
- * earliest by a scan of their keys, which costs less than keeping a heap in order twice per
+ * earliest by a scan of their keys, which costs less than keeping a tree in order twice per
  * dispatch; the pipelines served within one time unit may go in any order (run()). */
 #define PQ_SCAN_MAX 16u
 
@@ -191,11 +210,17 @@ typedef struct Engine {
   guint64 **bits;    /* per pipeline: bit q set = member q waits for it */
   gint64 **wmin;     /* per pipeline, per 64 members: a lower bound on their waiting ready times */
   gint64 **smin;     /* the same per 4096 members */
-  guint *pq, *pqpos; /* pipelines in a min-heap on pkey (the earliest time each can dispatch) */
-  gint64 *hk;        /* the heap's keys in heap order: hk[i] = pkey[pq[i]] */
-  gboolean pq_scan;  /* few pipelines (PQ_SCAN_MAX or fewer): no heap, the run loop scans pkey */
+  Timer *tm;         /* per pipeline: pend NULL unless it has TIMER_MAX members or fewer */
+  /* more pipelines: a tournament tree on pkey (the earliest time each can dispatch): leaf
+   * tn + p is pipeline p, node i holds the least key below it (tk) and its pipeline (ti),
+   * the lower-numbered on ties */
+  guint tn;          /* leaves: a power of two >= P */
+  gint64 *tk;
+  guint *ti;
+  gboolean pq_scan;  /* few pipelines (PQ_SCAN_MAX or fewer): no tree, the run loop scans pkey */
+  gboolean batch;    /* serve() may dispatch several warps of a pipeline at once (no events) */
   guint32 pdirty;    /* pq_scan: the pipelines whose key may have changed since pq_top */
-  guint *plist, nplist; /* the heap: the same pipelines, listed once each (pinlist) */
+  guint *plist, nplist; /* the tree: the same pipelines, listed once each (pinlist) */
   guint8 *pinlist;
   gint64 *pkey;
 
@@ -268,9 +293,13 @@ typedef struct Engine {
   guint64 *blk_done;    /* per block: warps that finished the kernel */
   gint64 *blk_retire;   /* per block: when it retires (latest ready of its warps) */
   guint64 *res_warps, *res_blocks, *res_dead; /* per DMM */
+  guint nroom;          /* DMMs with room for a whole block (place_blocks skips its scan at 0) */
   GArray **res_list;    /* per DMM: resident warps in increasing order (dead ones lazily) */
   gint64 *lastwarp;     /* per DMM: the warp it dispatched last, -1 */
   guint *lastidx;       /* per DMM: that warp's place in its resident list when dispatched */
+  guint64 **rbits;      /* per DMM: bit i set = its resident warp i waits for it (pipe == the DMM) */
+  guint *rbwords;       /* per DMM: rbits' words */
+  guint32 *ridx;        /* per warp, while resident: its place in its DMM's list */
   guint64 next_block;   /* blocks >= this wait for placement */
   gint64 place_at;      /* a placement attempt is due at this time, else NEVER */
   GArray *heap;         /* of Retire: a min-heap on time */
@@ -279,9 +308,9 @@ typedef struct Engine {
    * by the completions it must wait for (hold()) */
   gboolean issue;
   guint32 m;            /* read_window */
-  gint64 *rtop;         /* per warp: the m latest completions of its reads (-1: none) */
-  guint32 *rarg;        /* per warp: its rtop slot of least completion, as hold() found it for
-                           the read it waits to dispatch (nothing changes rtop[j] until then) */
+  gint64 *rtop;         /* per warp: the m latest completions of its reads (-1: none), a
+                           ring in increasing order from rhead */
+  guint32 *rhead;       /* per warp: the place of its least in rtop */
   gint64 *rdone, *wdone; /* per warp: the latest completion of its reads, of its writes */
   /* flags (signal and wait steps): flag number -> Flag, made as steps name them */
   GHashTable *flags;
@@ -1501,6 +1530,74 @@ static inline void bit_clear(Engine *e, guint p, guint64 q) {
   e->bits[p][q >> 6] &= ~(G_GUINT64_CONSTANT(1) << (q & 63));
 }
 
+static void timer_push(Timer *T, gint64 r, guint64 q) {
+  if (T->n == T->cap) {
+    T->cap = T->cap ? 2 * T->cap : 64;
+    T->h = g_renew(TEnt, T->h, T->cap);
+  }
+  guint64 i = T->n++;
+  while (i > 0) {
+    const guint64 u = (i - 1) / 2;
+    if (T->h[u].r <= r) break;
+    T->h[i] = T->h[u];
+    i = u;
+  }
+  T->h[i] = (TEnt){r, q};
+}
+
+/* The members whose ready time is t or earlier are no longer pending.  A member that serve's
+ * first test dispatched while pending keeps its bit (and may wait again) until then: its
+ * entry is due by its pipeline's next turn, which comes no earlier than that dispatch. */
+static void timer_due(Timer *T, gint64 t) {
+  TEnt *h = T->h;
+  while (T->n && h[0].r <= t) {
+    T->pend[h[0].q >> 6] &= ~(G_GUINT64_CONSTANT(1) << (h[0].q & 63));
+    const TEnt x = h[--T->n];
+    const guint64 n = T->n;
+    guint64 i = 0;
+    for (;;) {
+      const guint64 l = 2 * i + 1;
+      if (l >= n) break;
+      const guint64 c = l + 1 < n && h[l + 1].r < h[l].r ? l + 1 : l;
+      if (h[c].r >= x.r) break;
+      h[i] = h[c];
+      i = c;
+    }
+    h[i] = x;
+  }
+}
+
+/* find_ready() for a pipeline with a timer, in cyclic order from start: the first waiting
+ * member ready at t, or nmembers; the members not pending are visited, and those not ready
+ * become pending. */
+static guint64 find_ready_timed(Engine *e, guint p, guint64 start, gint64 t, gint64 *minr) {
+  Timer *T = &e->tm[p];
+  timer_due(T, t);
+  const guint64 *bits = e->bits[p];
+  guint64 *pend = T->pend;
+  const gint64 *ready = e->ready;
+  const guint64 n = e->nmembers[p];
+  const gboolean ident = !e->hmm || p == e->P - 1; /* member(x) == x */
+  for (int pass = 0; pass < 2; pass++) {
+    const guint64 lo = pass ? 0 : start, hi = pass ? start : n;
+    for (guint64 w = lo >> 6; w << 6 < hi; w++) {
+      guint64 word = bits[w] & ~pend[w];
+      if (w == lo >> 6) word &= ~G_GUINT64_CONSTANT(0) << (lo & 63);
+      if ((w + 1) << 6 > hi) word &= (G_GUINT64_CONSTANT(1) << (hi & 63)) - 1;
+      for (; word; word &= word - 1) {
+        const guint64 x = (w << 6) + (guint64)__builtin_ctzll(word);
+        const gint64 r = ready[ident ? x : member(e, p, x)];
+        if (r <= t) return x;
+        timer_push(T, r, x);
+        pend[w] |= G_GUINT64_CONSTANT(1) << (x & 63);
+        *minr = MIN(*minr, r);
+      }
+    }
+  }
+  if (T->n) *minr = MIN(*minr, T->h[0].r); /* the pending members' */
+  return n;
+}
+
 /* The first member position in [lo, hi) waiting for pipeline p whose warp is ready at t, or
  * hi; lowers *minr to the ready times of the waiting members passed over.  wmin and smin are
  * lower bounds on the ready times of the waiting members of each 64 and 4096 positions
@@ -1511,6 +1608,7 @@ static guint64 find_ready(Engine *e, guint p, guint64 lo, guint64 hi, gint64 t, 
   const guint64 *bits = e->bits[p];
   gint64 *wmin = e->wmin[p], *smin = e->smin[p];
   const gint64 *ready = e->ready;
+  const gboolean ident = !e->hmm || p == e->P - 1; /* member(x) == x */
   guint64 q = lo;
   gint64 smacc = G_MININT64; /* exact minimum over the superblock being passed; MININT: not whole */
   while (q < hi) {
@@ -1530,16 +1628,16 @@ static guint64 find_ready(Engine *e, guint p, guint64 lo, guint64 hi, gint64 t, 
       q += 64;
     } else {
       gboolean whole = (q & 63) == 0 && q + 64 <= hi;
-      guint64 word = bits[q >> 6] >> (q & 63), base = q;
-      guint64 wend = MIN(hi, (q | 63) + 1);
+      const guint64 wend = MIN(hi, (q | 63) + 1), base = q & ~G_GUINT64_CONSTANT(63);
+      /* the word's members in [q, wend): the loop visits only those */
+      guint64 word = bits[q >> 6] & (~G_GUINT64_CONSTANT(0) << (q & 63));
+      if (wend & 63) word &= (G_GUINT64_CONSTANT(1) << (wend & 63)) - 1;
       gint64 exact = NEVER;
-      while (word) {
-        guint64 x = base + (guint64)__builtin_ctzll(word);
-        if (x >= wend) break;
-        gint64 r = ready[member(e, p, x)];
+      for (; word; word &= word - 1) {
+        const guint64 x = base + (guint64)__builtin_ctzll(word);
+        const gint64 r = ready[ident ? x : member(e, p, x)];
         if (r <= t) return x;
         exact = MIN(exact, r);
-        word &= word - 1;
       }
       *minr = MIN(*minr, exact);
       if (whole) wmin[q >> 6] = exact;
@@ -1551,28 +1649,24 @@ static guint64 find_ready(Engine *e, guint p, guint64 lo, guint64 hi, gint64 t, 
   return hi;
 }
 
-/* ---- the pipelines' heap: the earliest time each could dispatch --------------------------- */
+/* ---- the pipelines' order: the earliest time each could dispatch --------------------------- */
 
 static inline gint64 pkey_of(const Engine *e, guint p) {
   return e->elig[p] ? MAX(e->free_at[p], e->lb[p]) : NEVER;
 }
 
-/* Up to this many pipelines (a umm, a dmm, an hmm of up to 15 DMMs) the run loop finds the
- * earliest by a scan of their keys, which costs less than keeping a heap in order twice per
- * dispatch; the pipelines served within one time unit may go in any order (run()). */
-
 /* The pipeline with the least key (the first on ties).  With the scan, the keys of the
  * pipelines changed since the last call are made first (a dispatch changes its pipeline's
  * key twice, once for the warp leaving and once for it waiting again: made once here). */
-static void pq_fix_heap(Engine *e, guint p);
+static void pq_fix_tree(Engine *e, guint p);
 static inline guint pq_top(Engine *e) {
-  if (!e->pq_scan) { /* the heap: each changed key sifted once */
+  if (!e->pq_scan) { /* the tree: each changed key replayed once */
     for (guint i = 0; i < e->nplist; i++) {
       e->pinlist[e->plist[i]] = 0;
-      pq_fix_heap(e, e->plist[i]);
+      pq_fix_tree(e, e->plist[i]);
     }
     e->nplist = 0;
-    return e->pq[0];
+    return e->ti[1];
   }
   for (guint32 d = e->pdirty; d; d &= d - 1) {
     const guint p = (guint)__builtin_ctz(d);
@@ -1591,7 +1685,7 @@ static inline guint pq_top(Engine *e) {
   return m;
 }
 
-/* Pipeline p's key changed: restore the heap. */
+/* Pipeline p's key changed: mark it for pq_top. */
 static inline void pq_fix(Engine *e, guint p) {
   if (e->pq_scan) {
     e->pdirty |= 1u << p;
@@ -1601,37 +1695,30 @@ static inline void pq_fix(Engine *e, guint p) {
   }
 }
 
-static void pq_fix_heap(Engine *e, guint p) {
+/* Replay pipeline p's matches from its leaf to the root.  The pipeline served last is the
+ * root's winner, so its matches are replayed to the top anyway: no test for an early stop
+ * (a heap's sift down compared two children and the key a level, and cost more: SAT 2R1W 1K
+ * on the grounded H100, 662 M instructions with the heap, 655 M with the tree). */
+static void pq_fix_tree(Engine *e, guint p) {
   const gint64 k = pkey_of(e, p);
   if (k == e->pkey[p]) return;
   e->pkey[p] = k;
-  /* sift the hole: the keys are kept in heap order beside the pipelines (hk), so a step
-   * compares two keys without going through pq */
-  guint *pq = e->pq, *pos = e->pqpos;
-  gint64 *hk = e->hk;
-  const guint n = e->P;
-  guint i = pos[p];
-  while (i > 0) {
-    const guint u = (i - 1) / 2;
-    if (hk[u] <= k) break;
-    pq[i] = pq[u];
-    hk[i] = hk[u];
-    pos[pq[i]] = i;
-    i = u;
+  gint64 *tk = e->tk;
+  guint *ti = e->ti;
+  guint i = e->tn + p;
+  tk[i] = k;
+  gint64 wk = k;
+  guint wi = p;
+  while (i > 1) {
+    const gint64 sk = tk[i ^ 1];
+    const guint si = ti[i ^ 1];
+    const gboolean take = sk - (gint64)(i & 1) < wk; /* the left one wins ties: the lower-numbered */
+    wk = take ? sk : wk;
+    wi = take ? si : wi;
+    i >>= 1;
+    tk[i] = wk;
+    ti[i] = wi;
   }
-  for (;;) {
-    const guint l = 2 * i + 1;
-    if (l >= n) break;
-    const guint c = l + 1 < n && hk[l + 1] < hk[l] ? l + 1 : l; /* the lesser child, the left on ties */
-    if (hk[c] >= k) break;
-    pq[i] = pq[c];
-    hk[i] = hk[c];
-    pos[pq[i]] = i;
-    i = c;
-  }
-  pq[i] = p;
-  hk[i] = k;
-  pos[p] = i;
 }
 
 /* ---- residency: blocks placed on DMMs with room, retired when their kernel is done -------- */
@@ -1680,18 +1767,31 @@ static void block_arrive(Engine *e, guint64 j) {
   if (e->blk_done[b] == block_warps(e, b)) heap_push(e, e->blk_retire[b], b);
 }
 
+/* Whether DMM x has room for a whole block. */
+static inline gboolean room(const Engine *e, guint x) {
+  return (!e->lim_blocks || e->res_blocks[x] + 1 <= e->lim_blocks) && (!e->lim_warps || e->res_warps[x] + e->wpb <= e->lim_warps);
+}
+
 static void retire_block(Engine *e, guint64 b) {
   guint x = (guint)e->block_dmm[b];
   guint64 nw = block_warps(e, b);
+  const gboolean had = room(e, x);
   e->res_warps[x] -= nw;
   e->res_blocks[x]--;
+  e->nroom += room(e, x) - had;
   e->block_dmm[b] = -1;
   e->res_dead[x] += nw;
   GArray *L = e->res_list[x];
   if (2 * e->res_dead[x] > L->len) { /* drop the warps of retired blocks */
     guint64 *v = (guint64 *)(void *)L->data, n = 0;
+    guint64 *rb = e->rbits[x];
+    memset(rb, 0, ((L->len + 63) / 64) * sizeof *rb);
     for (guint i = 0; i < L->len; i++)
-      if (e->block_dmm[v[i] / e->wpb] == (gint32)x) v[n++] = v[i];
+      if (e->block_dmm[v[i] / e->wpb] == (gint32)x) {
+        e->ridx[v[i]] = (guint32)n;
+        if (e->pipe[v[i]] == (gint32)x) rb[n >> 6] |= G_GUINT64_CONSTANT(1) << (n & 63);
+        v[n++] = v[i];
+      }
     g_array_set_size(L, (guint)n);
     e->res_dead[x] = 0;
   }
@@ -1706,6 +1806,7 @@ static gboolean place_blocks(Engine *e, gint64 t) {
   while (e->next_block < e->blocks && e->place_at == NEVER) {
     guint64 b = e->next_block, nw = block_warps(e, b);
     gint64 best = -1;
+    if (nw == e->wpb && !e->nroom) break; /* no DMM has room for a whole block */
     for (guint x = 0; x < d; x++) {
       if (e->lim_blocks && e->res_blocks[x] + 1 > e->lim_blocks) continue;
       if (e->lim_warps && e->res_warps[x] + nw > e->lim_warps) continue;
@@ -1713,14 +1814,25 @@ static gboolean place_blocks(Engine *e, gint64 t) {
     }
     if (best < 0) break;
     e->block_dmm[b] = (gint32)best;
+    const gboolean had = room(e, (guint)best);
     e->res_warps[best] += nw;
     e->res_blocks[best]++;
+    e->nroom += room(e, (guint)best) - had;
     e->blk_done[b] = 0;
     e->blk_retire[b] = t;
     if (e->blk_start) e->blk_start[b] = -1; /* it starts at its first request (advance) */
     e->next_block++;
+    GArray *L = e->res_list[best];
+    const guint words = (L->len + (guint)nw + 63) / 64;
+    if (words > e->rbwords[best]) { /* bits past the list's end are kept 0 */
+      const guint w2 = MAX(words, 2 * e->rbwords[best]);
+      e->rbits[best] = g_renew(guint64, e->rbits[best], w2);
+      memset(e->rbits[best] + e->rbwords[best], 0, (w2 - e->rbwords[best]) * sizeof(guint64));
+      e->rbwords[best] = w2;
+    }
     for (guint64 i = b * e->wpb; i < b * e->wpb + nw; i++) {
-      g_array_append_val(e->res_list[best], i);
+      e->ridx[i] = L->len;
+      g_array_append_val(L, i);
       e->ready[i] = t;
       work_push(e, i);
     }
@@ -1734,8 +1846,10 @@ static gboolean place_blocks(Engine *e, gint64 t) {
 static void kernel_restart(Engine *e, gint64 t) {
   for (guint x = 0; x < e->model->dmms; x++) {
     e->res_warps[x] = e->res_blocks[x] = e->res_dead[x] = 0;
+    if (e->rbwords[x]) memset(e->rbits[x], 0, e->rbwords[x] * sizeof(guint64));
     g_array_set_size(e->res_list[x], 0);
   }
+  e->nroom = room(e, 0) ? e->model->dmms : 0; /* all empty */
   for (guint64 b = 0; b < e->blocks; b++) e->block_dmm[b] = -1;
   g_array_set_size(e->heap, 0);
   for (guint64 j = 0; j < e->W; j++) e->cursor[j]++;
@@ -1764,6 +1878,30 @@ static gboolean block_events(Engine *e, gint64 t, gboolean *any) {
   }
 }
 
+/* A read of warp j completes at c: it replaces the least of the m latest if later.  The ring
+ * is kept sorted, so the least is at hand for hold(), and a completion later than all (the
+ * common case) costs one comparison (a scan of the m found the least before). */
+static inline void rtop_put(Engine *e, guint64 j, gint64 c) {
+  gint64 *v = e->rtop + j * e->m;
+  const guint32 m = e->m, h = e->rhead[j];
+  if (c <= v[h]) return;
+  /* drop the least: the others run from h + 1 on and slot h is after the last of them */
+  const guint32 nh = h + 1 == m ? 0 : h + 1;
+  e->rhead[j] = nh;
+  if (c >= v[h ? h - 1 : m - 1]) { /* the latest of all: slot h */
+    v[h] = c;
+    return;
+  }
+  guint32 pos = h;
+  for (guint32 n = 1; n < m; n++) {
+    const guint32 prev = pos ? pos - 1 : m - 1;
+    if (v[prev] <= c) break;
+    v[pos] = v[prev];
+    pos = prev;
+  }
+  v[pos] = c;
+}
+
 /* read_window / posted_writes: warp j stops at a step of kind op (a read, a write, or
  * MS_OP_SYNC for a barrier and the warp's end); hold its ready time back until what that
  * step must wait for has completed: a read, until fewer than m of its reads are in flight
@@ -1771,22 +1909,10 @@ static gboolean block_events(Engine *e, gint64 t, gboolean *any) {
  * a write, for all its reads (its data) and, without posted writes, its writes (posted
  * writes hold no later step of the warp: docs/models.md); a barrier or the end, for
  * everything. */
-static inline guint32 rtop_min(const Engine *e, guint64 j) {
-  const gint64 *v = e->rtop + j * e->m;
-  guint32 x = 0;
-  for (guint32 i = 1; i < e->m; i++)
-    if (v[i] < v[x]) x = i;
-  return x;
-}
-
 static inline void hold(Engine *e, guint64 j, MsOp op) {
   if (!e->issue) return;
   gint64 t = e->ready[j];
-  if (op == MS_OP_READ) {
-    const guint32 x = rtop_min(e, j);
-    e->rarg[j] = x;
-    t = MAX(t, e->rtop[j * e->m + x] + 1);
-  }
+  if (op == MS_OP_READ) t = MAX(t, e->rtop[j * e->m + e->rhead[j]] + 1);
   else t = MAX(t, e->rdone[j] + 1);
   if (op == MS_OP_SYNC || !e->model->posted_writes) t = MAX(t, e->wdone[j] + 1);
   e->ready[j] = t;
@@ -2007,8 +2133,7 @@ static gboolean advance(Engine *e, guint64 j) {
       r->res.last_complete = MAX(r->res.last_complete, done);
       e->last_complete = MAX(e->last_complete, done);
       if (e->issue) {
-        gint64 *least = e->rtop + j * e->m + e->rarg[j];
-        if (done > *least) *least = done;
+        rtop_put(e, j, done);
         e->rdone[j] = MAX(e->rdone[j], done);
         e->ready[j] = t + 1;
       } else {
@@ -2023,6 +2148,7 @@ static gboolean advance(Engine *e, guint64 j) {
 
     e->elig[p]++;
     if (!dyn_pipe(e, p)) bit_set(e, p, pos_of(e, p, j), e->ready[j]);
+    else e->rbits[p][e->ridx[j] >> 6] |= G_GUINT64_CONSTANT(1) << (e->ridx[j] & 63);
     if (e->ready[j] < e->lb[p]) e->lb[p] = e->ready[j];
     pq_fix(e, p);
     return TRUE;
@@ -2056,7 +2182,7 @@ static gboolean drain(Engine *e) {
 /* Dispatch warp j (member position q) on pipeline p at time t: its k stages take the next k
  * free slots from t * rate on; slot s enters at s / rate (rate 1: times t .. t+k-1). */
 /* The latency of a request dispatched at t on path w whose next free slot is `next`. */
-static gint64 load_latency(LoadWin *w, gint64 t, gint64 next) {
+static inline gint64 load_latency(LoadWin *w, gint64 t, gint64 next) {
   const gint64 lo = (t - w->win + 1) * w->g, hi = (t + 1) * w->g;
   while (w->head < w->len && w->b[w->head] <= lo) {
     w->total -= w->b[w->head] - w->a[w->head];
@@ -2071,7 +2197,7 @@ static gint64 load_latency(LoadWin *w, gint64 t, gint64 next) {
 }
 
 /* Path w took slots [s0, s0 + k). */
-static void load_take(LoadWin *w, gint64 s0, gint64 k) {
+static inline void load_take(LoadWin *w, gint64 s0, gint64 k) {
   if (k <= 0) return;
   w->total += k;
   if (w->len > w->head && w->b[w->len - 1] == s0) {
@@ -2140,8 +2266,7 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   if (e->issue) { /* may issue one time unit after its last stage entered; hold() does the rest */
     e->ready[j] = entered + 1;
     if (r->step.op == MS_OP_READ) {
-      gint64 *least = e->rtop + j * e->m + e->rarg[j];
-      if (complete > *least) *least = complete;
+      rtop_put(e, j, complete);
       e->rdone[j] = MAX(e->rdone[j], complete);
     } else {
       e->wdone[j] = MAX(e->wdone[j], complete);
@@ -2150,6 +2275,7 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   e->elig[p]--;
   if (dyn_pipe(e, p)) {
     e->lastwarp[p] = (gint64)j;
+    e->rbits[p][e->ridx[j] >> 6] &= ~(G_GUINT64_CONSTANT(1) << (e->ridx[j] & 63));
   } else {
     e->lastpos[p] = q;
     bit_clear(e, p, q);
@@ -2175,6 +2301,53 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   return advance(e, j) && drain(e);
 }
 
+/* The first member of pipeline p ready at t after the last one it dispatched, in cyclic
+ * order, with its warp in *j; or nmembers (a static member set). */
+static inline guint64 pick(Engine *e, guint p, gint64 t, gint64 *minr, guint64 *j) {
+  const guint64 n = e->nmembers[p], start = e->lastpos[p] + 1;
+  /* the member after the last dispatched, waiting and ready: a saturated pipeline's case */
+  if (start < n && (e->bits[p][start >> 6] >> (start & 63) & 1)) {
+    *j = member(e, p, start);
+    if (e->ready[*j] <= t) return start;
+  }
+  guint64 q = n;
+  if (e->tm[p].pend) {
+    q = find_ready_timed(e, p, start, t, minr);
+  } else { /* cyclic order: start .. n-1, then 0 .. start-1 */
+    for (int pass = 0; pass < 2; pass++) {
+      const guint64 lo = pass ? 0 : start, hi = pass ? start : n;
+      const guint64 x = find_ready(e, p, lo, hi, t, minr);
+      if (x < hi) {
+        q = x;
+        break;
+      }
+    }
+  }
+  if (q < n) *j = member(e, p, q);
+  return q;
+}
+
+/* serve() for a static member set of rate > 1 (no events recorded): after a dispatch, while
+ * a slot of p still enters at t, serve p again now, the turn run() would give it (its key
+ * stays t; dispatches at t make no warp ready and no block event at t, and other pipelines'
+ * turns at t touch none of p's state): the global pipeline takes tens of warps a time
+ * unit on the grounded models.  Not when recording events: their order would change. */
+G_GNUC_NO_INLINE static gboolean serve_batch(Engine *e, guint p, gint64 t) {
+  const guint64 n = e->nmembers[p];
+  for (;;) {
+    gint64 minr = NEVER;
+    guint64 j = 0;
+    const guint64 q = pick(e, p, t, &minr, &j);
+    if (q == n) {
+      e->lb[p] = minr; /* nobody ready: a lower bound above t */
+      pq_fix(e, p);
+      return TRUE;
+    }
+    if (!dispatch(e, p, q, j, t)) return FALSE;
+    if (e->free_at[p] > t || !e->elig[p]) return TRUE;
+  }
+}
+
 /* Serve pipeline p at time t: the first ready warp after the last dispatched one. */
 static gboolean serve(Engine *e, guint p, gint64 t) {
   gint64 minr = NEVER;
@@ -2189,31 +2362,45 @@ static gboolean serve(Engine *e, guint p, gint64 t) {
       if ((gint64)v[mid] <= e->lastwarp[p]) lo = mid + 1;
       else hi = mid;
     }
-    for (guint c = 0; c < n; c++) {
-      guint i = lo + c < n ? lo + c : lo + c - n;
-      guint64 j = v[i];
-      if (e->pipe[j] != (gint32)p) continue;
-      if (e->ready[j] <= t) {
-        e->lastidx[p] = i;
-        return dispatch(e, p, 0, j, t);
+    /* its waiting warps (rbits), cyclically from lo: lo .. n-1, then 0 .. lo-1 */
+    const guint64 *rb = e->rbits[p];
+    for (int pass = 0; pass < 2; pass++) {
+      const guint a = pass ? 0 : lo, z = pass ? lo : n;
+      for (guint w = a >> 6; w << 6 < z; w++) {
+        guint64 word = rb[w];
+        if (w == a >> 6) word &= ~G_GUINT64_CONSTANT(0) << (a & 63);
+        if ((w + 1) << 6 > z) word &= (G_GUINT64_CONSTANT(1) << (z & 63)) - 1;
+        for (; word; word &= word - 1) {
+          const guint i = (w << 6) + (guint)__builtin_ctzll(word);
+          const guint64 j = v[i];
+          if (e->ready[j] <= t) {
+            e->lastidx[p] = i;
+            return dispatch(e, p, 0, j, t);
+          }
+          if (e->ready[j] < minr) minr = e->ready[j];
+        }
       }
-      if (e->ready[j] < minr) minr = e->ready[j];
     }
     e->lb[p] = minr;
     pq_fix(e, p);
     return TRUE;
   }
-  guint64 n = e->nmembers[p], start = e->lastpos[p] + 1;
+  if (e->rate[p] > 1 && e->batch) return serve_batch(e, p, t);
+  const guint64 n = e->nmembers[p], start = e->lastpos[p] + 1;
   /* the member after the last dispatched, waiting and ready: a saturated pipeline's case */
   if (start < n && (e->bits[p][start >> 6] >> (start & 63) & 1)) {
     const guint64 j = member(e, p, start);
     if (e->ready[j] <= t) return dispatch(e, p, start, j, t);
   }
-  /* cyclic order: start .. n-1, then 0 .. start-1 */
-  for (int pass = 0; pass < 2; pass++) {
-    guint64 lo = pass ? 0 : start, hi = pass ? start : n;
-    guint64 q = find_ready(e, p, lo, hi, t, &minr);
-    if (q < hi) return dispatch(e, p, q, member(e, p, q), t);
+  if (e->tm[p].pend) {
+    const guint64 q = find_ready_timed(e, p, start, t, &minr);
+    if (q < n) return dispatch(e, p, q, member(e, p, q), t);
+  } else { /* cyclic order: start .. n-1, then 0 .. start-1 */
+    for (int pass = 0; pass < 2; pass++) {
+      const guint64 lo = pass ? 0 : start, hi = pass ? start : n;
+      const guint64 q = find_ready(e, p, lo, hi, t, &minr);
+      if (q < hi) return dispatch(e, p, q, member(e, p, q), t);
+    }
   }
   e->lb[p] = minr; /* nobody ready: a lower bound above t */
   pq_fix(e, p);
@@ -2231,7 +2418,8 @@ static gboolean run(Engine *e) {
     if (!drain(e)) return FALSE;
   }
   for (;;) {
-    /* one dispatch per turn, on the pipeline that can dispatch earliest: dispatches at t
+    /* one turn per iteration (a dispatch; several on a pipeline that takes more than one warp
+     * a time unit, serve()), on the pipeline that can dispatch earliest: dispatches at t
      * make no warp ready at t, so pipelines can be served in any order within a time unit */
     const guint top = pq_top(e);
     gint64 t = e->pkey[top];
@@ -2381,7 +2569,7 @@ static void engine_free(Engine *e) {
   g_free(e->cursor);
   g_free(e->ready);
   g_free(e->rtop);
-  g_free(e->rarg);
+  g_free(e->rhead);
   g_free(e->rdone);
   if (e->flags) g_hash_table_destroy(e->flags);
   g_free(e->fpend);
@@ -2406,6 +2594,11 @@ static void engine_free(Engine *e) {
   g_free(e->res_dead);
   g_free(e->lastwarp);
   g_free(e->lastidx);
+  if (e->rbits)
+    for (guint x = 0; x < e->model->dmms; x++) g_free(e->rbits[x]);
+  g_free(e->rbits);
+  g_free(e->rbwords);
+  g_free(e->ridx);
   if (e->res_list) {
     for (guint x = 0; x < e->model->dmms; x++)
       if (e->res_list[x]) g_array_free(e->res_list[x], TRUE);
@@ -2424,10 +2617,15 @@ static void engine_free(Engine *e) {
   g_free(e->bits);
   g_free(e->wmin);
   g_free(e->smin);
-  g_free(e->pq);
-  g_free(e->pqpos);
+  if (e->tm)
+    for (guint p = 0; p < e->P; p++) {
+      g_free(e->tm[p].pend);
+      g_free(e->tm[p].h);
+    }
+  g_free(e->tm);
   g_free(e->pkey);
-  g_free(e->hk);
+  g_free(e->tk);
+  g_free(e->ti);
   g_free(e->plist);
   g_free(e->pinlist);
   if (e->ring) {
@@ -2489,7 +2687,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   if (e.issue) {
     e.m = MAX(model->read_window, 1u);
     e.rtop = g_new(gint64, e.W * e.m);
-    e.rarg = g_new0(guint32, e.W);
+    e.rhead = g_new0(guint32, e.W);
     e.rdone = g_new(gint64, e.W);
     e.wdone = g_new(gint64, e.W);
     for (guint64 i = 0; i < e.W * e.m; i++) e.rtop[i] = -1;
@@ -2508,6 +2706,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   e.lastpos = g_new(guint64, e.P);
   e.nmembers = g_new(guint64, e.P);
   e.bits = g_new0(guint64 *, e.P);
+  e.tm = g_new0(Timer, e.P);
   for (guint p = 0; p < e.P; p++) {
     e.lb[p] = NEVER;
     e.nmembers[p] = e.W;
@@ -2617,9 +2816,13 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     e.res_warps = g_new0(guint64, d);
     e.res_blocks = g_new0(guint64, d);
     e.res_dead = g_new0(guint64, d);
+    e.nroom = room(&e, 0) ? d : 0; /* all empty */
     e.lastwarp = g_new(gint64, d);
     e.lastidx = g_new0(guint, d);
     e.res_list = g_new0(GArray *, d);
+    e.rbits = g_new0(guint64 *, d);
+    e.rbwords = g_new0(guint, d);
+    e.ridx = g_new0(guint32, e.W);
     for (guint x = 0; x < d; x++) {
       e.lastwarp[x] = -1;
       e.res_list[x] = g_array_new(FALSE, FALSE, sizeof(guint64));
@@ -2636,22 +2839,25 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   e.smin = g_new0(gint64 *, e.P);
   for (guint p = 0; p < e.P; p++)
     if (!dyn_pipe(&e, p)) {
+      if (e.nmembers[p] <= TIMER_MAX) e.tm[p].pend = g_new0(guint64, e.nmembers[p] / 64 + 1);
       e.bits[p] = g_new0(guint64, e.nmembers[p] / 64 + 1);
       e.wmin[p] = g_new(gint64, e.nmembers[p] / 64 + 1);
       e.smin[p] = g_new(gint64, e.nmembers[p] / 4096 + 1);
       for (guint64 i = 0; i <= e.nmembers[p] / 64; i++) e.wmin[p][i] = NEVER;
       for (guint64 i = 0; i <= e.nmembers[p] / 4096; i++) e.smin[p][i] = NEVER;
     }
-  e.pq = g_new(guint, e.P);
-  e.pqpos = g_new(guint, e.P);
   e.pkey = g_new(gint64, e.P);
-  e.hk = g_new(gint64, e.P);
   e.pq_scan = e.P <= PQ_SCAN_MAX;
+  e.batch = !e.opt->max_events;
   e.plist = g_new(guint, e.P);
   e.pinlist = g_new0(guint8, e.P);
-  for (guint p = 0; p < e.P; p++) {
-    e.pq[p] = e.pqpos[p] = p;
-    e.pkey[p] = e.hk[p] = NEVER;
+  for (guint p = 0; p < e.P; p++) e.pkey[p] = NEVER;
+  for (e.tn = 1; e.tn < e.P; e.tn *= 2) {}
+  e.tk = g_new(gint64, 2 * e.tn);
+  e.ti = g_new(guint, 2 * e.tn);
+  for (guint i = 2 * e.tn; i-- > 1;) { /* every key NEVER: each node's winner is its leftmost leaf */
+    e.tk[i] = NEVER;
+    e.ti[i] = i >= e.tn ? i - e.tn : e.ti[2 * i];
   }
   e.gshift = (model->group_words & (model->group_words - 1)) == 0 ? __builtin_ctzll(model->group_words) : -1;
   e.wshift = (e.w & (e.w - 1)) == 0 ? __builtin_ctz(e.w) : -1;
