@@ -90,7 +90,8 @@ typedef struct {
 } KOut;
 
 #define KREP_MAX_KERNELS 256u        /* outcomes kept */
-#define KREP_MAX_BYTES (256u << 20)  /* the steps a kernel's look-ahead may load */
+#define KREP_MAX_BYTES (G_GUINT64_CONSTANT(1) << 30) /* the steps a kernel's look-ahead may load
+                                                       * (their stage counts; a life-word 16K kernel: 336 MB) */
 
 /* One thread's scratch for stage counting: addresses of a chunk, the hash set of distinct
  * groups or addresses, the per-bank counts, and the sums of its share of a step. */
@@ -1973,7 +1974,7 @@ static gboolean krep_load(Engine *e, guint64 open, guint64 *close) {
       return TRUE;
     }
     if (MS_OP_IS_FLAG(r->step.op)) return FALSE;
-    bytes += (r->khi - r->klo) * 8 + sizeof *r;
+    bytes += (r->khi - r->klo) * ((r->k ? 2 : 0) + (r->kd ? 2 : 0) + (r->kh ? 4 : 0)) + sizeof *r;
     if (bytes > KREP_MAX_BYTES) return FALSE;
   }
 }
