@@ -137,6 +137,23 @@ if [ "$one" = "$two" ] && grep -q '"requests":16777216' <<<"$one"; then echo "ok
 else fail "threads_agree: $one / $two"; fi
 expect threads_bad 2 "--threads: 65 is not in 0 .. 64 (0: the processors)" -- run "$dmm" "$fig" --threads 65
 
+# repeated kernels: four identical kernels on the grounded model, three of them taken from the
+# first one dispatched after a barrier; the same result, step by step, as dispatching each
+n=$((n + 1))
+cat >krep.json <<'KREP'
+{"memsim_trace": 1, "form": "compact", "threads": 65536, "block_threads": 256, "global_words": 65536,
+ "arrays": {"a": {"length": 65536}, "b": {"length": 65536}},
+ "steps": [{"repeat": 5, "steps": [
+   {"op": "read", "space": "global", "addr": "a[(tid * 33) % 65536]"},
+   {"op": "write", "space": "global", "addr": "b[tid]"},
+   {"op": "sync", "scope": "grid"}]}]}
+KREP
+one=$("$memsim" run "$src/models/h100.json" krep.json --json --per-step --timing 2>krep1.err)
+two=$("$memsim" run "$src/models/h100.json" krep.json --json --per-step --timing --dispatch-every-kernel 2>krep2.err)
+if [ -n "$one" ] && [ "$one" = "$two" ] && grep -q ' 3 repeated kernels' krep1.err && grep -q ' 0 repeated kernels' krep2.err
+then echo "ok - repeated_kernels_agree"
+else fail "repeated_kernels_agree: $(cat krep1.err krep2.err)"; fi
+
 # gen sat: Table 6.1 counts as JSON (--stats), the tile kernels' copy threads
 n=$((n + 1))
 if out=$("$memsim" gen sat -a 1r1w --n 64 --block 8 --tile-threads 16 --stats 2>/dev/null) &&

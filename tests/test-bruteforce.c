@@ -23,8 +23,8 @@ typedef struct {
   guint64 signals, waits;
   guint64 l1_hits, l1_misses;
   guint64 nsteps;
-  guint64 step_stages[16], step_disp[16], step_req[16];
-  gint64 first[16], last[16];
+  guint64 step_stages[64], step_disp[64], step_req[64]; /* the traces have at most 64 steps */
+  gint64 first[64], last[64];
 } Naive;
 
 /* ---- stage rules ---- */
@@ -1485,4 +1485,89 @@ Test(threads, results_should_not_depend_on_the_number_of_threads) {
   }
   for (int k = 0; k < 4; k++) cr_expect_gt(kinds[k], 100, "kind %d under-tested", k);
   g_rand_free(g);
+}
+
+/* Repeated kernels (docs/performance.md, "Repeated kernels"): a random trace's steps taken as
+ * one kernel, 2 to 5 times between grid barriers (on half the traces one of them with its
+ * first memory step moved by a word, so that it differs), dispatch each distinct kernel once
+ * from each state. The result must be the naive evaluator's and the one of dispatching every
+ * kernel, to the unit (every count, every step's figures), with and without the GPU
+ * extensions; and kernels must be taken often enough for the test to mean something. */
+static MtTrace *repeat_kernels(GRand *g, const MtTrace *t) {
+  MtTrace *o = mt_trace_new(t->threads, t->block_threads);
+  o->shared_words = t->shared_words;
+  o->global_words = t->global_words;
+  const guint reps = MIN((guint)g_rand_int_range(g, 2, 6), 64u / (t->steps->len + 1)); /* Naive's 64 steps */
+  const gint alter = g_rand_boolean(g) ? g_rand_int_range(g, 0, (gint32)reps) : -1;
+  for (guint k = 0; k < reps; k++) {
+    gboolean moved = FALSE;
+    for (guint s = 0; s < t->steps->len; s++) {
+      const MsStep *st = &g_array_index(t->steps, MsStep, s);
+      if (st->op == MS_OP_SYNC) {
+        mt_sync(o, st->scope);
+        continue;
+      }
+      const gint64 *a = g_ptr_array_index(t->addr, s);
+      gint64 *b = mt_mem(o, st->op, st->space);
+      memcpy(b, a, t->threads * sizeof *a);
+      if ((gint)k == alter && !moved && (st->op == MS_OP_READ || st->op == MS_OP_WRITE)) {
+        for (guint64 i = 0; i < t->threads; i++)
+          if (b[i] >= 0) b[i]++;
+        moved = TRUE;
+      }
+    }
+    mt_sync(o, MS_SCOPE_GRID);
+  }
+  return o;
+}
+
+Test(bruteforce, repeated_kernels_should_match_naive_evaluator) {
+  guint32 seed = test_seed(20261127u);
+  GRand *g = g_rand_new_with_seed(seed);
+  GRand *gc = g_rand_new_with_seed(seed ^ 0x3c3c3c3cu);
+  guint taken = 0, taken_ext = 0;
+  for (guint it = 0; it < 3000; it++) {
+    MsModel *m = random_model(g);
+    MtTrace *t0 = random_trace(g, m->width);
+    if (it % 2) {
+      random_extensions(g, m, t0);
+      random_loaded(gc, m);
+      if (m->l2_ways) m->l2_posted_write_backs = g_rand_boolean(gc);
+      m->block_start_units = 0; /* (they turn repeated kernels off) */
+    }
+    MtTrace *t = repeat_kernels(g, t0);
+    mt_trace_free(t0);
+    g_autofree char *desc = describe(m, t, seed, it);
+    Naive n;
+    naive_eval(m, t, &n);
+    const gboolean ps = it % 7 != 3; /* and some runs without per-step figures */
+    MsSimOptions opt = {.per_step = ps};
+    MsResult *r = mt_run(m, t, &opt);
+    if (ps) compare(r, &n, desc);
+    else cr_assert_eq(r->time_units, n.time_units, "%s", desc);
+    MsSimOptions every = {.per_step = ps, .dispatch_every_kernel = TRUE};
+    MsResult *re = mt_run(m, t, &every);
+    cr_assert_eq(re->repeated_kernels, 0, "%s", desc);
+    if (ps) {
+      same_result(r, re, desc);
+    } else {
+      cr_assert_eq(r->time_units, re->time_units, "%s", desc);
+      cr_assert_eq(r->global_busy, re->global_busy, "%s", desc);
+      cr_assert_eq(r->shared_busy, re->shared_busy, "%s", desc);
+      cr_assert_eq(r->kernels, re->kernels, "%s", desc);
+      cr_assert_eq(r->dram_stages, re->dram_stages, "%s", desc);
+    }
+    cr_assert_eq(r->dram_stages, re->dram_stages, "%s", desc);
+    taken += r->repeated_kernels > 0;
+    taken_ext += r->repeated_kernels > 0 && it % 2;
+    ms_result_free(r);
+    ms_result_free(re);
+    mt_trace_free(t);
+    ms_model_free(m);
+  }
+  cr_expect_gt(taken, 3000 / 4, "repeated kernels under-tested: %u", taken);
+  cr_expect_gt(taken_ext, 3000 / 10, "repeated kernels with GPU extensions under-tested: %u", taken_ext);
+  cr_log_info("repeated kernels taken on %u of 3000 traces (%u with GPU extensions)", taken, taken_ext);
+  g_rand_free(g);
+  g_rand_free(gc);
 }

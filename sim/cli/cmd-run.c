@@ -5,7 +5,7 @@
 
 int ms_cmd_run(int argc, char **argv) {
   gboolean json = FALSE, per_step = FALSE, show_progress = FALSE, quiet = FALSE, timeline = FALSE, timing = FALSE,
-           every_block = FALSE;
+           every_block = FALSE, every_kernel = FALSE;
   gint threads = 0;
   char *view = NULL;
   GOptionEntry entries[] = {
@@ -19,6 +19,8 @@ int ms_cmd_run(int argc, char **argv) {
        "Threads that fill and count large steps (compact traces; default: the processors, at most 64); 1: one thread. Same result for any N", "N"},
       {"fill-every-block", 0, 0, G_OPTION_ARG_NONE, &every_block,
        "Fill and count every block, even where a step's blocks repeat one pattern (slower; same result)", NULL},
+      {"dispatch-every-kernel", 0, 0, G_OPTION_ARG_NONE, &every_kernel,
+       "Dispatch every kernel, even one that repeats an earlier kernel from the same state (slower; same result)", NULL},
       {"timing", 0, 0, G_OPTION_ARG_NONE, &timing, "Report open and simulation times and requests/s on stderr", NULL},
       {"view", 0, 0, G_OPTION_ARG_FILENAME, &view,
        "Also write the classroom view: FILE.html (a page with a time slider) or FILE.svg (a picture)", "FILE"},
@@ -71,6 +73,7 @@ int ms_cmd_run(int argc, char **argv) {
   opt.threads = (guint)threads;
   opt.per_step = per_step;
   opt.fill_every_block = every_block;
+  opt.dispatch_every_kernel = every_kernel;
   MsCliProgress prog;
   ms_cli_progress_begin(&prog, "run", show_progress, quiet, &opt);
   if (view) { /* the view opens the trace itself: it may need to read it twice */
@@ -85,7 +88,8 @@ int ms_cmd_run(int argc, char **argv) {
   if (timing && r) {
     double o = (double)(t0 - topen) / 1e6, sim = (double)(g_get_monotonic_time() - t0) / 1e6;
     fprintf(stderr, "memsim run: open %.3f s, simulate %.3f s, %.1f M requests/s, %" G_GUINT64_FORMAT
-            " repeated blocks\n", o, sim, sim > 0 ? (double)r->requests / sim / 1e6 : 0.0, r->repeated_blocks);
+            " repeated blocks, %" G_GUINT64_FORMAT " repeated kernels\n", o, sim,
+            sim > 0 ? (double)r->requests / sim / 1e6 : 0.0, r->repeated_blocks, r->repeated_kernels);
   }
   if (!r) {
     code = ms_cli_fail("run", err);

@@ -900,6 +900,7 @@ static gboolean simulate_one(MsCompare *cmp, MsCmpRecord *r, GError **error) {
   ms_source_free(s);
   r->sim_cpu_s = thread_cpu_s() - c0;
   r->sim_wall_s = (double)(g_get_monotonic_time() - w0) / 1e6;
+  if (res) r->repeated_kernels = res->repeated_kernels;
   if (!res) {
     g_set_error(error, MS_ERROR, e->code, "%s: record %u (%s %s %s): the model cannot run it: %s", r->file, r->index,
                 r->workload, r->algorithm, r->params_text, e->message);
@@ -1020,12 +1021,13 @@ char *ms_cmp_timing_tsv(const MsCompare *cmp) {
     if (!r->skip) g_ptr_array_add(a, r);
   }
   g_ptr_array_sort(a, cmp_cpu);
-  GString *s = g_string_new("file\tindex\tfamily\talgorithm\tparams\trequests\ttime_units\tcpu_s\twall_s\tcached\n");
+  GString *s = g_string_new("file\tindex\tfamily\talgorithm\tparams\trequests\ttime_units\tcpu_s\twall_s\tcached\trepeated_kernels\n");
   for (guint i = 0; i < a->len; i++) {
     const MsCmpRecord *r = g_ptr_array_index(a, i);
-    g_string_append_printf(s, "%s\t%u\t%s\t%s\t%s\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\t%.3f\t%.3f\t%s\n", r->file,
-                           r->index, r->workload, r->algorithm, r->params_text, r->shared.requests + r->global.requests,
-                           r->time_units, r->sim_cpu_s, r->sim_wall_s, r->cached ? "yes" : "no");
+    g_string_append_printf(s, "%s\t%u\t%s\t%s\t%s\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\t%.3f\t%.3f\t%s\t%" G_GUINT64_FORMAT "\n",
+                           r->file, r->index, r->workload, r->algorithm, r->params_text,
+                           r->shared.requests + r->global.requests, r->time_units, r->sim_cpu_s, r->sim_wall_s,
+                           r->cached ? "yes" : "no", r->repeated_kernels);
   }
   g_ptr_array_free(a, TRUE);
   return g_string_free(s, FALSE);

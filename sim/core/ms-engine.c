@@ -63,6 +63,36 @@ typedef struct {
   MsStepResult res;
 } StepRec;
 
+/* Repeated kernels (docs/performance.md, "Repeated kernels").  A kernel that starts at a
+ * grid barrier's release with nothing of the kernels before it still pending (every
+ * pipeline's, the DRAM's and the DMM ports' next free slot at or before its start, the
+ * loaded-latency windows empty of it) runs the same, shifted by its start, as any other
+ * kernel with the same reduced steps (stage counts, DRAM slots, L1 hits per warp: the
+ * caches' state is already in them) and the same round-robin places.  Its outcome (per-step
+ * times, busy slots, when its closing barrier releases, the round-robin places it leaves) is
+ * kept under a 128-bit fingerprint of both, and a later kernel with the same fingerprint is
+ * not dispatched again: its steps take the outcome, shifted.  Only kernels that also end in
+ * such a state are kept, so the state after a taken outcome is one a dispatch could leave. */
+typedef struct {
+  guint64 h[2];         /* fingerprint of the steps and the round-robin places at the start */
+  guint64 first, close; /* recording: its first step's index, its closing barrier's */
+  gint64 t0;            /* recording: its start */
+  gint64 lc0;           /* recording: the latest completion before it (last_complete holds
+                         * the kernel's own meanwhile: a posted write-back of the kernel
+                         * before may complete after its start) */
+  guint64 *busy;        /* recording: the busy slots at the start; kept: what it added */
+  guint64 dbusy;
+  gint64 rel_release, rel_end, rel_last; /* closing barrier's release (before the launch), its
+                                          * release with it, the latest completion (-1: none) */
+  gint64 *sres;         /* per step from first: first dispatch, last completion (-1: none) */
+  guint64 *lastpos;     /* the round-robin places it leaves */
+  gint64 *lastwarp;
+} KOut;
+
+#define KREP_MAX_KERNELS 256u        /* outcomes kept */
+#define KREP_MAX_BYTES (G_GUINT64_CONSTANT(1) << 30) /* the steps a kernel's look-ahead may load
+                                                       * (their stage counts; a life-word 16K kernel: 336 MB) */
+
 /* One thread's scratch for stage counting: addresses of a chunk, the hash set of distinct
  * groups or addresses, the per-bank counts, and the sums of its share of a step. */
 /* The parallel cache pass: one access of a batch (its warp within the batch, set, group). */
@@ -315,6 +345,10 @@ typedef struct Engine {
   /* flags (signal and wait steps): flag number -> Flag, made as steps name them */
   GHashTable *flags;
   guint32 *fpend;       /* per warp, while at a wait step: its flags not yet set */
+  /* repeated kernels (KOut) */
+  gboolean krep;        /* on (options, and no timeline, issue rule, block starts or flags) */
+  GHashTable *kout;     /* kept outcomes: fingerprint h[0] -> KOut */
+  KOut *krec;           /* the kernel being recorded, or NULL */
 } Engine;
 
 /* A flag: the time its signal set it (NEVER: not yet) and the warps waiting for it. */
@@ -853,6 +887,12 @@ static void win_pop_done(Engine *e) {
   while (e->count > 0) {
     StepRec *r = win_get(e, e->head);
     if (rem_of(r) > 0) break;
+    KOut *k = e->krec;
+    if (k && k->sres && r->res.index >= k->first && r->res.index < k->close) { /* recording: its times */
+      gint64 *x = k->sres + 2 * (r->res.index - k->first);
+      x[0] = r->res.first_dispatch >= 0 ? r->res.first_dispatch - k->t0 : -1;
+      x[1] = r->res.last_complete >= 0 ? r->res.last_complete - k->t0 : -1;
+    }
     if (e->opt->per_step) g_array_append_val(e->result->per_step, r->res);
     rec_free(e, r);
     e->ring[e->head & (e->cap - 1)] = NULL;
@@ -1349,6 +1389,7 @@ static gboolean load_step(Engine *e) {
     /* a shuffle step is counted like a memory step (its warps with an active thread), on
      * no pipeline: no stage rule, no cache, no repeated blocks */
     const gboolean flag = MS_OP_IS_FLAG(st.op);
+    if (flag) e->krep = FALSE; /* a flag may be set in one kernel and waited for in another */
     const gboolean shfl = st.op == MS_OP_SHUFFLE || st.op == MS_OP_COMPUTE || flag; /* no pipeline, no stage */
     gboolean dmm_rule = !shfl && (e->model->kind == MS_MODEL_DMM || (e->hmm && st.space == MS_SPACE_SHARED));
     const gboolean shared_hmm = !shfl && e->hmm && st.space == MS_SPACE_SHARED;
@@ -2004,6 +2045,163 @@ G_GNUC_NO_INLINE static gboolean flag_wait(Engine *e, StepRec *r, guint64 j) {
  * way.  Returns FALSE on a source error. */
 /* How many steps ahead advance() prefetches a warp's stage count: a warp that walks steps
  * with no request of its own (divergent GCD lanes) misses the cache on each step's counts. */
+/* ---- repeated kernels (KOut) ---------------------------------------------------------- */
+
+static void kout_free(gpointer p) {
+  KOut *k = p;
+  if (!k) return;
+  g_free(k->busy);
+  g_free(k->sres);
+  g_free(k->lastpos);
+  g_free(k->lastwarp);
+  g_free(k);
+}
+
+/* Absorb n bytes into a fingerprint's two 64-bit lanes (two different mixes of each word). */
+static void fp_add(guint64 h[2], const void *data, gsize n) {
+  const guint8 *b = data;
+  h[1] ^= n * G_GUINT64_CONSTANT(0x9e3779b97f4a7c15);
+  while (n) {
+    guint64 x = 0;
+    const gsize c = MIN(n, (gsize)8);
+    memcpy(&x, b, c);
+    b += c;
+    n -= c;
+    h[0] = ms_l2_hash(h[0] ^ x) + G_GUINT64_CONSTANT(0x632be59bd9b4e019);
+    h[1] = (h[1] ^ ms_l2_hash(x + G_GUINT64_CONSTANT(0x85ebca77c2b2ae63))) * G_GUINT64_CONSTANT(0xff51afd7ed558ccd) + 1;
+  }
+}
+
+/* Nothing dispatched before time t still holds a slot or a loaded-latency window at t: a
+ * kernel starting at t runs as if nothing came before it (but the round-robin places). */
+static gboolean krep_clean(const Engine *e, gint64 t) {
+  for (guint p = 0; p < e->P; p++)
+    if (e->slot[p] > t * e->rate[p]) return FALSE;
+  if (e->l2c && e->dslot > t * e->drate) return FALSE;
+  if (e->pslot)
+    for (guint x = 0; x < e->model->dmms; x++)
+      if (e->pslot[x] > t * e->prate) return FALSE;
+  const LoadWin *w[2] = {&e->lw_main, &e->lw_dram};
+  for (int i = 0; i < 2; i++)
+    if (w[i]->curve && w[i]->len > w[i]->head && w[i]->b[w[i]->len - 1] > (t - w[i]->win + 1) * w[i]->g) return FALSE;
+  return TRUE;
+}
+
+/* The kernel after the grid barrier at index `open`, loaded up to its closing grid barrier
+ * (*close). FALSE if it has none (the trace ends), holds a flag step or is too large to look
+ * ahead (KREP_MAX_BYTES), or on a loading error (e->error set). */
+static gboolean krep_load(Engine *e, guint64 open, guint64 *close) {
+  guint64 bytes = 0;
+  for (guint64 s = open + 1;; s++) {
+    const StepRec *r = step_at(e, s);
+    if (!r) return FALSE;
+    if (r->step.op == MS_OP_SYNC && r->step.scope == MS_SCOPE_GRID) {
+      *close = s;
+      return TRUE;
+    }
+    if (MS_OP_IS_FLAG(r->step.op)) return FALSE;
+    bytes += (r->khi - r->klo) * ((r->k ? 2 : 0) + (r->kd ? 2 : 0) + (r->kh ? 4 : 0)) + sizeof *r;
+    if (bytes > KREP_MAX_BYTES) return FALSE;
+  }
+}
+
+/* The fingerprint of the steps first .. close (the closing barrier) and the round-robin
+ * places they start from: everything their dispatch depends on besides a clean start. */
+static void krep_fp(const Engine *e, guint64 first, guint64 close, guint64 h[2]) {
+  h[0] = G_GUINT64_CONSTANT(0x243f6a8885a308d3);
+  h[1] = G_GUINT64_CONSTANT(0x13198a2e03707344);
+  fp_add(h, e->lastpos, e->P * sizeof *e->lastpos);
+  if (e->lastwarp) fp_add(h, e->lastwarp, e->model->dmms * sizeof *e->lastwarp);
+  for (guint64 s = first; s <= close; s++) {
+    const StepRec *r = win_get((Engine *)e, s);
+    const guint64 hd[8] = {r->step.op, r->step.space, r->step.scope, r->klo, r->khi, r->k != NULL, r->kd != NULL, r->kh != NULL};
+    fp_add(h, hd, sizeof hd);
+    const guint64 n = r->khi - r->klo;
+    if (r->k) fp_add(h, r->k, n * sizeof *r->k);
+    if (r->kd) fp_add(h, r->kd, n * sizeof *r->kd);
+    if (r->kh) fp_add(h, r->kh, n * sizeof *r->kh);
+  }
+}
+
+/* At the release of grid barrier r at *tp (its launch included): keep the outcome of the
+ * kernel that ends there if it was recorded and ends clean; then, while the next kernel
+ * starts clean and has a kept outcome, take it instead of dispatching (its steps get the
+ * outcome's times shifted to its start, its closing barrier releases at the outcome's time)
+ * and go on from its closing barrier, which is popped with them: *tp becomes the last one's
+ * release, where the caller releases the warps. A next kernel without an outcome is
+ * recorded. FALSE on a loading error. */
+static gboolean krep_release(Engine *e, const StepRec *r, gint64 *tp) {
+  gint64 t = *tp;
+  guint64 open = r->res.index;
+  KOut *k = e->krec;
+  gint64 lc = e->last_complete;
+  if (k) {
+    e->krec = NULL;
+    e->last_complete = MAX(e->last_complete, k->lc0);
+    if (k->close == r->res.index && krep_clean(e, t) && g_hash_table_size(e->kout) < KREP_MAX_KERNELS &&
+        !g_hash_table_contains(e->kout, &k->h[0])) {
+      for (guint p = 0; p < e->P; p++) k->busy[p] = e->busy[p] - k->busy[p];
+      k->dbusy = e->dbusy - k->dbusy;
+      k->rel_release = r->release - k->t0;
+      k->rel_end = t - k->t0;
+      k->rel_last = lc >= 0 ? lc - k->t0 : -1; /* its own latest completion */
+      k->lastpos = g_memdup2(e->lastpos, e->P * sizeof *e->lastpos);
+      if (e->lastwarp) k->lastwarp = g_memdup2(e->lastwarp, e->model->dmms * sizeof *e->lastwarp);
+      g_hash_table_insert(e->kout, &k->h[0], k);
+    } else {
+      kout_free(k);
+    }
+  }
+  for (;;) {
+    if (!krep_clean(e, t)) return TRUE;
+    guint64 close;
+    if (!krep_load(e, open, &close)) return e->error == NULL;
+    guint64 h[2];
+    krep_fp(e, open + 1, close, h);
+    const KOut *o = g_hash_table_lookup(e->kout, &h[0]);
+    if (!o || o->h[1] != h[1] || o->close - o->first != close - (open + 1)) {
+      k = g_new0(KOut, 1);
+      k->h[0] = h[0];
+      k->h[1] = h[1];
+      k->first = open + 1;
+      k->close = close;
+      k->t0 = t;
+      k->busy = g_memdup2(e->busy, e->P * sizeof *e->busy);
+      k->dbusy = e->dbusy;
+      k->lc0 = e->last_complete;
+      e->last_complete = -1;
+      if (e->opt->per_step && close > open + 1) k->sres = g_new(gint64, 2 * (close - open - 1));
+      e->krec = k;
+      return TRUE;
+    }
+    for (guint64 s = open + 1; s < close; s++) {
+      StepRec *q = win_get(e, s);
+      if (o->sres) {
+        const gint64 *x = o->sres + 2 * (s - open - 1);
+        q->res.first_dispatch = x[0] >= 0 ? t + x[0] : -1;
+        q->res.last_complete = x[1] >= 0 ? t + x[1] : -1;
+      }
+      q->remaining = q->run ? q->run->jumped : 0;
+    }
+    StepRec *rr = win_get(e, close);
+    rr->arrived = e->W;
+    rr->release = t + o->rel_release;
+    rr->remaining = 0;
+    for (guint p = 0; p < e->P; p++) e->busy[p] += o->busy[p];
+    e->dbusy += o->dbusy;
+    if (o->rel_last >= 0 && t + o->rel_last > e->last_complete) e->last_complete = t + o->rel_last;
+    memcpy(e->lastpos, o->lastpos, e->P * sizeof *e->lastpos);
+    if (e->lastwarp) memcpy(e->lastwarp, o->lastwarp, e->model->dmms * sizeof *e->lastwarp);
+    for (guint64 j = 0; j < e->W; j++) e->cursor[j] = close;
+    if (e->boundary) e->kernels++;
+    e->result->repeated_kernels++;
+    t += o->rel_end;
+    *tp = t;
+    open = close;
+    win_pop_done(e); /* the barrier it started at, its steps and rr (the caller releases the warps) */
+  }
+}
+
 #define ADV_PREFETCH 4u
 
 static gboolean advance(Engine *e, guint64 j) {
@@ -2040,6 +2238,7 @@ static gboolean advance(Engine *e, guint64 j) {
           }
           if (e->iacc) e->iphase = t;
           r->remaining = 0;
+          if (e->krep && !krep_release(e, r, &t)) return FALSE;
           if (e->dyn) {
             kernel_restart(e, t);
           } else {
@@ -2549,6 +2748,8 @@ static gboolean check_residency(Engine *e, GError **error) {
 }
 
 static void engine_free(Engine *e) {
+  if (e->kout) g_hash_table_destroy(e->kout);
+  kout_free(e->krec);
   g_free(e->lw_main.at);
   g_free(e->lw_dram.at);
   g_free(e->lw_main.a);
@@ -2926,6 +3127,10 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
       e.bat = g_new(gint64, MS_BLOCK_BATCH);
     }
   }
+  /* repeated kernels: not with a timeline (every dispatch is an event), the issue rule (its
+   * sums), block starts (their per-DMM times) or flags (loading one turns it off) */
+  e.krep = !e.opt->dispatch_every_kernel && !e.opt->max_events && !e.iacc && !e.blk_start;
+  if (e.krep) e.kout = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, kout_free);
   gboolean ok = run(&e);
   if (ok) {
     R->kernels = e.kernels;

@@ -397,6 +397,8 @@ typedef struct {
   guint64 dram_busy;      /* L2 cache: time units the DRAM needs: ceil(dram_stages / global_rate) */
   guint64 repeated_blocks; /* blocks of memory steps counted as a shifted copy of another
                             * (repeated blocks, docs/performance.md): not a model figure */
+  guint64 repeated_kernels; /* kernels not dispatched, their outcome taken from an identical
+                             * earlier one (repeated kernels, docs/performance.md): not a model figure */
   GArray *per_step;       /* of MsStepResult, only when asked for */
   GArray *events;         /* of MsEvent, only when asked for */
 } MsResult;
@@ -417,6 +419,7 @@ typedef struct {
   guint par_min_warps;     /* steps of at least this many warps go to the workers (0: 2048;
                             * tests set 1 to run small traces through them) */
   gboolean fill_every_block; /* TRUE: no repeated-block reuse (block_shift); the same result */
+  gboolean dispatch_every_kernel; /* TRUE: no repeated kernels (docs/performance.md); the same result */
 } MsSimOptions;
 
 /* Run `source` on `model`.  Returns a new result or NULL with error set (a reader error, a
