@@ -230,10 +230,28 @@ static inline gint64 addr_of(const Gf2 *g, guint64 t) {
   }
 }
 
+/* addr_of over a range of threads.  The eliminate steps (3 W of every pivot's steps, most of
+ * the trace) take the switch out of the lane loop and read the mask a word at a time: the
+ * same addresses as addr_of, which the other kinds still use lane by lane. */
 static gboolean gf2_fill(gpointer self, guint64 first, guint64 count, gint64 *addr, GError **error) {
   (void)error;
   const Gf2 *g = self;
-  for (guint64 x = 0; x < count; x++) addr[x] = addr_of(g, first + x);
+  const Kind kind = (Kind)g->now.kind;
+  if (kind != S_X_RA && kind != S_X_RP && kind != S_X_WA) {
+    for (guint64 x = 0; x < count; x++) addr[x] = addr_of(g, first + x);
+    return TRUE;
+  }
+  const guint64 i = g->i, v = g->now.var, R = g->R, end = MIN(first + count, R);
+  const gint64 pr = (gint64)(R * g->W + v);
+  /* A(t, v) = a0 + t * da */
+  const gint64 a0 = g->column ? (gint64)(v * R) : (gint64)v, da = g->column ? 1 : (gint64)g->W;
+  guint64 t = first;
+  for (; t < end; t++) {
+    const guint64 b = i * R + t;
+    const gboolean on = t != i && ((g->mask[b >> 5] >> (b & 31)) & 1);
+    addr[t - first] = !on ? MS_ADDR_NONE : kind == S_X_RP ? pr : a0 + (gint64)t * da;
+  }
+  for (; t < first + count; t++) addr[t - first] = MS_ADDR_NONE;
   return TRUE;
 }
 
@@ -301,7 +319,7 @@ static gboolean gf2_params(const char *algorithm, GHashTable *params, Gf2 *g, GE
  * are those with bit i.  `steps` are one pivot's step kinds, in order. */
 static gboolean execute(const Gf2 *g, MsSource *src, GError **error) {
   const guint64 R = g->R, W = g->W, words = R * W + W;
-  guint32 *mem = g_new(guint32, words), *r0 = g_new0(guint32, g->TH), *r1 = g_new0(guint32, g->TH);
+  guint32 *mem = g_new0(guint32, words + 1), *r0 = g_new0(guint32, g->TH), *r1 = g_new0(guint32, g->TH);
   gint64 *ad = g_new(gint64, EXEC_CHUNK);
   for (guint64 r = 0; r < R; r++)
     for (guint64 k = 0; k < W; k++) mem[A(g, r, k)] = g->a0[r * W + k];
@@ -335,45 +353,74 @@ static gboolean execute(const Gf2 *g, MsSource *src, GError **error) {
           ok = FALSE;
           break;
         }
-        for (guint64 x = 0; x < cnt; x++) {
-          gint64 a = ad[x];
-          guint64 t = f + x;
-          if (a < 0) {
-            if (ps->kind == S_X_RA && t < R && t != i && mask_bit(g, i, t)) {
-              why = "a row whose bit i is set does not XOR";
+        /* The checks every lane needs, branch-free (the active lanes follow the random
+         * mask), then one loop per kind: an inactive lane reads and writes the spare word
+         * mem[words] and keeps its registers, so the loops have no branch either.  Same
+         * effects as lane by lane in order; a failing step is done again lane by lane to
+         * name its first failing lane. */
+        gboolean bad = FALSE;
+        const gboolean xra = ps->kind == S_X_RA;
+        if (xra) {
+          for (guint64 x = 0; x < cnt; x++) {
+            const gint64 a = ad[x];
+            const guint64 t = f + x, b = i * R + MIN(t, R - 1);
+            const gboolean want = t < R && t != i && ((g->mask[b >> 5] >> (b & 31)) & 1);
+            bad |= (a < 0 && want) | (a >= 0 && (guint64)a >= words);
+          }
+        } else {
+          guint64 over = 0;
+          for (guint64 x = 0; x < cnt; x++) over |= (guint64)(ad[x] >= 0) & ((guint64)ad[x] >= words);
+          bad = over != 0;
+        }
+        if (bad) {
+          for (guint64 x = 0; x < cnt && ok; x++) {
+            const gint64 a = ad[x];
+            const guint64 t = f + x;
+            if (a < 0) {
+              if (xra && t < R && t != i && mask_bit(g, i, t)) {
+                why = "a row whose bit i is set does not XOR";
+                bad_t = t;
+                ok = FALSE;
+              }
+            } else if ((guint64)a >= words) {
+              why = "an address beyond the matrix and pivrow";
               bad_t = t;
               ok = FALSE;
-              break;
             }
-            continue;
           }
-          if ((guint64)a >= words) {
-            why = "an address beyond the matrix and pivrow";
-            bad_t = t;
-            ok = FALSE;
-            break;
-          }
-          guint32 *cell = &mem[a];
-          switch ((Kind)ps->kind) {
-          case S_SEARCH:
-            if (((*cell >> (i % 32)) & 1) && t < g->T) found = MIN(found, i + ps->var * g->T + t);
-            break;
-          case S_SW_RP: case S_X_RA: case S_R_RP: r0[t] = *cell; break;
-          case S_SW_RI: case S_X_RP: r1[t] = *cell; break;
-          case S_SW_WPR: case S_R_WA: *cell = r0[t]; break;
-          case S_SW_WP: *cell = r1[t]; break;
-          case S_X_WA: *cell = r0[t] ^ r1[t]; break;
-          case S_TEST:
-            if (((*cell >> (i % 32)) & 1) != (guint32)mask_bit(g, i, t)) {
+          break;
+        }
+#define LANES(BODY)                                                   \
+  for (guint64 x = 0; x < cnt; x++) {                                 \
+    const gboolean on = ad[x] >= 0;                                   \
+    const guint64 t = f + x;                                          \
+    guint32 *cell = &mem[on ? (guint64)ad[x] : words];                \
+    (void)t;                                                          \
+    BODY;                                                             \
+  }
+        switch ((Kind)ps->kind) {
+        case S_SEARCH:
+          LANES(if (on && ((*cell >> (i % 32)) & 1) && t < g->T) found = MIN(found, i + ps->var * g->T + t));
+          break;
+        case S_SW_RP: case S_X_RA: case S_R_RP: LANES(r0[t] = on ? *cell : r0[t]); break;
+        case S_SW_RI: case S_X_RP: LANES(r1[t] = on ? *cell : r1[t]); break;
+        case S_SW_WPR: case S_R_WA: LANES(*cell = r0[t]); break;
+        case S_SW_WP: LANES(*cell = r1[t]); break;
+        case S_X_WA: LANES(*cell = r0[t] ^ r1[t]); break;
+        case S_TEST:
+          for (guint64 x = 0; x < cnt && ok; x++) {
+            if (ad[x] < 0) continue;
+            const guint64 t = f + x;
+            if (((mem[ad[x]] >> (i % 32)) & 1) != (guint32)mask_bit(g, i, t)) {
               why = "the rows that XOR are not those whose bit i is set";
               bad_t = t;
               ok = FALSE;
             }
-            break;
-          default: break;
           }
-          if (!ok) break;
+          break;
+        default: break;
         }
+#undef LANES
       }
       if (ok && ps->kind == S_SW_RP && ps->var == 0 && found != g->P[i]) {
         why = "the search does not find the pivot row";
