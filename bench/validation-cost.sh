@@ -9,7 +9,10 @@
 #                                           their check against the committed caches
 #   bench/validation-cost.sh stop           end the runs
 # MEMSIM (default build-compare/sim/memsim) is the binary; LIBS, a folder of the shared
-# libraries it needs where they are not installed; DIR (default /tmp/memsim-validation).
+# libraries it needs where they are not installed; DIR (default /tmp/memsim-validation);
+# MODEL (default models/GPU.json) the model, GPU standing for h100 and h200 (a candidate:
+# MODEL=models/experimental/GPU-lines.json); REF (default docs/validation/grounded/GPU-cache.tsv)
+# the cache the results are checked against.
 # Results equal to the committed caches to the unit are the exactness check of an engine
 # change at full size (bench/cache-equal.py).
 set -uo pipefail
@@ -17,6 +20,8 @@ cd "$(dirname "$0")/.."
 root=$PWD
 dir=${DIR:-/tmp/memsim-validation}
 gpus=(h100 h200)
+model_of() { local m=${MODEL:-models/GPU.json}; echo "${m//GPU/$1}"; }
+ref_of() { local r=${REF:-docs/validation/grounded/GPU-cache.tsv}; echo "${r//GPU/$1}"; }
 files() { local m=traces/measured/$1; echo "$m/measurements.json $m/permutation.json $m/gcd.json $m/simple.json $m/bulk.json $m/gf2.json $m/sat.json $m/sat-2r1w.json $m/sat-1pr.json $m/sat-lookback.json"; }
 case ${1:-} in
 start)
@@ -31,7 +36,7 @@ start)
   for g in "${gpus[@]}"; do
     # shellcheck disable=SC2046
     (cd "$dir" && LD_LIBRARY_PATH="$dir/bin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" setsid nohup bash -c \
-      "echo \$\$ > $g.pid; bin/memsim compare -m models/$g.json -M $(files "$g") --train none --skip-unmatched --cache $g-cache.tsv -j $jobs -P --timing $g-timing.tsv -f json -o $g.json 2> $g.log; echo \$? > $g.rc; date -u +%s > $g.end" \
+      "echo \$\$ > $g.pid; bin/memsim compare -m $(model_of "$g") -M $(files "$g") --train none --skip-unmatched --cache $g-cache.tsv -j $jobs -P --timing $g-timing.tsv -f json -o $g.json 2> $g.log; echo \$? > $g.rc; date -u +%s > $g.end" \
       > /dev/null 2>&1 < /dev/null &)
   done
   echo "validation-cost.sh: started $(date -u) in $dir, $jobs jobs per GPU"
@@ -51,7 +56,7 @@ poll)
     if [ -f "$dir/$g.end" ]; then echo "$g: ended after $(( $(cat "$dir/$g.end") - start )) s, exit $(cat "$dir/$g.rc")"
     else echo "$g: running"; fi
     tr '\r' '\n' < "$dir/$g.log" | grep -v '^$' | tail -1
-    [ -f "$dir/$g-cache.tsv" ] && python3 "$root/bench/cache-equal.py" "$root/docs/validation/grounded/$g-cache.tsv" "$dir/$g-cache.tsv" | head -4
+    [ -f "$dir/$g-cache.tsv" ] && python3 "$root/bench/cache-equal.py" "$root/$(ref_of "$g")" "$dir/$g-cache.tsv" | head -4
   done
   ;;
 stop) # each run is a session of its own: end its process group
