@@ -11,7 +11,7 @@
 # MEMSIM (default build-compare/sim/memsim) is the binary; LIBS, a folder of the shared
 # libraries it needs where they are not installed; DIR (default /tmp/memsim-validation);
 # MODEL (default models/GPU.json) the model, GPU standing for h100 and h200 (a candidate:
-# MODEL=models/experimental/GPU-lines.json); REF (default docs/validation/grounded/GPU-cache.tsv)
+# MODEL=models/experimental/GPU-l1.json); REF (default docs/validation/grounded/GPU-cache.tsv)
 # the cache the results are checked against.
 # Results equal to the committed caches to the unit are the exactness check of an engine
 # change at full size (bench/cache-equal.py).

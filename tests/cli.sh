@@ -486,12 +486,14 @@ for g in h100 h200; do
   n=$((n + 1))
   m=$src/traces/measured/$g
   if "$memsim" calibrate "$m/calibrate.json" "$m/loops.json" "$m/l2sweep.json" "$m/writes.json" "$m/randsweep.json" \
-       "$m/loaded.json" "$m/shuffles.json" --l2-ways 16 --loaded-latency --instructions -q -o "cal-$g.json" 2>cal.err &&
+       "$m/loaded.json" "$m/shuffles.json" "$m/blocks-lines.json" --l2-ways 16 --loaded-latency --instructions \
+       --l2-hashed-sets --no-block-starts -q -o "cal-$g.json" 2>cal.err &&
      a=$("$memsim" run "cal-$g.json" "$fig" --json 2>/dev/null) && b=$("$memsim" run "$src/models/$g.json" "$fig" --json 2>/dev/null) &&
      b=$(sed 's/"validation":{[^}]*},//' <<<"$b") &&
      [ "${a%%\"trace\"*}" = "${b%%\"trace\"*}" ] && grep -q '"l2_partitions":2' <<<"$a" &&
      grep -q '"global_loaded_latency":\[\[' <<<"$a" && grep -q '"l2_loaded_latency":\[\[' <<<"$a" &&
-     grep -q '"instruction_units":4' <<<"$a"; then echo "ok - calibrate_makes_shipped_$g"
+     grep -q '"instruction_units":4' <<<"$a" && grep -q '"l2_line_words":32,"l2_hashed_sets":true' <<<"$a" &&
+     ! grep -q '"block_start_units"' <<<"$a"; then echo "ok - calibrate_makes_shipped_$g"
   else fail "calibrate_makes_shipped_$g: $(head -c 300 cal.err) / $a / $b"; fi
 done
 # the one-SM records give dmm_global_rate 1 on both GPUs (not in the shipped models: docs/validation.md)

@@ -8,7 +8,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
   char *output = NULL;
   gboolean quiet = FALSE, to_stdout = TRUE;
   gint l2_ways = 0;
-  gboolean hashed = FALSE, port = FALSE, l1 = FALSE, shuffles = FALSE, loaded = FALSE, instructions = FALSE, issue = FALSE;
+  gboolean hashed = FALSE, no_starts = FALSE, port = FALSE, l1 = FALSE, shuffles = FALSE, loaded = FALSE, instructions = FALSE, issue = FALSE;
   GOptionEntry entries[] = {
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the model to FILE ('-' or absent: stdout)", "FILE"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "With -o FILE: do not print the derivation summary", NULL},
@@ -17,6 +17,10 @@ int ms_cmd_calibrate(int argc, char **argv) {
        "partial_write_stages is then left out, and l2-random-sweep records add l2_partitions", "N"},
       {"l2-hashed-sets", 0, 0, G_OPTION_ARG_NONE, &hashed,
        "With --l2-ways: add l2_hashed_sets (lines go to hashed sets, docs/models.md)", NULL},
+      {"no-block-starts", 0, 0, G_OPTION_ARG_NONE, &no_starts,
+       "Leave block_start_units out of the model even where launch-blocks records give it (the calibration "
+       "object still shows the figure, marked left out): the shipped models' choice (docs/calibration.md)",
+       NULL},
       {"dmm-port", 0, 0, G_OPTION_ARG_NONE, &port,
        "Add dmm_global_rate from the sm-strided-read records (a DMM's port, docs/models.md)",
        NULL},
@@ -62,6 +66,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
     goto out;
   }
   c->l2_hashed_sets = hashed;
+  c->no_block_starts = no_starts;
   c->dmm_port = port;
   c->l1 = l1;
   c->shuffles = shuffles;

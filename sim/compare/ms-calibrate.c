@@ -1166,6 +1166,7 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
                "round(ns / time_unit_ns): ns = the median over threads_per_block of (median_ns at the largest blocks_per_sm "
                "- at the one below) / (their difference)");
     cJSON_AddNumberToObject(o, "ns_per_block_per_sm", d->block_start_ns);
+    if (c->no_block_starts) cJSON_AddStringToObject(o, "left_out", "--no-block-starts: derived, not a key of the model");
   }
   if (d->from_port) {
     o = figure(cal, "dmm_global_rate", d->dmm_global_rate, d->from_port,
@@ -1262,7 +1263,7 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
   if (d->from_fence && d->posted_write_backs) cJSON_AddBoolToObject(o, "l2_posted_write_backs", TRUE);
   if (d->from_random && d->l2_partitions > 1) cJSON_AddNumberToObject(o, "l2_partitions", d->l2_partitions);
   if (d->from_line && d->l2_line_words > d->group_words) cJSON_AddNumberToObject(o, "l2_line_words", (double)d->l2_line_words);
-  if (d->from_blocks && d->block_start_units) cJSON_AddNumberToObject(o, "block_start_units", (double)d->block_start_units);
+  if (d->from_blocks && d->block_start_units && !c->no_block_starts) cJSON_AddNumberToObject(o, "block_start_units", (double)d->block_start_units);
   if (d->from_port) cJSON_AddNumberToObject(o, "dmm_global_rate", d->dmm_global_rate);
   if (d->from_l1) {
     cJSON_AddNumberToObject(o, "l1_words", (double)d->l1_words);

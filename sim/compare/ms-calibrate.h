@@ -113,6 +113,7 @@ typedef struct {
   MsCalDerived d;
   gboolean derived;
   gboolean l2_hashed_sets; /* --l2-hashed-sets: the cache's lines go to hashed sets */
+  gboolean no_block_starts; /* --no-block-starts: block_start_units derived, not written */
   gboolean dmm_port;       /* --dmm-port: dmm_global_rate from sm-strided-read records */
   gboolean l1;             /* --l1: l1_words and l1_latency from l1-sweep records */
   gboolean shuffles;       /* --shuffles: shuffle_units from the shuffle-latency record */
