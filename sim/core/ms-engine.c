@@ -26,6 +26,7 @@
 
 #define PIPE_DONE (-1)
 #define REP_CLASSES 64 /* shift classes of a step kept by count_blocks */
+#define BK_MAX_BLOCKS (G_GUINT64_CONSTANT(1) << 24) /* blocks whose kinds count_blocks keeps for the cache pass */
 #define PIPE_BARRIER (-2)
 #define PIPE_FLAG (-3) /* waiting for a flag (a wait step) */
 #define NEVER G_MAXINT64
@@ -279,6 +280,13 @@ typedef struct Engine {
   guint nent;
   guint8 *bkind;        /* block_shift's answers for a batch of blocks */
   gint64 *bat;
+  /* the cache pass after count_blocks: each block's kind (IDLE, SHIFTED: its addresses are
+   * refaddr's + bks; FILL) for blocks bk_b0 .. bk_b0 + bk_n - 1 of the step */
+  guint8 *bk;
+  gint64 *bks;
+  guint64 bk_b0, bk_n;
+  gboolean bkstep;      /* count_blocks records them (bk, bks allocated and a cache pass follows) */
+  gboolean bk_valid;    /* they are the current step's */
 
   Run *cur_run;  /* the run the next memory step joins, NULL after a sync */
 
@@ -1000,14 +1008,19 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
   }
 }
 
-/* Stage counts of the w-lane warps in a[0 .. n) (n a multiple of w) into k[], with c's sums. */
-static void count_warps(const Engine *e, Counter *c, const gint64 *a, guint64 n, guint16 *k, gboolean dmm_rule,
-                        guint pw, guint64 *stages, guint64 *disp, guint64 *req) {
+/* Stage counts of the w-lane warps in a[0 .. n) (n a multiple of w) into k[], with c's sums.
+ * A compute step (r's op): instruction counts of threads first .. first + n - 1; stops at
+ * the first count out of range (c->error). */
+static void count_warps(const Engine *e, Counter *c, const StepRec *r, guint64 first, const gint64 *a, guint64 n,
+                        guint16 *k, gboolean dmm_rule, guint pw, guint64 *stages, guint64 *disp, guint64 *req) {
+  const gboolean comp = r->step.op == MS_OP_COMPUTE;
   for (guint64 off = 0; off < n; off += e->w) {
     guint act;
-    guint kk = dmm_rule ? dmm_stages(e, c, a + off, e->w, &act)
-               : pw     ? umm_write_stages(e, c, a + off, e->w, &act, pw)
-                        : umm_stages(e, c, a + off, e->w, &act);
+    guint kk = comp       ? compute_warp(e, c, r, a + off, e->w, first + off, &act)
+               : dmm_rule ? dmm_stages(e, c, a + off, e->w, &act)
+               : pw       ? umm_write_stages(e, c, a + off, e->w, &act, pw)
+                          : umm_stages(e, c, a + off, e->w, &act);
+    if (G_UNLIKELY(c->error)) return;
     k[off / e->w] = (guint16)kk;
     if (kk) {
       *stages += kk;
@@ -1024,46 +1037,67 @@ static void count_warps(const Engine *e, Counter *c, const gint64 *a, guint64 n,
  * says a step's blocks are one block's addresses shifted (block_shift), the first block with
  * an active lane is filled and counted, and every other costs a lookup by its shift class:
  * s mod group_words (UMM) or none (DMM), computed once per class from the reference's
- * addresses.  Blocks the source does not vouch for are filled as usual, in order, so the
- * first error is still the lowest thread's.  Runs on the engine's thread, into ctr[0]. */
+ * addresses.  A compute step's blocks repeat only unshifted (s = 0: the same instruction
+ * counts).  Until the reference is found, the source is asked which blocks are idle
+ * (MS_BLOCK_NO_LANE), so that they are not filled as candidates.  Blocks the source does
+ * not vouch for are filled as usual, in order, so the first error is still the lowest
+ * thread's.  Runs on the engine's thread, into ctr[0].  With the cache pass to follow
+ * (e->bkstep), each block's kind and shift go to e->bk and e->bks for it. */
 static void count_blocks(Engine *e, StepRec *r, gboolean dmm_rule, gboolean shared_hmm, guint pw, guint64 wlo,
                          guint64 whi) {
   Counter *c = &e->ctr[0];
   guint64 stages = 0, disp = 0, req = 0;
   if (shared_hmm) memset(c->dmm_stages, 0, sizeof(guint64) * e->model->dmms);
   const guint64 wpb = e->wpb, bt = wpb * e->w, g = e->model->group_words;
+  const gboolean comp = r->step.op == MS_OP_COMPUTE;
   gboolean have_ref = FALSE;
   guint64 lane = 0;
   gint64 ref_at = 0, rmin = 0, rmax = 0;
   e->nent = 0;
   guint64 bb0 = 0, bbn = 0; /* the batch of blocks whose kinds are in e->bkind */
-  const guint64 bend = (whi + wpb - 1) / wpb;
+  gboolean bb_ref = FALSE;  /* asked with the reference's lane (else MS_BLOCK_NO_LANE) */
+  guint64 nolane_n = 64;    /* the next batch size without a lane: grows, as the reference
+                             * is usually found at once */
+  const guint64 bfirst = wlo / wpb, bend = (whi + wpb - 1) / wpb;
   gint64 lo = 0, hi = 0;
-  for (guint64 b = wlo / wpb; b < bend; b++) {
+  guint8 *bk = e->bkstep ? e->bk : NULL;
+  if (bk) {
+    e->bk_b0 = bfirst;
+    e->bk_n = bend - bfirst;
+  }
+  for (guint64 b = bfirst; b < bend; b++) {
     const guint64 wa = MAX(b * wpb, wlo), wb = MIN((b + 1) * wpb, whi);
     const gboolean full = wa == b * wpb && wb == (b + 1) * wpb && (b + 1) * bt <= e->p;
     MsBlockKind kind = MS_BLOCK_FILL;
     gint64 at = 0, s = 0;
-    if (full && have_ref) {
-      if (b >= bb0 + bbn) {
+    if (bk) bk[b - bfirst] = MS_BLOCK_FILL;
+    if (full) {
+      if (b >= bb0 + bbn || bb_ref != have_ref) {
         bb0 = b;
-        bbn = MIN((guint64)MS_BLOCK_BATCH, bend - b);
-        ms_source_block_shift(e->src, bb0, bbn, lane, e->bkind, e->bat, &lo, &hi);
+        bbn = MIN(have_ref ? (guint64)MS_BLOCK_BATCH : nolane_n, bend - b);
+        if (!have_ref) nolane_n = MIN(nolane_n * 4, (guint64)MS_BLOCK_BATCH);
+        bb_ref = have_ref;
+        ms_source_block_shift(e->src, bb0, bbn, have_ref ? lane : MS_BLOCK_NO_LANE, e->bkind, e->bat, &lo, &hi);
       }
       kind = (MsBlockKind)e->bkind[b - bb0];
       at = e->bat[b - bb0];
-      if (kind == MS_BLOCK_IDLE) continue;
-      /* the shifted block must pass the source's bounds, else fill() reports its error */
+      if (kind == MS_BLOCK_IDLE) {
+        if (bk) bk[b - bfirst] = MS_BLOCK_IDLE;
+        continue;
+      }
+      if (!have_ref) kind = MS_BLOCK_FILL; /* no lane: IDLE or FILL only */
+      /* the shifted block must pass the source's bounds, else fill() reports its error; a
+       * compute step's must be the reference's counts */
       gint64 mn, mx;
       if (kind == MS_BLOCK_SHIFTED &&
           (__builtin_sub_overflow(at, ref_at, &s) || __builtin_add_overflow(rmin, s, &mn) ||
-           __builtin_add_overflow(rmax, s, &mx) || mn < lo || mx > hi))
+           __builtin_add_overflow(rmax, s, &mx) || mn < lo || mx > hi || (comp && s != 0)))
         kind = MS_BLOCK_FILL;
     }
     guint64 bst = 0, bdisp = 0, breq = 0;
     const guint16 *kk = NULL;
     if (kind == MS_BLOCK_SHIFTED) {
-      const gint64 key = dmm_rule ? 0 : (gint64)(((s % (gint64)g) + (gint64)g) % (gint64)g);
+      const gint64 key = dmm_rule || comp ? 0 : (gint64)(((s % (gint64)g) + (gint64)g) % (gint64)g);
       guint x = 0;
       while (x < e->nent && e->ent_key[x] != key) x++;
       if (x == e->nent) { /* a new class: count the reference's addresses moved by s */
@@ -1072,8 +1106,9 @@ static void count_blocks(Engine *e, StepRec *r, gboolean dmm_rule, gboolean shar
         for (guint64 i = 0; i < bt; i++) c->addr[i] = e->refaddr[i] < 0 ? MS_ADDR_NONE : e->refaddr[i] + s;
         e->ent_key[x] = key;
         e->ent_stages[x] = e->ent_disp[x] = e->ent_req[x] = 0;
-        count_warps(e, c, c->addr, bt, e->ent_k + x * wpb, dmm_rule, pw, &e->ent_stages[x], &e->ent_disp[x],
-                    &e->ent_req[x]);
+        count_warps(e, c, r, b * bt, c->addr, bt, e->ent_k + x * wpb, dmm_rule, pw, &e->ent_stages[x],
+                    &e->ent_disp[x], &e->ent_req[x]);
+        if (c->error) return; /* cannot happen: the reference's counts passed */
       }
       e->result->repeated_blocks++;
       kk = e->ent_k + x * wpb;
@@ -1081,11 +1116,16 @@ static void count_blocks(Engine *e, StepRec *r, gboolean dmm_rule, gboolean shar
       bdisp = e->ent_disp[x];
       breq = e->ent_req[x];
       memcpy(r->k + (wa - r->klo), kk, wpb * sizeof(guint16));
+      if (bk) {
+        bk[b - bfirst] = MS_BLOCK_SHIFTED;
+        e->bks[b - bfirst] = s;
+      }
     } else if (full && !have_ref) {
       /* a candidate reference: filled whole, and kept if it has an active lane the source
        * vouches for */
       if (!ms_source_fill(e->src, b * bt, bt, e->refaddr, &c->error)) return;
-      count_warps(e, c, e->refaddr, bt, r->k + (wa - r->klo), dmm_rule, pw, &bst, &bdisp, &breq);
+      count_warps(e, c, r, b * bt, e->refaddr, bt, r->k + (wa - r->klo), dmm_rule, pw, &bst, &bdisp, &breq);
+      if (c->error) return;
       guint64 l = 0;
       while (l < bt && e->refaddr[l] < 0) l++;
       guint8 k1 = MS_BLOCK_FILL;
@@ -1101,6 +1141,10 @@ static void count_blocks(Engine *e, StepRec *r, gboolean dmm_rule, gboolean shar
             rmin = MIN(rmin, e->refaddr[i]);
             rmax = MAX(rmax, e->refaddr[i]);
           }
+        if (bk) { /* its addresses are the reference's */
+          bk[b - bfirst] = MS_BLOCK_SHIFTED;
+          e->bks[b - bfirst] = 0;
+        }
       }
     } else {
       c->wfrom = wa;
@@ -1126,19 +1170,52 @@ typedef struct WorkerArg {
   guint i;
 } WorkerArg;
 
+/* The cache pass: where warp v's addresses come from.  A warp with no stage has no active
+ * lane (a UMM step's count is at least 1 for one; not so under L1, whose hits are taken
+ * out), so no group; a warp of a block that count_blocks found repeated has the reference
+ * block's addresses moved by the block's shift (*s); any other is filled again. */
+enum { L2_SRC_NONE, L2_SRC_REF, L2_SRC_FILL };
+static inline int l2_src(const Engine *e, const StepRec *r, guint64 v, gint64 *s) {
+  if (!e->l1c && r->k[v - r->klo] == 0) return L2_SRC_NONE;
+  if (e->bk_valid) {
+    const guint64 b = v / e->wpb - e->bk_b0;
+    if (b < e->bk_n && e->bk[b] == MS_BLOCK_SHIFTED) {
+      *s = e->bks[b];
+      return L2_SRC_REF;
+    }
+  }
+  return L2_SRC_FILL;
+}
+
 /* Parallel cache pass, phase 1 (worker i, warps ctr[i].wfrom .. wto - 1 of the batch): fill
- * the warps again, turn each into its groups and their sets, and sort them stably by the
- * worker that owns the set (set mod workers) into ctr[i].l2s. */
+ * the warps again (l2_src), turn each into its groups and their sets, and sort them stably
+ * by the worker that owns the set (set mod workers) into ctr[i].l2s. */
 static void l2_groups_share(Engine *e, guint i) {
   Counter *c = &e->ctr[i];
-  const guint64 end = MIN(e->p, c->wto * e->w), w = e->w, n = e->nctr;
+  const StepRec *r = e->l2_rec;
+  const guint64 w = e->w, n = e->nctr, cw = MAX(G_GUINT64_CONSTANT(1), e->chunk / w);
   memset(c->l2off, 0, (n + 1) * sizeof *c->l2off);
-  for (guint64 first = c->wfrom * w; first < end; first += e->chunk) {
-    const guint64 cnt = MIN(e->chunk, end - first);
-    if (!ms_source_fill_worker(e->src, i, first, cnt, c->addr, &c->error)) return;
-    for (guint64 off = 0; off < cnt; off += w) {
-      const guint64 warp = (first + off) / w, k0 = (warp - e->l2_w0) * w;
-      guint m = l2_groups(e, c, c->addr + off, (guint)MIN(w, cnt - off), e->l2ent + k0);
+  for (guint64 v = c->wfrom; v < c->wto;) {
+    gint64 sh = 0;
+    const int src = l2_src(e, r, v, &sh);
+    if (src == L2_SRC_NONE) {
+      e->l2cnt[v - e->l2_w0] = 0;
+      v++;
+      continue;
+    }
+    guint64 vend = v + 1; /* warps v .. vend - 1, their addresses in c->addr */
+    if (src == L2_SRC_REF) {
+      const gint64 *ra = e->refaddr + (v % e->wpb) * w;
+      for (guint64 j = 0; j < w; j++) c->addr[j] = ra[j] < 0 ? MS_ADDR_NONE : ra[j] + sh;
+    } else {
+      gint64 s2;
+      while (vend < c->wto && vend - v < cw && l2_src(e, r, vend, &s2) == L2_SRC_FILL) vend++;
+      const guint64 first = v * w, cnt = MIN(e->p, vend * w) - first;
+      if (!ms_source_fill_worker(e->src, i, first, cnt, c->addr, &c->error)) return;
+    }
+    for (guint64 warp = v; warp < vend; warp++) {
+      const guint64 off = (warp - v) * w, k0 = (warp - e->l2_w0) * w;
+      guint m = l2_groups(e, c, c->addr + off, (guint)MIN(w, e->p - warp * w), e->l2ent + k0);
       const guint32 hm = khof(e->l2_rec, warp);
       if (hm) { /* L1: the groups that hit go to no L2 (w <= 32: one bit each) */
         guint u = 0;
@@ -1155,6 +1232,7 @@ static void l2_groups_share(Engine *e, guint i) {
         c->l2off[e->l2own[k0 + j] + 1]++;
       }
     }
+    v = vend;
   }
   for (guint o = 0; o < n; o++) c->l2off[o + 1] += c->l2off[o];
   guint32 *at = c->l2off + n + 1; /* scratch: the next free place per owner */
@@ -1416,10 +1494,15 @@ static gboolean load_step(Engine *e) {
     /* many warps and several workers: each counts a contiguous share (sums are the same in
      * any split; the first error is the lowest failing share's, as in thread order) */
     guint used = 1;
+    e->bk_valid = FALSE;
     if (flag) {
       flag_range(e, r, wlo, whi);
-    } else if (!shfl && e->reuse && whi - wlo >= 2 * e->wpb && ms_source_block_repeats(e->src)) {
+    } else if ((!shfl || st.op == MS_OP_COMPUTE) && e->reuse && whi - wlo >= 2 * e->wpb &&
+               ms_source_block_repeats(e->src)) {
+      e->bkstep = r->kd && e->bk && e->l2_refill;
       count_blocks(e, r, dmm_rule, shared_hmm, pw, wlo, whi);
+      e->bk_valid = e->bkstep;
+      e->bkstep = FALSE;
     } else if (e->pool && whi - wlo >= e->par_min) {
       used = e->pool->n;
       guint64 per = (whi - wlo + used - 1) / used;
@@ -2840,6 +2923,8 @@ static void engine_free(Engine *e) {
   g_free(e->ent_k);
   g_free(e->bkind);
   g_free(e->bat);
+  g_free(e->bk);
+  g_free(e->bks);
   g_free(e->l2ent);
   g_free(e->l2set);
   g_free(e->l2own);
@@ -3125,6 +3210,10 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
       e.ent_k = g_new(guint16, (gsize)REP_CLASSES * e.wpb);
       e.bkind = g_new(guint8, MS_BLOCK_BATCH);
       e.bat = g_new(gint64, MS_BLOCK_BATCH);
+      if (e.l2_refill && e.blocks <= BK_MAX_BLOCKS) { /* the cache pass takes repeated blocks' addresses */
+        e.bk = g_new(guint8, e.blocks);
+        e.bks = g_new(gint64, e.blocks);
+      }
     }
   }
   /* repeated kernels: not with a timeline (every dispatch is an event), the issue rule (its

@@ -66,6 +66,8 @@ struct _MsExpr {
   gboolean affine; /* value = c0 + c1 * tid: evaluated from endpoints */
   gboolean pat_when; /* as a `when`: each conjunct is a range in rc, block-uniform or of ltid alone */
   gboolean has_buni; /* some non-uniform node is block-uniform: evaluate block by block */
+  guint *bconj;      /* ms_expr_block_idle: the ids of the root's block-uniform conjuncts */
+  guint nbconj;
   int sb;            /* the mode the nodes' `u` flags are set for: 1 = one block, 0, -1 unset */
   GPtrArray *nodes;
   char *text, *fn, *where;
@@ -537,6 +539,12 @@ static void set_range_conj(MsExpr *ex) {
   }
   /* repeated blocks: every conjunct is the same for all lanes of a block, the same in every
    * block, or a range in rc (one past that point would not be covered by the thread range) */
+  ex->bconj = g_new(guint, cj->len);
+  ex->nbconj = 0;
+  for (guint i = 0; i < cj->len; i++) {
+    const Node *n = g_ptr_array_index(cj, i);
+    if (n->buni) ex->bconj[ex->nbconj++] = n->id;
+  }
   for (guint i = 0; i < cj->len && ex->pat_when; i++) {
     Node *n = g_ptr_array_index(cj, i);
     if (!n->buni && !n->lonly) {
@@ -563,6 +571,7 @@ static void set_mode(MsExpr *ex, int sb) {
 void ms_expr_free(MsExpr *e) {
   if (!e) return;
   g_free(e->rc);
+  g_free(e->bconj);
   for (guint i = 0; i < e->nodes->len; i++) {
     Node *n = g_ptr_array_index(e->nodes, i);
     g_free(n->val);
@@ -645,6 +654,7 @@ MsExpr *ms_expr_clone(const MsExpr *e) {
   c->root = g_ptr_array_index(c->nodes, e->root->id);
   c->rc = g_memdup2(e->rc, sizeof(RangeConj) * e->nrc);
   for (guint i = 0; i < e->nrc; i++) c->rc[i].bound = g_ptr_array_index(c->nodes, e->rc[i].bound->id);
+  c->bconj = g_memdup2(e->bconj, sizeof(guint) * e->nbconj);
   c->text = g_strdup(e->text);
   c->fn = g_strdup(e->fn);
   c->where = g_strdup(e->where);
@@ -1100,6 +1110,20 @@ gboolean ms_expr_block_predicate(MsExpr *ex, const MsExprEnv *env, guint64 threa
   const Leaf lf = leaf_of(env, threads);
   set_safe_in(ex->root, &lf);
   return ex->root->dy.safe;
+}
+
+void ms_expr_block_idle(MsExpr *ex, const MsExprEnv *env, guint64 first, guint64 stride, guint64 count,
+                        guint8 *idle) {
+  memset(idle, 0, count);
+  MsExprEnv e2 = *env;
+  e2.stride = stride;
+  set_mode(ex, 0); /* the lanes are in different blocks */
+  for (guint k = 0; k < ex->nbconj; k++) {
+    Node *n = g_ptr_array_index(ex->nodes, ex->bconj[k]);
+    eval(n, &e2, first, count);
+    const guint64 s = !n->u;
+    for (guint64 i = 0; i < count; i++) idle[i] |= !n->err[i * s] && n->val[i * s] == 0;
+  }
 }
 
 void ms_expr_eval_strided(MsExpr *ex, const MsExprEnv *env, guint64 first, guint64 stride, guint64 count,

@@ -700,7 +700,7 @@ static gboolean compact_block_repeats(gpointer self) {
 static void compact_block_shift(gpointer self, guint64 b0, guint64 n, guint64 lane, guint8 *kind, gint64 *at,
                                 gint64 *lo, gint64 *hi) {
   Compact *c = self;
-  if (!compact_block_repeats(self) || lane >= c->block_threads) {
+  if (!compact_block_repeats(self) || (lane >= c->block_threads && lane != MS_BLOCK_NO_LANE)) {
     memset(kind, MS_BLOCK_FILL, n);
     return;
   }
@@ -709,6 +709,19 @@ static void compact_block_shift(gpointer self, guint64 b0, guint64 n, guint64 la
     c->rep_bad = g_new(gboolean, 2 * MS_BLOCK_BATCH);
   }
   const guint64 bt = c->block_threads;
+  if (lane == MS_BLOCK_NO_LANE) {
+    /* no reference yet: the blocks where a block-uniform conjunct of the predicate is false */
+    if (!c->cur->when) {
+      memset(kind, MS_BLOCK_FILL, n);
+      return;
+    }
+    ms_expr_block_idle(c->cur->when, &c->env, b0 * bt, bt, n, kind);
+    for (guint64 i = 0; i < n; i++) {
+      const guint64 t0 = (b0 + i) * bt;
+      kind[i] = kind[i] && t0 >= c->rng_lo && t0 + bt <= c->rng_hi ? MS_BLOCK_IDLE : MS_BLOCK_FILL;
+    }
+    return;
+  }
   gboolean *wbad = c->rep_bad, *abad = c->rep_bad + MS_BLOCK_BATCH;
   /* lane `lane` of each block: the predicate is its block-uniform conjuncts there */
   if (c->cur->when) ms_expr_eval_strided(c->cur->when, &c->env, b0 * bt + lane, bt, n, c->rep_when, wbad);
