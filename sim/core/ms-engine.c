@@ -46,9 +46,31 @@ typedef struct {
 
 #define RUN_MAX 64
 
+/* A kernel span: the steps between two grid barriers (or the trace's start or end), all of
+ * them, block barriers included.  A block none of whose warps has a request in any of them
+ * (outside the union of their active warps, in whole blocks) is idle in the kernel: each of
+ * its warps, at the span's first step, jumps to its end (the closing grid barrier) at once,
+ * instead of passing its runs and block barriers one by one.  Its ready time does not change
+ * on the way (hold() at a barrier finds nothing outstanding from the kernels before, and its
+ * block's barriers release at the time all its warps share, as the kernel or the block
+ * started), so the jump is exact.  Its steps count the jumpers in `jumped`. */
+typedef struct {
+  guint64 start;       /* its first step */
+  guint64 end;         /* closed: the step after its last (the closing barrier, or the end) */
+  guint64 blo, bhi;    /* union of the steps' [klo, khi) in blocks */
+  guint64 bytes;       /* its steps' stage arrays */
+  guint64 jumped;
+  guint refs;          /* steps in the window that point to it */
+  gboolean closed;     /* no step will be added */
+  gboolean nojump;     /* too large to look ahead over (KSPAN_MAX_BYTES) */
+} KSpan;
+
+#define KSPAN_MAX_BYTES (G_GUINT64_CONSTANT(256) << 20)
+
 typedef struct {
   MsStep step;
   Run *run;          /* memory steps: their run */
+  KSpan *kspan;      /* steps other than grid barriers: their kernel span */
   guint16 *k;        /* stages of warps klo..khi-1 (others: 0, no request); NULL for sync steps */
   guint16 *kd;       /* L2 cache, global steps: DRAM slots of warps klo..khi-1; else NULL */
   guint32 *kh;       /* L1, global reads: warp klo..khi-1's groups that hit (bit j: its j-th
@@ -289,6 +311,7 @@ typedef struct Engine {
   gboolean bk_valid;    /* they are the current step's */
 
   Run *cur_run;  /* the run the next memory step joins, NULL after a sync */
+  KSpan *cur_kspan; /* the kernel span the next step joins, NULL after a grid barrier */
 
   guint64 *work; /* warps to advance: a stack of nwork (room for cwork) */
   guint64 nwork, cwork;
@@ -869,7 +892,11 @@ static guint16 *k_take(Engine *e, guint64 n) {
   return (guint16 *)(buf + 1);
 }
 
-static inline guint64 rem_of(const StepRec *r) { return r->remaining - (r->run ? r->run->jumped : 0); }
+/* The warps that jumped over step r (a run's, a kernel span's). */
+static inline guint64 jumps_of(const StepRec *r) {
+  return (r->run ? r->run->jumped : 0) + (r->kspan ? r->kspan->jumped : 0);
+}
+static inline guint64 rem_of(const StepRec *r) { return r->remaining - jumps_of(r); }
 
 static void run_close(Engine *e) {
   Run *u = e->cur_run;
@@ -879,8 +906,18 @@ static void run_close(Engine *e) {
   if (u->refs == 0) g_free(u);
 }
 
+static void kspan_close(Engine *e, guint64 end) {
+  KSpan *u = e->cur_kspan;
+  if (!u) return;
+  u->closed = TRUE;
+  u->end = end;
+  e->cur_kspan = NULL;
+  if (u->refs == 0) g_free(u);
+}
+
 static void rec_free(Engine *e, StepRec *r) {
   if (r->run && --r->run->refs == 0 && r->run != e->cur_run) g_free(r->run);
+  if (r->kspan && --r->kspan->refs == 0 && r->kspan != e->cur_kspan) g_free(r->kspan);
   if (r->k) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->k - 1);
   if (r->kd) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->kd - 1);
   g_free(r->kh);
@@ -1442,6 +1479,7 @@ static gboolean load_step(Engine *e) {
   if (nx == MS_NEXT_END) {
     e->eof = TRUE;
     run_close(e);
+    kspan_close(e, e->result->steps);
     return TRUE;
   }
   MsResult *R = e->result;
@@ -1577,6 +1615,23 @@ static gboolean load_step(Engine *e) {
       }
     }
   }
+  if (st.op == MS_OP_SYNC && st.scope == MS_SCOPE_GRID) {
+    kspan_close(e, r->res.index);
+  } else {
+    if (!e->cur_kspan) {
+      e->cur_kspan = g_new0(KSpan, 1);
+      e->cur_kspan->start = r->res.index;
+      e->cur_kspan->blo = G_MAXUINT64;
+    }
+    KSpan *ks = r->kspan = e->cur_kspan;
+    ks->refs++;
+    if (r->khi > r->klo) {
+      ks->blo = MIN(ks->blo, r->klo / e->wpb);
+      ks->bhi = MAX(ks->bhi, (r->khi + e->wpb - 1) / e->wpb);
+    }
+    ks->bytes += (r->khi - r->klo) * ((r->k ? 2 : 0) + (r->kd ? 2 : 0) + (r->kh ? 4 : 0)) + sizeof *r;
+    if (ks->bytes > KSPAN_MAX_BYTES) ks->nojump = TRUE;
+  }
   if (st.op == MS_OP_SYNC) {
     run_close(e);
   } else {
@@ -1610,7 +1665,7 @@ static StepRec *step_at(Engine *e, guint64 s) {
 }
 
 static inline void pass(Engine *e, StepRec *r) {
-  if (--r->remaining == (r->run ? r->run->jumped : 0)) win_pop_done(e);
+  if (--r->remaining == jumps_of(r)) win_pop_done(e);
 }
 
 /* ---- warp progress ------------------------------------------------------------------------ */
@@ -2264,7 +2319,7 @@ static gboolean krep_release(Engine *e, const StepRec *r, gint64 *tp) {
         q->res.first_dispatch = x[0] >= 0 ? t + x[0] : -1;
         q->res.last_complete = x[1] >= 0 ? t + x[1] : -1;
       }
-      q->remaining = q->run ? q->run->jumped : 0;
+      q->remaining = jumps_of(q);
     }
     StepRec *rr = win_get(e, close);
     rr->arrived = e->W;
@@ -2302,6 +2357,21 @@ static gboolean advance(Engine *e, guint64 j) {
       if (e->dyn) block_arrive(e, j);
       return TRUE;
     }
+    KSpan *ks = r->kspan;
+    if (ks && e->cursor[j] == ks->start && !ks->nojump) {
+      /* at the start of a kernel: if j's block has no request in any of its steps, jump to
+       * its closing barrier (loading its steps while the block stays outside their union) */
+      const guint64 b = j / e->wpb;
+      while (!ks->closed && !ks->nojump && (b < ks->blo || b >= ks->bhi))
+        if (!step_at(e, e->head + e->count) && e->error) return FALSE;
+      if (ks->closed && !ks->nojump && (b < ks->blo || b >= ks->bhi)) {
+        ks->jumped++;
+        e->cursor[j] = ks->end;
+        win_pop_done(e);
+        continue;
+      }
+      r = step_at(e, e->cursor[j]); /* loading may have grown the window's ring */
+    }
     if (r->step.op == MS_OP_SYNC) {
       hold(e, j, MS_OP_SYNC);
       e->pipe[j] = PIPE_BARRIER;
@@ -2338,7 +2408,7 @@ static gboolean advance(Engine *e, guint64 j) {
           gint64 t = r->block_release[b];
           for (guint64 i = first; i < last; i++) release_warp(e, i, t);
           r->remaining -= last - first;
-          if (r->remaining == 0) win_pop_done(e);
+          if (rem_of(r) == 0) win_pop_done(e);
         }
       }
       return TRUE;
@@ -2915,6 +2985,7 @@ static void engine_free(Engine *e) {
   if (e->ring) {
     for (guint64 s = e->head; s < e->head + e->count; s++) rec_free(e, win_get(e, s));
     g_free(e->cur_run); /* an open run: its steps are gone */
+    g_free(e->cur_kspan);
   }
   g_free(e->ring);
   if (e->kpool) g_ptr_array_free(e->kpool, TRUE);
