@@ -354,6 +354,10 @@ typedef struct Engine {
   guint64 *blk_done;    /* per block: warps that finished the kernel */
   gint64 *blk_retire;   /* per block: when it retires (latest ready of its warps) */
   guint64 *res_warps, *res_blocks, *res_dead; /* per DMM */
+  guint64 *ptree;       /* placement: a min-tree over the DMMs (leaves at psize + x) of
+                         * res_warps << 32 | x for those with room for a whole block, else
+                         * G_MAXUINT64: its root is the DMM place_blocks picks for one */
+  guint psize;
   guint nroom;          /* DMMs with room for a whole block (place_blocks skips its scan at 0) */
   GArray **res_list;    /* per DMM: resident warps in increasing order (dead ones lazily) */
   gint64 *lastwarp;     /* per DMM: the warp it dispatched last, -1 */
@@ -1951,6 +1955,15 @@ static inline gboolean room(const Engine *e, guint x) {
   return (!e->lim_blocks || e->res_blocks[x] + 1 <= e->lim_blocks) && (!e->lim_warps || e->res_warps[x] + e->wpb <= e->lim_warps);
 }
 
+/* DMM x's leaf of the placement tree, after its residents changed. */
+static inline void ptree_set(Engine *e, guint x) {
+  guint64 *t = e->ptree;
+  if (!t) return;
+  guint i = e->psize + x;
+  t[i] = room(e, x) ? e->res_warps[x] << 32 | x : G_MAXUINT64;
+  for (i >>= 1; i; i >>= 1) t[i] = MIN(t[2 * i], t[2 * i + 1]);
+}
+
 static void retire_block(Engine *e, guint64 b) {
   guint x = (guint)e->block_dmm[b];
   guint64 nw = block_warps(e, b);
@@ -1958,6 +1971,7 @@ static void retire_block(Engine *e, guint64 b) {
   e->res_warps[x] -= nw;
   e->res_blocks[x]--;
   e->nroom += room(e, x) - had;
+  ptree_set(e, x);
   e->block_dmm[b] = -1;
   e->res_dead[x] += nw;
   GArray *L = e->res_list[x];
@@ -1986,10 +2000,14 @@ static gboolean place_blocks(Engine *e, gint64 t) {
     guint64 b = e->next_block, nw = block_warps(e, b);
     gint64 best = -1;
     if (nw == e->wpb && !e->nroom) break; /* no DMM has room for a whole block */
-    for (guint x = 0; x < d; x++) {
-      if (e->lim_blocks && e->res_blocks[x] + 1 > e->lim_blocks) continue;
-      if (e->lim_warps && e->res_warps[x] + nw > e->lim_warps) continue;
-      if (best < 0 || e->res_warps[x] < e->res_warps[best]) best = x;
+    if (nw == e->wpb && e->ptree) { /* the same choice from the tree */
+      if (e->ptree[1] != G_MAXUINT64) best = (gint64)(e->ptree[1] & G_MAXUINT32);
+    } else {
+      for (guint x = 0; x < d; x++) {
+        if (e->lim_blocks && e->res_blocks[x] + 1 > e->lim_blocks) continue;
+        if (e->lim_warps && e->res_warps[x] + nw > e->lim_warps) continue;
+        if (best < 0 || e->res_warps[x] < e->res_warps[best]) best = x;
+      }
     }
     if (best < 0) break;
     e->block_dmm[b] = (gint32)best;
@@ -1997,6 +2015,7 @@ static gboolean place_blocks(Engine *e, gint64 t) {
     e->res_warps[best] += nw;
     e->res_blocks[best]++;
     e->nroom += room(e, (guint)best) - had;
+    ptree_set(e, (guint)best);
     e->blk_done[b] = 0;
     e->blk_retire[b] = t;
     if (e->blk_start) e->blk_start[b] = -1; /* it starts at its first request (advance) */
@@ -2027,6 +2046,7 @@ static void kernel_restart(Engine *e, gint64 t) {
     e->res_warps[x] = e->res_blocks[x] = e->res_dead[x] = 0;
     if (e->rbwords[x]) memset(e->rbits[x], 0, e->rbwords[x] * sizeof(guint64));
     g_array_set_size(e->res_list[x], 0);
+    ptree_set(e, x);
   }
   e->nroom = room(e, 0) ? e->model->dmms : 0; /* all empty */
   for (guint64 b = 0; b < e->blocks; b++) e->block_dmm[b] = -1;
@@ -2945,6 +2965,7 @@ static void engine_free(Engine *e) {
   g_free(e->blk_retire);
   g_free(e->res_warps);
   g_free(e->res_blocks);
+  g_free(e->ptree);
   g_free(e->res_dead);
   g_free(e->lastwarp);
   g_free(e->lastidx);
@@ -3185,6 +3206,13 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
       e.res_list[x] = g_array_new(FALSE, FALSE, sizeof(guint64));
     }
     e.heap = g_array_new(FALSE, FALSE, sizeof(Retire));
+    if (e.W < (G_GUINT64_CONSTANT(1) << 32)) { /* res_warps << 32 | x fits */
+      e.psize = 1;
+      while (e.psize < d) e.psize *= 2;
+      e.ptree = g_new(guint64, 2 * e.psize);
+      for (guint i = 0; i < 2 * e.psize; i++) e.ptree[i] = G_MAXUINT64;
+      for (guint x = 0; x < d; x++) ptree_set(&e, x);
+    }
   }
   if (e.hmm) {
     guint d = model->dmms;
