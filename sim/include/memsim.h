@@ -327,6 +327,11 @@ MsSource *ms_source_with_instructions(MsSource *inner, guint32 n);
 gboolean ms_source_block_repeats(MsSource *source);
 void ms_source_block_shift(MsSource *source, guint64 first_block, guint64 n, guint64 lane, guint8 *kind, gint64 *at,
                            gint64 *lo, gint64 *hi);
+/* The same addresses as ms_source_fill(), and the same first error, taking the blocks that
+ * block_shift() vouches for as a reference block's addresses moved by their shift (or
+ * inactive) instead of computing each: for a caller that needs every thread's address (a
+ * verifier), not only the stage counts. */
+gboolean ms_source_fill_repeated(MsSource *source, guint64 first, guint64 count, gint64 *addr, GError **error);
 /* The current memory step's active range (all threads if the source does not say). */
 void ms_source_active_range(MsSource *source, guint64 *first, guint64 *end);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(MsSource, ms_source_free)

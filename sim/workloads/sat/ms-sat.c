@@ -928,7 +928,7 @@ static gboolean ex_mem(Exec *x, MsSource *src, const Item *it) {
   hi = MIN(hi, ahi);
   for (guint64 first = lo; first < hi; first += chunk) {
     guint64 cnt = MIN(chunk, hi - first);
-    if (!ms_source_fill(src, first, cnt, x->addr, x->error)) return FALSE;
+    if (!ms_source_fill_repeated(src, first, cnt, x->addr, x->error)) return FALSE;
     /* warps: groups of W threads aligned to W */
     for (guint64 w0 = 0; w0 < cnt;) {
       guint64 wn = MIN(x->W - (first + w0) % x->W, cnt - w0), act = 0;
