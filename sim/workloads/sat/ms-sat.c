@@ -929,38 +929,49 @@ static gboolean ex_mem(Exec *x, MsSource *src, const Item *it) {
   for (guint64 first = lo; first < hi; first += chunk) {
     guint64 cnt = MIN(chunk, hi - first);
     if (!ms_source_fill_repeated(src, first, cnt, x->addr, x->error)) return FALSE;
-    /* warps: groups of W threads aligned to W */
+    /* warps: groups of W threads aligned to W (T is a multiple of W: one block each) */
+    const gboolean glob = it->space == MS_SPACE_GLOBAL;
+    Word *r1 = x->reg[it->r1], *r2 = x->reg[it->r2];
     for (guint64 w0 = 0; w0 < cnt;) {
       guint64 wn = MIN(x->W - (first + w0) % x->W, cnt - w0), act = 0;
       gint64 g = -1;
       gboolean one = TRUE;
-      for (guint64 k = w0; k < w0 + wn; k++) {
+      Word *mem = x->gmem;
+      guint64 lim = x->G;
+      guint64 k0 = w0;
+      while (k0 < w0 + wn && x->addr[k0] < 0) k0++;
+      if (k0 == w0 + wn) { /* no active lane */
+        w0 += wn;
+        continue;
+      }
+      if (!glob) { /* the block's shared memory, poisoned at its first use in the kernel */
+        const guint64 blk = (first + w0 - x->c_lo) / x->T;
+        if (x->sh_epoch[blk] != x->epoch) {
+          for (guint64 q = 0; q < x->SH; q++) x->smem[blk * x->SH + q] = POISON;
+          x->sh_epoch[blk] = x->epoch;
+        }
+        mem = x->smem + blk * x->SH;
+        lim = x->SH;
+      }
+      for (guint64 k = k0; k < w0 + wn; k++) {
         gint64 a = x->addr[k];
         if (a < 0) continue;
         act++;
         guint64 t = first + k, lt = t - x->c_lo;
-        Word *cell;
-        if (it->space == MS_SPACE_GLOBAL) {
-          if ((guint64)a >= x->G) return ex_fail(x, "global address beyond the arrays", t, a);
+        if ((guint64)a >= lim)
+          return ex_fail(x, glob ? "global address beyond the arrays" : "shared address beyond the block's shared memory", t, a);
+        if (glob) {
           if (g < 0) g = a / (gint64)x->W;
           else if (a / (gint64)x->W != g) one = FALSE;
-          cell = &x->gmem[a];
-        } else {
-          if ((guint64)a >= x->SH) return ex_fail(x, "shared address beyond the block's shared memory", t, a);
-          guint64 blk = lt / x->T;
-          if (x->sh_epoch[blk] != x->epoch) {
-            for (guint64 q = 0; q < x->SH; q++) x->smem[blk * x->SH + q] = POISON;
-            x->sh_epoch[blk] = x->epoch;
-          }
-          cell = &x->smem[blk * x->SH + (guint64)a];
         }
+        Word *cell = &mem[a];
         switch (it->act) {
-        case A_LD: x->reg[it->r1][lt] = *cell; break;
-        case A_ADD: x->reg[it->r1][lt] += *cell; break;
-        case A_SUB: x->reg[it->r1][lt] -= *cell; break;
-        case A_ST: *cell = x->reg[it->r1][lt]; break;
-        case A_ACCST: *cell = x->reg[it->r1][lt] += x->reg[it->r2][lt]; break;
-        default: x->reg[it->r1][lt] = *cell; x->reg[it->r2][lt] += *cell; break;
+        case A_LD: r1[lt] = *cell; break;
+        case A_ADD: r1[lt] += *cell; break;
+        case A_SUB: r1[lt] -= *cell; break;
+        case A_ST: *cell = r1[lt]; break;
+        case A_ACCST: *cell = r1[lt] += r2[lt]; break;
+        default: r1[lt] = *cell; r2[lt] += *cell; break;
         }
       }
       w0 += wn;
