@@ -906,6 +906,7 @@ typedef struct {
   Word *gmem, *smem, *reg[NREG];
   int nreg; /* registers in use: RU0 + the unroll when it is above 1 */
   guint32 *sh_epoch, epoch;
+  guint32 *rg_epoch; /* per block of the chunk: the epoch its registers were zeroed in */
   gint64 *addr;
   MsSatStats st;
   GError **error;
@@ -944,8 +945,13 @@ static gboolean ex_mem(Exec *x, MsSource *src, const Item *it) {
         w0 += wn;
         continue;
       }
+      const guint64 blk = (first + w0 - x->c_lo) / x->T;
+      if (x->rg_epoch[blk] != x->epoch) { /* the block's registers, zeroed at its first use in the kernel */
+        const guint64 t0 = blk * x->T, tn = MIN(x->T, x->c_hi - x->c_lo - t0);
+        for (int r = 0; r < x->nreg; r++) memset(x->reg[r] + t0, 0, sizeof(Word) * tn);
+        x->rg_epoch[blk] = x->epoch;
+      }
       if (!glob) { /* the block's shared memory, poisoned at its first use in the kernel */
-        const guint64 blk = (first + w0 - x->c_lo) / x->T;
         if (x->sh_epoch[blk] != x->epoch) {
           for (guint64 q = 0; q < x->SH; q++) x->smem[blk * x->SH + q] = POISON;
           x->sh_epoch[blk] = x->epoch;
@@ -988,8 +994,7 @@ static gboolean ex_mem(Exec *x, MsSource *src, const Item *it) {
 /* Run chunk c through the steps of one kernel (up to and including the next grid barrier,
  * or the end); `count` says whether barriers and steps are counted (the first chunk). */
 static gboolean ex_kernel(Exec *x, Chunk *c, gboolean count) {
-  for (int r = 0; r < x->nreg; r++) memset(x->reg[r], 0, sizeof(Word) * (x->c_hi - x->c_lo));
-  x->epoch++;
+  x->epoch++; /* registers zeroed and shared memory poisoned, block by block as they are used (ex_mem) */
   for (;;) {
     Item *it = iter_next(&c->iter);
     MsStep st;
@@ -1278,6 +1283,7 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
     guint64 blocks = (ct + T - 1) / T;
     x.smem = g_new(Word, blocks * x.SH);
     x.sh_epoch = g_new0(guint32, blocks);
+    x.rg_epoch = g_new0(guint32, blocks);
     for (int q = 0; q < x.nreg; q++) x.reg[q] = g_new0(Word, ct);
     x.addr = g_new(gint64, 1 << 16);
     for (guint64 i = 0; i < p->n; i++) x.gmem[i] = (Word)input_value(seed, i, values);
@@ -1304,6 +1310,7 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
     g_free(x.gmem);
     g_free(x.smem);
     g_free(x.sh_epoch);
+    g_free(x.rg_epoch);
     for (int q = 0; q < x.nreg; q++) g_free(x.reg[q]);
     g_free(x.addr);
   }
