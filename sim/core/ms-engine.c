@@ -42,6 +42,9 @@ typedef struct {
   guint64 jumped;
   guint refs;          /* steps in the window that point to it */
   gboolean closed;     /* no step will be added */
+  guint64 *any;        /* closed: bit j - ulo set when warp j has a request in one of its
+                        * steps (made on first use: a warp inside the union may still have
+                        * none, as the lanes a predicate leaves out of each block's warps) */
 } Run;
 
 #define RUN_MAX 64
@@ -353,6 +356,8 @@ typedef struct Engine {
   gint64 *blk_start;    /* block_start_units: per block, when it started in its kernel (-1: not yet) */
   guint64 *blk_done;    /* per block: warps that finished the kernel */
   gint64 *blk_retire;   /* per block: when it retires (latest ready of its warps) */
+  guint8 *blk_idle;     /* per block while resident: placed idle in its kernel (place_idle), its
+                         * warps not in its DMM's resident list */
   guint64 *res_warps, *res_blocks, *res_dead; /* per DMM */
   guint64 *ptree;       /* placement: a min-tree over the DMMs (leaves at psize + x) of
                          * res_warps << 32 | x for those with room for a whole block, else
@@ -902,12 +907,17 @@ static inline guint64 jumps_of(const StepRec *r) {
 }
 static inline guint64 rem_of(const StepRec *r) { return r->remaining - jumps_of(r); }
 
+static void run_free(Run *u) {
+  g_free(u->any);
+  g_free(u);
+}
+
 static void run_close(Engine *e) {
   Run *u = e->cur_run;
   if (!u) return;
   u->closed = TRUE;
   e->cur_run = NULL;
-  if (u->refs == 0) g_free(u);
+  if (u->refs == 0) run_free(u);
 }
 
 static void kspan_close(Engine *e, guint64 end) {
@@ -920,7 +930,7 @@ static void kspan_close(Engine *e, guint64 end) {
 }
 
 static void rec_free(Engine *e, StepRec *r) {
-  if (r->run && --r->run->refs == 0 && r->run != e->cur_run) g_free(r->run);
+  if (r->run && --r->run->refs == 0 && r->run != e->cur_run) run_free(r->run);
   if (r->kspan && --r->kspan->refs == 0 && r->kspan != e->cur_kspan) g_free(r->kspan);
   if (r->k) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->k - 1);
   if (r->kd) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->kd - 1);
@@ -1973,6 +1983,7 @@ static void retire_block(Engine *e, guint64 b) {
   e->nroom += room(e, x) - had;
   ptree_set(e, x);
   e->block_dmm[b] = -1;
+  if (e->blk_idle[b]) return; /* its warps were never listed */
   e->res_dead[x] += nw;
   GArray *L = e->res_list[x];
   if (2 * e->res_dead[x] > L->len) { /* drop the warps of retired blocks */
@@ -1991,6 +2002,41 @@ static void retire_block(Engine *e, guint64 b) {
 }
 
 static gboolean drain(Engine *e);
+
+/* Block b (nw warps from j0), just placed at time t: if it has no request in its whole
+ * kernel (a kernel span it lies outside of, see advance), its warps jump to the closing grid
+ * barrier and arrive there, as advance would take them one by one, with no entry in the
+ * DMM's resident list (they are never served).  Not when they would complete the barrier
+ * (its release is advance's) or the kernel ends the trace.  1 if done, 0 if not, -1 on a
+ * loading error. */
+static inline void hold(Engine *e, guint64 j, MsOp op);
+
+static int place_idle(Engine *e, guint64 b, guint64 j0, guint64 nw) {
+  const StepRec *r = step_at(e, e->cursor[j0]);
+  if (!r) return e->error ? -1 : 0;
+  KSpan *ks = r->kspan;
+  if (!ks || ks->nojump) return 0;
+  for (guint64 i = j0; i < j0 + nw; i++)
+    if (e->cursor[i] != ks->start) return 0;
+  while (!ks->closed && !ks->nojump && (b < ks->blo || b >= ks->bhi))
+    if (!step_at(e, e->head + e->count) && e->error) return -1;
+  if (!ks->closed || ks->nojump || (b >= ks->blo && b < ks->bhi)) return 0;
+  StepRec *c = step_at(e, ks->end);
+  if (!c) return e->error ? -1 : 0;
+  if (c->step.op != MS_OP_SYNC || c->step.scope != MS_SCOPE_GRID || c->arrived + nw >= e->W) return 0;
+  e->blk_idle[b] = 1;
+  ks->jumped += nw;
+  for (guint64 i = j0; i < j0 + nw; i++) {
+    e->cursor[i] = ks->end;
+    hold(e, i, MS_OP_SYNC);
+    e->pipe[i] = PIPE_BARRIER;
+    c->arrived++;
+    c->release = MAX(c->release, e->ready[i]);
+    block_arrive(e, i);
+  }
+  win_pop_done(e);
+  return 1;
+}
 
 /* Place waiting blocks at time t, in increasing order, while a DMM has room: each on the DMM
  * with room holding the fewest resident warps (the lowest-numbered on ties). */
@@ -2020,6 +2066,11 @@ static gboolean place_blocks(Engine *e, gint64 t) {
     e->blk_retire[b] = t;
     if (e->blk_start) e->blk_start[b] = -1; /* it starts at its first request (advance) */
     e->next_block++;
+    for (guint64 i = b * e->wpb; i < b * e->wpb + nw; i++) e->ready[i] = t;
+    const int idle = place_idle(e, b, b * e->wpb, nw);
+    if (idle < 0) return FALSE;
+    if (idle) continue;
+    e->blk_idle[b] = 0;
     GArray *L = e->res_list[best];
     const guint words = (L->len + (guint)nw + 63) / 64;
     if (words > e->rbwords[best]) { /* bits past the list's end are kept 0 */
@@ -2031,7 +2082,6 @@ static gboolean place_blocks(Engine *e, gint64 t) {
     for (guint64 i = b * e->wpb; i < b * e->wpb + nw; i++) {
       e->ridx[i] = L->len;
       g_array_append_val(L, i);
-      e->ready[i] = t;
       work_push(e, i);
     }
     if (!drain(e)) return FALSE;
@@ -2360,6 +2410,20 @@ static gboolean krep_release(Engine *e, const StepRec *r, gint64 *tp) {
   }
 }
 
+/* Whether warp j (inside the union of closed run u) has a request in one of u's steps. */
+static gboolean run_has(Engine *e, Run *u, guint64 j) {
+  if (!u->any) {
+    const guint64 n = u->uhi - u->ulo;
+    u->any = g_new0(guint64, (n + 63) / 64);
+    for (guint64 s = u->start; s < u->start + u->len; s++) {
+      const StepRec *r = win_get(e, s);
+      for (guint64 w = r->klo; w < r->khi; w++)
+        if (r->k[w - r->klo] || (r->kh && r->kh[w - r->klo])) u->any[(w - u->ulo) >> 6] |= G_GUINT64_CONSTANT(1) << ((w - u->ulo) & 63);
+    }
+  }
+  return (u->any[(j - u->ulo) >> 6] >> ((j - u->ulo) & 63)) & 1;
+}
+
 #define ADV_PREFETCH 4u
 
 static gboolean advance(Engine *e, guint64 j) {
@@ -2436,11 +2500,11 @@ static gboolean advance(Engine *e, guint64 j) {
     const guint16 kj = kof(r, j);
     if (kj == 0 && !khof(r, j)) { /* no request in this step: skip it at no cost */
       Run *u = r->run;
-      if (u && e->cursor[j] == u->start && (j < u->ulo || j >= u->uhi)) {
+      if (u && e->cursor[j] == u->start) {
         /* at the start of a run: if none of its steps has a request of j, jump over it */
         while (!u->closed)
           if (!step_at(e, u->start + u->len) && e->error) return FALSE;
-        if (j < u->ulo || j >= u->uhi) {
+        if (j < u->ulo || j >= u->uhi || !run_has(e, u, j)) {
           u->jumped++;
           e->cursor[j] = u->start + u->len;
           win_pop_done(e);
@@ -2962,6 +3026,7 @@ static void engine_free(Engine *e) {
   g_free(e->iacc);
   g_free(e->blk_start);
   g_free(e->blk_done);
+  g_free(e->blk_idle);
   g_free(e->blk_retire);
   g_free(e->res_warps);
   g_free(e->res_blocks);
@@ -3005,7 +3070,7 @@ static void engine_free(Engine *e) {
   g_free(e->pinlist);
   if (e->ring) {
     for (guint64 s = e->head; s < e->head + e->count; s++) rec_free(e, win_get(e, s));
-    g_free(e->cur_run); /* an open run: its steps are gone */
+    if (e->cur_run) run_free(e->cur_run); /* an open run: its steps are gone */
     g_free(e->cur_kspan);
   }
   g_free(e->ring);
@@ -3190,6 +3255,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     }
     for (guint64 b = 0; b < e.blocks; b++) e.block_dmm[b] = -1;
     e.blk_done = g_new0(guint64, e.blocks);
+    e.blk_idle = g_new0(guint8, e.blocks);
     e.blk_retire = g_new0(gint64, e.blocks);
     e.res_warps = g_new0(guint64, d);
     e.res_blocks = g_new0(guint64, d);
