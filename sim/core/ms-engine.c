@@ -66,9 +66,12 @@ typedef struct {
   guint refs;          /* steps in the window that point to it */
   gboolean closed;     /* no step will be added */
   gboolean nojump;     /* too large to look ahead over (KSPAN_MAX_BYTES) */
+  guint64 *any;        /* closed: bit b - blo set when block b has a request in one of its
+                        * steps (made on first use) */
+  guint64 bact;        /* with any: 1 + the last block with a request (blo if none) */
 } KSpan;
 
-#define KSPAN_MAX_BYTES (G_GUINT64_CONSTANT(256) << 20)
+#define KSPAN_MAX_BYTES (G_GUINT64_CONSTANT(64) << 20)
 
 typedef struct {
   MsStep step;
@@ -920,18 +923,23 @@ static void run_close(Engine *e) {
   if (u->refs == 0) run_free(u);
 }
 
+static void kspan_free(KSpan *u) {
+  g_free(u->any);
+  g_free(u);
+}
+
 static void kspan_close(Engine *e, guint64 end) {
   KSpan *u = e->cur_kspan;
   if (!u) return;
   u->closed = TRUE;
   u->end = end;
   e->cur_kspan = NULL;
-  if (u->refs == 0) g_free(u);
+  if (u->refs == 0) kspan_free(u);
 }
 
 static void rec_free(Engine *e, StepRec *r) {
   if (r->run && --r->run->refs == 0 && r->run != e->cur_run) run_free(r->run);
-  if (r->kspan && --r->kspan->refs == 0 && r->kspan != e->cur_kspan) g_free(r->kspan);
+  if (r->kspan && --r->kspan->refs == 0 && r->kspan != e->cur_kspan) kspan_free(r->kspan);
   if (r->k) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->k - 1);
   if (r->kd) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->kd - 1);
   g_free(r->kh);
@@ -2011,6 +2019,33 @@ static gboolean drain(Engine *e);
  * loading error. */
 static inline void hold(Engine *e, guint64 j, MsOp op);
 
+/* Whether block b has no request in any step of kernel span ks (loading its steps as
+ * needed): 1 yes, 0 no or not known (too large to look ahead over), -1 on a loading error. */
+static int kspan_idle(Engine *e, KSpan *ks, guint64 b) {
+  while (!ks->closed && !ks->nojump && (b < ks->blo || b >= ks->bhi))
+    if (!step_at(e, e->head + e->count) && e->error) return -1;
+  if (!ks->closed || ks->nojump) return 0;
+  if (b < ks->blo || b >= ks->bhi) return 1;
+  if (!ks->any) { /* its steps are all in the window: a warp at its start has passed none */
+    const guint64 n = ks->bhi - ks->blo, wpb = e->wpb;
+    ks->any = g_new0(guint64, (n + 63) / 64);
+    ks->bact = ks->blo;
+    for (guint64 s = ks->start; s < ks->end; s++) {
+      const StepRec *r = win_get(e, s);
+      if (!r->k) continue;
+      for (guint64 w = r->klo; w < r->khi; w++)
+        if (r->k[w - r->klo] || (r->kh && r->kh[w - r->klo])) {
+          const guint64 x = w / wpb - ks->blo;
+          ks->any[x >> 6] |= G_GUINT64_CONSTANT(1) << (x & 63);
+          ks->bact = MAX(ks->bact, w / wpb + 1);
+          w = (w / wpb + 1) * wpb - 1; /* the block's other warps: known */
+        }
+    }
+  }
+  const guint64 x = b - ks->blo;
+  return !((ks->any[x >> 6] >> (x & 63)) & 1);
+}
+
 static int place_idle(Engine *e, guint64 b, guint64 j0, guint64 nw) {
   const StepRec *r = step_at(e, e->cursor[j0]);
   if (!r) return e->error ? -1 : 0;
@@ -2018,9 +2053,8 @@ static int place_idle(Engine *e, guint64 b, guint64 j0, guint64 nw) {
   if (!ks || ks->nojump) return 0;
   for (guint64 i = j0; i < j0 + nw; i++)
     if (e->cursor[i] != ks->start) return 0;
-  while (!ks->closed && !ks->nojump && (b < ks->blo || b >= ks->bhi))
-    if (!step_at(e, e->head + e->count) && e->error) return -1;
-  if (!ks->closed || ks->nojump || (b >= ks->blo && b < ks->bhi)) return 0;
+  const int idle = kspan_idle(e, ks, b);
+  if (idle <= 0) return idle;
   StepRec *c = step_at(e, ks->end);
   if (!c) return e->error ? -1 : 0;
   if (c->step.op != MS_OP_SYNC || c->step.scope != MS_SCOPE_GRID || c->arrived + nw >= e->W) return 0;
@@ -2034,6 +2068,41 @@ static int place_idle(Engine *e, guint64 b, guint64 j0, guint64 nw) {
     c->release = MAX(c->release, e->ready[i]);
     block_arrive(e, i);
   }
+  win_pop_done(e);
+  return 1;
+}
+
+/* Blocks b .. blocks - 1, the next to place, with room for b now at time t: if none of them
+ * has a request in its kernel (all past the kernel span's union), they would all be placed
+ * at t, wave after wave (each idle block retires at t, giving back the room it took), and
+ * arrive at the closing barrier at once with ready time t, touching nothing but one another's
+ * places: they arrive there directly.  Not when they would complete the barrier.  1 if
+ * done, 0 if not, -1 on a loading error. */
+static int place_trailing_idle(Engine *e, guint64 b, gint64 t) {
+  const guint64 j0 = b * e->wpb;
+  const StepRec *r = step_at(e, e->cursor[j0]);
+  if (!r) return e->error ? -1 : 0;
+  KSpan *ks = r->kspan;
+  if (!ks || ks->nojump || e->cursor[j0] != ks->start) return 0;
+  const int idle = kspan_idle(e, ks, b);
+  if (idle <= 0) return idle;
+  if (b < ks->bhi && b < ks->bact) return 0; /* blocks after it may have requests (b inside
+                                                * the union: kspan_idle made `any` and bact) */
+  StepRec *c = step_at(e, ks->end);
+  if (!c) return e->error ? -1 : 0;
+  if (c->step.op != MS_OP_SYNC || c->step.scope != MS_SCOPE_GRID || c->arrived + (e->W - j0) >= e->W) return 0;
+  for (guint64 i = j0; i < e->W; i++)
+    if (e->cursor[i] != ks->start) return 0;
+  ks->jumped += e->W - j0;
+  for (guint64 i = j0; i < e->W; i++) {
+    e->ready[i] = t;
+    e->cursor[i] = ks->end;
+    hold(e, i, MS_OP_SYNC);
+    e->pipe[i] = PIPE_BARRIER;
+    c->release = MAX(c->release, e->ready[i]);
+  }
+  c->arrived += e->W - j0;
+  e->next_block = e->blocks;
   win_pop_done(e);
   return 1;
 }
@@ -2056,6 +2125,9 @@ static gboolean place_blocks(Engine *e, gint64 t) {
       }
     }
     if (best < 0) break;
+    const int trail = place_trailing_idle(e, b, t);
+    if (trail < 0) return FALSE;
+    if (trail) break;
     e->block_dmm[b] = (gint32)best;
     const gboolean had = room(e, (guint)best);
     e->res_warps[best] += nw;
@@ -2445,10 +2517,9 @@ static gboolean advance(Engine *e, guint64 j) {
     if (ks && e->cursor[j] == ks->start && !ks->nojump) {
       /* at the start of a kernel: if j's block has no request in any of its steps, jump to
        * its closing barrier (loading its steps while the block stays outside their union) */
-      const guint64 b = j / e->wpb;
-      while (!ks->closed && !ks->nojump && (b < ks->blo || b >= ks->bhi))
-        if (!step_at(e, e->head + e->count) && e->error) return FALSE;
-      if (ks->closed && !ks->nojump && (b < ks->blo || b >= ks->bhi)) {
+      const int idle = kspan_idle(e, ks, j / e->wpb);
+      if (idle < 0) return FALSE;
+      if (idle) {
         ks->jumped++;
         e->cursor[j] = ks->end;
         win_pop_done(e);
@@ -3071,7 +3142,7 @@ static void engine_free(Engine *e) {
   if (e->ring) {
     for (guint64 s = e->head; s < e->head + e->count; s++) rec_free(e, win_get(e, s));
     if (e->cur_run) run_free(e->cur_run); /* an open run: its steps are gone */
-    g_free(e->cur_kspan);
+    if (e->cur_kspan) kspan_free(e->cur_kspan);
   }
   g_free(e->ring);
   if (e->kpool) g_ptr_array_free(e->kpool, TRUE);
