@@ -959,27 +959,34 @@ static gboolean ex_mem(Exec *x, MsSource *src, const Item *it) {
         mem = x->smem + blk * x->SH;
         lim = x->SH;
       }
-      for (guint64 k = k0; k < w0 + wn; k++) {
-        gint64 a = x->addr[k];
+      const gint64 *ad = x->addr;
+      for (guint64 k = k0; k < w0 + wn; k++) { /* the addresses' checks, then the actions */
+        const gint64 a = ad[k];
         if (a < 0) continue;
         act++;
-        guint64 t = first + k, lt = t - x->c_lo;
         if ((guint64)a >= lim)
-          return ex_fail(x, glob ? "global address beyond the arrays" : "shared address beyond the block's shared memory", t, a);
+          return ex_fail(x, glob ? "global address beyond the arrays" : "shared address beyond the block's shared memory",
+                         first + k, a);
         if (glob) {
           if (g < 0) g = a / (gint64)x->W;
           else if (a / (gint64)x->W != g) one = FALSE;
         }
-        Word *cell = &mem[a];
-        switch (it->act) {
-        case A_LD: r1[lt] = *cell; break;
-        case A_ADD: r1[lt] += *cell; break;
-        case A_SUB: r1[lt] -= *cell; break;
-        case A_ST: *cell = r1[lt]; break;
-        case A_ACCST: *cell = r1[lt] += r2[lt]; break;
-        default: r1[lt] = *cell; r2[lt] += *cell; break;
-        }
       }
+      Word *q1 = r1 + (first - x->c_lo), *q2 = r2 + (first - x->c_lo); /* lane k's registers: q[k] */
+#define ACT(STMT)                                      \
+  for (guint64 k = k0; k < w0 + wn; k++) {             \
+    const gint64 a = ad[k];                            \
+    if (a >= 0) { STMT; }                              \
+  }
+      switch (it->act) {
+      case A_LD: ACT(q1[k] = mem[a]); break;
+      case A_ADD: ACT(q1[k] += mem[a]); break;
+      case A_SUB: ACT(q1[k] -= mem[a]); break;
+      case A_ST: ACT(mem[a] = q1[k]); break;
+      case A_ACCST: ACT(mem[a] = q1[k] += q2[k]); break;
+      default: ACT(q1[k] = mem[a]; q2[k] += mem[a]); break;
+      }
+#undef ACT
       w0 += wn;
       if (!act) continue;
       gboolean rd = it->op == MS_OP_READ;
