@@ -932,6 +932,7 @@ static gboolean ex_mem(Exec *x, MsSource *src, const Item *it) {
     if (!ms_source_fill_repeated(src, first, cnt, x->addr, x->error)) return FALSE;
     /* warps: groups of W threads aligned to W (T is a multiple of W: one block each) */
     const gboolean glob = it->space == MS_SPACE_GLOBAL;
+    const int wsh = __builtin_ctzll(x->W);
     Word *r1 = x->reg[it->r1], *r2 = x->reg[it->r2];
     for (guint64 w0 = 0; w0 < cnt;) {
       guint64 wn = MIN(x->W - (first + w0) % x->W, cnt - w0), act = 0;
@@ -967,9 +968,9 @@ static gboolean ex_mem(Exec *x, MsSource *src, const Item *it) {
         if ((guint64)a >= lim)
           return ex_fail(x, glob ? "global address beyond the arrays" : "shared address beyond the block's shared memory",
                          first + k, a);
-        if (glob) {
-          if (g < 0) g = a / (gint64)x->W;
-          else if (a / (gint64)x->W != g) one = FALSE;
+        if (glob) { /* W is a power of two (sat_build), a >= 0 */
+          if (g < 0) g = a >> wsh;
+          else if (a >> wsh != g) one = FALSE;
         }
       }
       Word *q1 = r1 + (first - x->c_lo), *q2 = r2 + (first - x->c_lo); /* lane k's registers: q[k] */
