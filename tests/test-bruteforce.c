@@ -1283,6 +1283,73 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   g_rand_free(gc);
 }
 
+/* Kernels in which whole blocks have no request (a prefix, a suffix, a middle range or a
+ * random part of the blocks active, or none): the engine's idle blocks jump over a kernel,
+ * are placed without their warps walking it, and trailing ones arrive at the barrier at
+ * once; warps idle in an active block jump over runs.  With the GPU extensions (residency
+ * limits, block starts, launches, caches), as the test above. */
+static MtTrace *idle_block_trace(GRand *g, guint w) {
+  const guint64 wpb = (guint64)g_rand_int_range(g, 1, 4), nb = (guint64)g_rand_int_range(g, 2, 13);
+  guint64 threads = nb * wpb * w;
+  if (g_rand_int_range(g, 0, 3) == 0) threads -= (guint64)g_rand_int_range(g, 0, (gint32)(wpb * w)); /* a partial last block */
+  MtTrace *t = mt_trace_new(threads, wpb * w);
+  const guint nk = (guint)g_rand_int_range(g, 1, 5);
+  gboolean *act = g_new(gboolean, nb);
+  for (guint k = 0; k < nk; k++) {
+    if (k) mt_sync(t, MS_SCOPE_GRID);
+    const int pat = g_rand_int_range(g, 0, 6);
+    const guint64 a = (guint64)g_rand_int_range(g, 0, (gint32)nb), b = (guint64)g_rand_int_range(g, (gint32)a, (gint32)nb + 1);
+    for (guint64 x = 0; x < nb; x++)
+      act[x] = pat == 0 ? x < b : pat == 1 ? x >= a : pat == 2 ? x >= a && x < b : pat == 3 ? g_rand_boolean(g) : pat == 4;
+    const guint ns = (guint)g_rand_int_range(g, 1, 8);
+    for (guint s = 0; s < ns; s++) {
+      const int r = g_rand_int_range(g, 0, 8);
+      if (r == 0) {
+        mt_sync(t, MS_SCOPE_BLOCK);
+        continue;
+      }
+      const gboolean comp = r == 1;
+      gint64 *ad = mt_mem(t, comp ? MS_OP_COMPUTE : g_rand_boolean(g) ? MS_OP_READ : MS_OP_WRITE,
+                          g_rand_boolean(g) ? MS_SPACE_SHARED : MS_SPACE_GLOBAL);
+      const gint64 base = g_rand_int_range(g, 0, 3) * 100, stride = g_rand_int_range(g, 0, 3);
+      for (guint64 j = 0; j * w < threads; j++) {
+        const gboolean idle = !act[j / wpb] || g_rand_int_range(g, 0, 3) == 0;
+        for (guint64 i = j * w; i < MIN(threads, (j + 1) * w); i++)
+          ad[i] = idle || g_rand_int_range(g, 0, 5) == 0 ? MS_ADDR_NONE
+                  : comp                                 ? (gint64)g_rand_int_range(g, 1, 4)
+                  : stride                               ? base + (gint64)i * stride
+                                                         : base + g_rand_int_range(g, 0, 3 * (gint32)w);
+      }
+    }
+  }
+  if (g_rand_boolean(g)) mt_sync(t, MS_SCOPE_GRID);
+  g_free(act);
+  return t;
+}
+
+Test(bruteforce, engine_should_match_naive_evaluator_on_kernels_with_idle_blocks) {
+  guint32 seed = test_seed(20261127u);
+  GRand *g = g_rand_new_with_seed(seed);
+  guint dyn = 0;
+  for (guint it = 0; it < 2000; it++) {
+    MsModel *m = random_model(g);
+    MtTrace *t = idle_block_trace(g, m->width);
+    random_extensions(g, m, t);
+    dyn += ms_model_is_hmm(m) && (m->resident_warps || m->resident_blocks || t->shared_words);
+    g_autofree char *desc = describe(m, t, seed, it);
+    Naive n;
+    naive_eval(m, t, &n);
+    MsSimOptions opt = {.per_step = TRUE};
+    MsResult *r = mt_run(m, t, &opt);
+    compare(r, &n, desc);
+    ms_result_free(r);
+    mt_trace_free(t);
+    ms_model_free(m);
+  }
+  cr_expect_gt(dyn, 2000 / 5, "residency under-tested: %u", dyn);
+  g_rand_free(g);
+}
+
 /* Limits wide enough to hold every block change nothing but make grid barriers kernel
  * boundaries: with launch_units 0 the time is the unlimited model's, to the unit. */
 Test(bruteforce, ample_residency_should_equal_unlimited) {

@@ -39,7 +39,17 @@ static char *random_expr(GRand *g, gboolean *sep) {
   return g_string_free(s, FALSE);
 }
 
-static char *random_trace(GRand *g, guint w, gboolean bad_ok) {
+/* instruction counts of a compute step: uniform, or of the block or the lane (some blocks
+ * the same as others, some not); 0 is out of range (an error) */
+static const char *const instr_terms[] = {"1", "3", "1 + (k + bid) % 3", "1 + ltid % 4", "2 + bid / 5", "(bid % 2) * 2 + 1",
+                                          "1 + (bid + ltid) % 2", "bid % 7"};
+
+static char *random_trace_comp(GRand *g, guint w, gboolean bad_ok, gboolean comp_ok);
+static char *random_trace(GRand *g, guint w, gboolean bad_ok) { return random_trace_comp(g, w, bad_ok, FALSE); }
+
+/* comp_ok: also compute steps (draws the generator only then, so the traces of the tests
+ * without them stay as they were) */
+static char *random_trace_comp(GRand *g, guint w, gboolean bad_ok, gboolean comp_ok) {
   const guint64 bt = (guint64)w * (guint64)g_rand_int_range(g, 1, 5);
   const guint64 blocks = (guint64)g_rand_int_range(g, 2, 24);
   guint64 threads = bt * blocks;
@@ -61,6 +71,15 @@ static char *random_trace(GRand *g, guint w, gboolean bad_ok) {
     if (i) g_string_append_c(s, ',');
     if (g_rand_int_range(g, 0, 8) == 0) {
       g_string_append_printf(s, "{\"op\":\"sync\",\"scope\":\"%s\"}", g_rand_boolean(g) ? "block" : "grid");
+      continue;
+    }
+    if (comp_ok && g_rand_int_range(g, 0, 3) == 0) {
+      const guint nt = bad_ok ? G_N_ELEMENTS(instr_terms) : G_N_ELEMENTS(instr_terms) - 1;
+      g_string_append_printf(s, "{\"op\":\"compute\",\"instructions\":\"%s\"", instr_terms[g_rand_int_range(g, 0, (gint32)nt)]);
+      guint nc = (guint)g_rand_int_range(g, 0, 3);
+      for (guint c = 0; c < nc; c++)
+        g_string_append_printf(s, "%s%s", c ? " && " : ",\"when\":\"", conjs[g_rand_int_range(g, 0, G_N_ELEMENTS(conjs))]);
+      g_string_append_printf(s, "%s}", nc ? "\"" : "");
       continue;
     }
     gboolean sep;
@@ -106,6 +125,67 @@ static MsResult *run(const MsModel *m, const char *text, gboolean every, guint t
   MsResult *r = ms_simulate(m, src, &opt, err);
   ms_source_free(src);
   return r;
+}
+
+/* The same with compute steps (whose blocks repeat only unshifted) and an L2 cache (whose
+ * pass takes the repeated blocks' addresses from the reference block and skips warps with
+ * no request): the cache's counts too. */
+Test(repeat, reuse_with_compute_steps_and_an_l2_cache_should_give_the_result_of_filling_every_block) {
+  GRand *g = g_rand_new_with_seed(20261127u);
+  guint reused = 0, failed = 0, total = 0, cached = 0, computed = 0;
+  for (guint it = 0; it < 2000; it++) {
+    MsModel *m = random_model(g, it % 2);
+    if (m->kind != MS_MODEL_DMM && g_rand_int_range(g, 0, 4)) {
+      m->l2_ways = (guint32)g_rand_int_range(g, 1, 5);
+      m->l2_words = (guint64)g_rand_int_range(g, 16, 400);
+      m->l2_latency = (guint64)g_rand_int_range(g, 1, 9);
+      m->l2_rate = (guint32)g_rand_int_range(g, 1, 4);
+      if (g_rand_boolean(g)) m->l2_partial_write_stages = (guint32)g_rand_int_range(g, 1, 3);
+    }
+    if (g_rand_boolean(g)) m->instruction_units = (guint32)g_rand_int_range(g, 1, 5);
+    g_autofree char *text = random_trace_comp(g, m->width, TRUE, TRUE);
+    GError *e1 = NULL, *e2 = NULL;
+    MsResult *a = run(m, text, TRUE, 1, &e1);
+    MsResult *b = run(m, text, FALSE, 1 + it % 3, &e2);
+    cr_assert_eq(a == NULL, b == NULL, "it %u: one run failed (%s)\n%s", it, e1 ? e1->message : e2->message, text);
+    if (!a) {
+      cr_assert_str_eq(e1->message, e2->message, "it %u\n%s", it, text);
+      failed++;
+    } else {
+      cr_assert_eq(a->repeated_blocks, 0);
+      cr_assert_eq(a->time_units, b->time_units, "it %u\n%s", it, text);
+      cr_assert_eq(a->stages, b->stages, "it %u", it);
+      cr_assert_eq(a->requests, b->requests, "it %u", it);
+      cr_assert_eq(a->dispatches, b->dispatches, "it %u", it);
+      cr_assert_eq(a->instructions, b->instructions, "it %u", it);
+      cr_assert_eq(a->compute_steps, b->compute_steps, "it %u", it);
+      cr_assert_eq(a->l2_hits, b->l2_hits, "it %u\n%s", it, text);
+      cr_assert_eq(a->l2_misses, b->l2_misses, "it %u", it);
+      cr_assert_eq(a->dram_stages, b->dram_stages, "it %u", it);
+      cr_assert_eq(a->round_sum, b->round_sum, "it %u\n%s", it, text);
+      cr_assert_eq(a->global_busy, b->global_busy, "it %u", it);
+      cr_assert_eq(a->shared_busy, b->shared_busy, "it %u", it);
+      cr_assert_eq(a->per_step->len, b->per_step->len, "it %u", it);
+      cr_assert(memcmp(a->per_step->data, b->per_step->data, a->per_step->len * sizeof(MsStepResult)) == 0,
+                "it %u\n%s", it, text);
+      reused += b->repeated_blocks > 0;
+      cached += b->l2_hits + b->l2_misses > 0 && b->repeated_blocks > 0;
+      computed += b->instructions > 0 && b->repeated_blocks > 0;
+      total++;
+    }
+    g_clear_error(&e1);
+    g_clear_error(&e2);
+    ms_result_free(a);
+    ms_result_free(b);
+    ms_model_free(m);
+  }
+  cr_log_info("reuse in %u of %u traces (%u with the cache, %u with compute steps), %u failing", reused, total, cached,
+              computed, failed);
+  cr_expect_gt(reused, total / 3, "reuse taken in %u of %u traces", reused, total);
+  cr_expect_gt(cached, total / 10, "reuse with the cache in %u of %u traces", cached, total);
+  cr_expect_gt(computed, total / 10, "reuse with compute steps in %u of %u traces", computed, total);
+  cr_expect_gt(failed, 30, "only %u failing traces", failed);
+  g_rand_free(g);
 }
 
 Test(repeat, reuse_should_give_the_result_of_filling_every_block) {

@@ -26,6 +26,7 @@
 
 #define PIPE_DONE (-1)
 #define REP_CLASSES 64 /* shift classes of a step kept by count_blocks */
+#define BK_MAX_BLOCKS (G_GUINT64_CONSTANT(1) << 24) /* blocks whose kinds count_blocks keeps for the cache pass */
 #define PIPE_BARRIER (-2)
 #define PIPE_FLAG (-3) /* waiting for a flag (a wait step) */
 #define NEVER G_MAXINT64
@@ -41,13 +42,41 @@ typedef struct {
   guint64 jumped;
   guint refs;          /* steps in the window that point to it */
   gboolean closed;     /* no step will be added */
+  guint64 *any;        /* closed: bit j - ulo set when warp j has a request in one of its
+                        * steps (made on first use: a warp inside the union may still have
+                        * none, as the lanes a predicate leaves out of each block's warps) */
 } Run;
 
 #define RUN_MAX 64
 
+/* A kernel span: the steps between two grid barriers (or the trace's start or end), all of
+ * them, block barriers included.  A block none of whose warps has a request in any of them
+ * (outside the union of their active warps, in whole blocks) is idle in the kernel: each of
+ * its warps, at the span's first step, jumps to its end (the closing grid barrier) at once,
+ * instead of passing its runs and block barriers one by one.  Its ready time does not change
+ * on the way (hold() at a barrier finds nothing outstanding from the kernels before, and its
+ * block's barriers release at the time all its warps share, as the kernel or the block
+ * started), so the jump is exact.  Its steps count the jumpers in `jumped`. */
+typedef struct {
+  guint64 start;       /* its first step */
+  guint64 end;         /* closed: the step after its last (the closing barrier, or the end) */
+  guint64 blo, bhi;    /* union of the steps' [klo, khi) in blocks */
+  guint64 bytes;       /* its steps' stage arrays */
+  guint64 jumped;
+  guint refs;          /* steps in the window that point to it */
+  gboolean closed;     /* no step will be added */
+  gboolean nojump;     /* too large to look ahead over (KSPAN_MAX_BYTES) */
+  guint64 *any;        /* closed: bit b - blo set when block b has a request in one of its
+                        * steps (made on first use) */
+  guint64 bact;        /* with any: 1 + the last block with a request (blo if none) */
+} KSpan;
+
+#define KSPAN_MAX_BYTES (G_GUINT64_CONSTANT(64) << 20)
+
 typedef struct {
   MsStep step;
   Run *run;          /* memory steps: their run */
+  KSpan *kspan;      /* steps other than grid barriers: their kernel span */
   guint16 *k;        /* stages of warps klo..khi-1 (others: 0, no request); NULL for sync steps */
   guint16 *kd;       /* L2 cache, global steps: DRAM slots of warps klo..khi-1; else NULL */
   guint32 *kh;       /* L1, global reads: warp klo..khi-1's groups that hit (bit j: its j-th
@@ -279,8 +308,16 @@ typedef struct Engine {
   guint nent;
   guint8 *bkind;        /* block_shift's answers for a batch of blocks */
   gint64 *bat;
+  /* the cache pass after count_blocks: each block's kind (IDLE, SHIFTED: its addresses are
+   * refaddr's + bks; FILL) for blocks bk_b0 .. bk_b0 + bk_n - 1 of the step */
+  guint8 *bk;
+  gint64 *bks;
+  guint64 bk_b0, bk_n;
+  gboolean bkstep;      /* count_blocks records them (bk, bks allocated and a cache pass follows) */
+  gboolean bk_valid;    /* they are the current step's */
 
   Run *cur_run;  /* the run the next memory step joins, NULL after a sync */
+  KSpan *cur_kspan; /* the kernel span the next step joins, NULL after a grid barrier */
 
   guint64 *work; /* warps to advance: a stack of nwork (room for cwork) */
   guint64 nwork, cwork;
@@ -322,7 +359,13 @@ typedef struct Engine {
   gint64 *blk_start;    /* block_start_units: per block, when it started in its kernel (-1: not yet) */
   guint64 *blk_done;    /* per block: warps that finished the kernel */
   gint64 *blk_retire;   /* per block: when it retires (latest ready of its warps) */
+  guint8 *blk_idle;     /* per block while resident: placed idle in its kernel (place_idle), its
+                         * warps not in its DMM's resident list */
   guint64 *res_warps, *res_blocks, *res_dead; /* per DMM */
+  guint64 *ptree;       /* placement: a min-tree over the DMMs (leaves at psize + x) of
+                         * res_warps << 32 | x for those with room for a whole block, else
+                         * G_MAXUINT64: its root is the DMM place_blocks picks for one */
+  guint psize;
   guint nroom;          /* DMMs with room for a whole block (place_blocks skips its scan at 0) */
   GArray **res_list;    /* per DMM: resident warps in increasing order (dead ones lazily) */
   gint64 *lastwarp;     /* per DMM: the warp it dispatched last, -1 */
@@ -861,18 +904,42 @@ static guint16 *k_take(Engine *e, guint64 n) {
   return (guint16 *)(buf + 1);
 }
 
-static inline guint64 rem_of(const StepRec *r) { return r->remaining - (r->run ? r->run->jumped : 0); }
+/* The warps that jumped over step r (a run's, a kernel span's). */
+static inline guint64 jumps_of(const StepRec *r) {
+  return (r->run ? r->run->jumped : 0) + (r->kspan ? r->kspan->jumped : 0);
+}
+static inline guint64 rem_of(const StepRec *r) { return r->remaining - jumps_of(r); }
+
+static void run_free(Run *u) {
+  g_free(u->any);
+  g_free(u);
+}
 
 static void run_close(Engine *e) {
   Run *u = e->cur_run;
   if (!u) return;
   u->closed = TRUE;
   e->cur_run = NULL;
-  if (u->refs == 0) g_free(u);
+  if (u->refs == 0) run_free(u);
+}
+
+static void kspan_free(KSpan *u) {
+  g_free(u->any);
+  g_free(u);
+}
+
+static void kspan_close(Engine *e, guint64 end) {
+  KSpan *u = e->cur_kspan;
+  if (!u) return;
+  u->closed = TRUE;
+  u->end = end;
+  e->cur_kspan = NULL;
+  if (u->refs == 0) kspan_free(u);
 }
 
 static void rec_free(Engine *e, StepRec *r) {
-  if (r->run && --r->run->refs == 0 && r->run != e->cur_run) g_free(r->run);
+  if (r->run && --r->run->refs == 0 && r->run != e->cur_run) run_free(r->run);
+  if (r->kspan && --r->kspan->refs == 0 && r->kspan != e->cur_kspan) kspan_free(r->kspan);
   if (r->k) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->k - 1);
   if (r->kd) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->kd - 1);
   g_free(r->kh);
@@ -1000,14 +1067,19 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
   }
 }
 
-/* Stage counts of the w-lane warps in a[0 .. n) (n a multiple of w) into k[], with c's sums. */
-static void count_warps(const Engine *e, Counter *c, const gint64 *a, guint64 n, guint16 *k, gboolean dmm_rule,
-                        guint pw, guint64 *stages, guint64 *disp, guint64 *req) {
+/* Stage counts of the w-lane warps in a[0 .. n) (n a multiple of w) into k[], with c's sums.
+ * A compute step (r's op): instruction counts of threads first .. first + n - 1; stops at
+ * the first count out of range (c->error). */
+static void count_warps(const Engine *e, Counter *c, const StepRec *r, guint64 first, const gint64 *a, guint64 n,
+                        guint16 *k, gboolean dmm_rule, guint pw, guint64 *stages, guint64 *disp, guint64 *req) {
+  const gboolean comp = r->step.op == MS_OP_COMPUTE;
   for (guint64 off = 0; off < n; off += e->w) {
     guint act;
-    guint kk = dmm_rule ? dmm_stages(e, c, a + off, e->w, &act)
-               : pw     ? umm_write_stages(e, c, a + off, e->w, &act, pw)
-                        : umm_stages(e, c, a + off, e->w, &act);
+    guint kk = comp       ? compute_warp(e, c, r, a + off, e->w, first + off, &act)
+               : dmm_rule ? dmm_stages(e, c, a + off, e->w, &act)
+               : pw       ? umm_write_stages(e, c, a + off, e->w, &act, pw)
+                          : umm_stages(e, c, a + off, e->w, &act);
+    if (G_UNLIKELY(c->error)) return;
     k[off / e->w] = (guint16)kk;
     if (kk) {
       *stages += kk;
@@ -1024,46 +1096,67 @@ static void count_warps(const Engine *e, Counter *c, const gint64 *a, guint64 n,
  * says a step's blocks are one block's addresses shifted (block_shift), the first block with
  * an active lane is filled and counted, and every other costs a lookup by its shift class:
  * s mod group_words (UMM) or none (DMM), computed once per class from the reference's
- * addresses.  Blocks the source does not vouch for are filled as usual, in order, so the
- * first error is still the lowest thread's.  Runs on the engine's thread, into ctr[0]. */
+ * addresses.  A compute step's blocks repeat only unshifted (s = 0: the same instruction
+ * counts).  Until the reference is found, the source is asked which blocks are idle
+ * (MS_BLOCK_NO_LANE), so that they are not filled as candidates.  Blocks the source does
+ * not vouch for are filled as usual, in order, so the first error is still the lowest
+ * thread's.  Runs on the engine's thread, into ctr[0].  With the cache pass to follow
+ * (e->bkstep), each block's kind and shift go to e->bk and e->bks for it. */
 static void count_blocks(Engine *e, StepRec *r, gboolean dmm_rule, gboolean shared_hmm, guint pw, guint64 wlo,
                          guint64 whi) {
   Counter *c = &e->ctr[0];
   guint64 stages = 0, disp = 0, req = 0;
   if (shared_hmm) memset(c->dmm_stages, 0, sizeof(guint64) * e->model->dmms);
   const guint64 wpb = e->wpb, bt = wpb * e->w, g = e->model->group_words;
+  const gboolean comp = r->step.op == MS_OP_COMPUTE;
   gboolean have_ref = FALSE;
   guint64 lane = 0;
   gint64 ref_at = 0, rmin = 0, rmax = 0;
   e->nent = 0;
   guint64 bb0 = 0, bbn = 0; /* the batch of blocks whose kinds are in e->bkind */
-  const guint64 bend = (whi + wpb - 1) / wpb;
+  gboolean bb_ref = FALSE;  /* asked with the reference's lane (else MS_BLOCK_NO_LANE) */
+  guint64 nolane_n = 64;    /* the next batch size without a lane: grows, as the reference
+                             * is usually found at once */
+  const guint64 bfirst = wlo / wpb, bend = (whi + wpb - 1) / wpb;
   gint64 lo = 0, hi = 0;
-  for (guint64 b = wlo / wpb; b < bend; b++) {
+  guint8 *bk = e->bkstep ? e->bk : NULL;
+  if (bk) {
+    e->bk_b0 = bfirst;
+    e->bk_n = bend - bfirst;
+  }
+  for (guint64 b = bfirst; b < bend; b++) {
     const guint64 wa = MAX(b * wpb, wlo), wb = MIN((b + 1) * wpb, whi);
     const gboolean full = wa == b * wpb && wb == (b + 1) * wpb && (b + 1) * bt <= e->p;
     MsBlockKind kind = MS_BLOCK_FILL;
     gint64 at = 0, s = 0;
-    if (full && have_ref) {
-      if (b >= bb0 + bbn) {
+    if (bk) bk[b - bfirst] = MS_BLOCK_FILL;
+    if (full) {
+      if (b >= bb0 + bbn || bb_ref != have_ref) {
         bb0 = b;
-        bbn = MIN((guint64)MS_BLOCK_BATCH, bend - b);
-        ms_source_block_shift(e->src, bb0, bbn, lane, e->bkind, e->bat, &lo, &hi);
+        bbn = MIN(have_ref ? (guint64)MS_BLOCK_BATCH : nolane_n, bend - b);
+        if (!have_ref) nolane_n = MIN(nolane_n * 4, (guint64)MS_BLOCK_BATCH);
+        bb_ref = have_ref;
+        ms_source_block_shift(e->src, bb0, bbn, have_ref ? lane : MS_BLOCK_NO_LANE, e->bkind, e->bat, &lo, &hi);
       }
       kind = (MsBlockKind)e->bkind[b - bb0];
       at = e->bat[b - bb0];
-      if (kind == MS_BLOCK_IDLE) continue;
-      /* the shifted block must pass the source's bounds, else fill() reports its error */
+      if (kind == MS_BLOCK_IDLE) {
+        if (bk) bk[b - bfirst] = MS_BLOCK_IDLE;
+        continue;
+      }
+      if (!have_ref) kind = MS_BLOCK_FILL; /* no lane: IDLE or FILL only */
+      /* the shifted block must pass the source's bounds, else fill() reports its error; a
+       * compute step's must be the reference's counts */
       gint64 mn, mx;
       if (kind == MS_BLOCK_SHIFTED &&
           (__builtin_sub_overflow(at, ref_at, &s) || __builtin_add_overflow(rmin, s, &mn) ||
-           __builtin_add_overflow(rmax, s, &mx) || mn < lo || mx > hi))
+           __builtin_add_overflow(rmax, s, &mx) || mn < lo || mx > hi || (comp && s != 0)))
         kind = MS_BLOCK_FILL;
     }
     guint64 bst = 0, bdisp = 0, breq = 0;
     const guint16 *kk = NULL;
     if (kind == MS_BLOCK_SHIFTED) {
-      const gint64 key = dmm_rule ? 0 : (gint64)(((s % (gint64)g) + (gint64)g) % (gint64)g);
+      const gint64 key = dmm_rule || comp ? 0 : (gint64)(((s % (gint64)g) + (gint64)g) % (gint64)g);
       guint x = 0;
       while (x < e->nent && e->ent_key[x] != key) x++;
       if (x == e->nent) { /* a new class: count the reference's addresses moved by s */
@@ -1072,8 +1165,9 @@ static void count_blocks(Engine *e, StepRec *r, gboolean dmm_rule, gboolean shar
         for (guint64 i = 0; i < bt; i++) c->addr[i] = e->refaddr[i] < 0 ? MS_ADDR_NONE : e->refaddr[i] + s;
         e->ent_key[x] = key;
         e->ent_stages[x] = e->ent_disp[x] = e->ent_req[x] = 0;
-        count_warps(e, c, c->addr, bt, e->ent_k + x * wpb, dmm_rule, pw, &e->ent_stages[x], &e->ent_disp[x],
-                    &e->ent_req[x]);
+        count_warps(e, c, r, b * bt, c->addr, bt, e->ent_k + x * wpb, dmm_rule, pw, &e->ent_stages[x],
+                    &e->ent_disp[x], &e->ent_req[x]);
+        if (c->error) return; /* cannot happen: the reference's counts passed */
       }
       e->result->repeated_blocks++;
       kk = e->ent_k + x * wpb;
@@ -1081,11 +1175,16 @@ static void count_blocks(Engine *e, StepRec *r, gboolean dmm_rule, gboolean shar
       bdisp = e->ent_disp[x];
       breq = e->ent_req[x];
       memcpy(r->k + (wa - r->klo), kk, wpb * sizeof(guint16));
+      if (bk) {
+        bk[b - bfirst] = MS_BLOCK_SHIFTED;
+        e->bks[b - bfirst] = s;
+      }
     } else if (full && !have_ref) {
       /* a candidate reference: filled whole, and kept if it has an active lane the source
        * vouches for */
       if (!ms_source_fill(e->src, b * bt, bt, e->refaddr, &c->error)) return;
-      count_warps(e, c, e->refaddr, bt, r->k + (wa - r->klo), dmm_rule, pw, &bst, &bdisp, &breq);
+      count_warps(e, c, r, b * bt, e->refaddr, bt, r->k + (wa - r->klo), dmm_rule, pw, &bst, &bdisp, &breq);
+      if (c->error) return;
       guint64 l = 0;
       while (l < bt && e->refaddr[l] < 0) l++;
       guint8 k1 = MS_BLOCK_FILL;
@@ -1101,6 +1200,10 @@ static void count_blocks(Engine *e, StepRec *r, gboolean dmm_rule, gboolean shar
             rmin = MIN(rmin, e->refaddr[i]);
             rmax = MAX(rmax, e->refaddr[i]);
           }
+        if (bk) { /* its addresses are the reference's */
+          bk[b - bfirst] = MS_BLOCK_SHIFTED;
+          e->bks[b - bfirst] = 0;
+        }
       }
     } else {
       c->wfrom = wa;
@@ -1126,19 +1229,52 @@ typedef struct WorkerArg {
   guint i;
 } WorkerArg;
 
+/* The cache pass: where warp v's addresses come from.  A warp with no stage has no active
+ * lane (a UMM step's count is at least 1 for one; not so under L1, whose hits are taken
+ * out), so no group; a warp of a block that count_blocks found repeated has the reference
+ * block's addresses moved by the block's shift (*s); any other is filled again. */
+enum { L2_SRC_NONE, L2_SRC_REF, L2_SRC_FILL };
+static inline int l2_src(const Engine *e, const StepRec *r, guint64 v, gint64 *s) {
+  if (!e->l1c && r->k[v - r->klo] == 0) return L2_SRC_NONE;
+  if (e->bk_valid) {
+    const guint64 b = v / e->wpb - e->bk_b0;
+    if (b < e->bk_n && e->bk[b] == MS_BLOCK_SHIFTED) {
+      *s = e->bks[b];
+      return L2_SRC_REF;
+    }
+  }
+  return L2_SRC_FILL;
+}
+
 /* Parallel cache pass, phase 1 (worker i, warps ctr[i].wfrom .. wto - 1 of the batch): fill
- * the warps again, turn each into its groups and their sets, and sort them stably by the
- * worker that owns the set (set mod workers) into ctr[i].l2s. */
+ * the warps again (l2_src), turn each into its groups and their sets, and sort them stably
+ * by the worker that owns the set (set mod workers) into ctr[i].l2s. */
 static void l2_groups_share(Engine *e, guint i) {
   Counter *c = &e->ctr[i];
-  const guint64 end = MIN(e->p, c->wto * e->w), w = e->w, n = e->nctr;
+  const StepRec *r = e->l2_rec;
+  const guint64 w = e->w, n = e->nctr, cw = MAX(G_GUINT64_CONSTANT(1), e->chunk / w);
   memset(c->l2off, 0, (n + 1) * sizeof *c->l2off);
-  for (guint64 first = c->wfrom * w; first < end; first += e->chunk) {
-    const guint64 cnt = MIN(e->chunk, end - first);
-    if (!ms_source_fill_worker(e->src, i, first, cnt, c->addr, &c->error)) return;
-    for (guint64 off = 0; off < cnt; off += w) {
-      const guint64 warp = (first + off) / w, k0 = (warp - e->l2_w0) * w;
-      guint m = l2_groups(e, c, c->addr + off, (guint)MIN(w, cnt - off), e->l2ent + k0);
+  for (guint64 v = c->wfrom; v < c->wto;) {
+    gint64 sh = 0;
+    const int src = l2_src(e, r, v, &sh);
+    if (src == L2_SRC_NONE) {
+      e->l2cnt[v - e->l2_w0] = 0;
+      v++;
+      continue;
+    }
+    guint64 vend = v + 1; /* warps v .. vend - 1, their addresses in c->addr */
+    if (src == L2_SRC_REF) {
+      const gint64 *ra = e->refaddr + (v % e->wpb) * w;
+      for (guint64 j = 0; j < w; j++) c->addr[j] = ra[j] < 0 ? MS_ADDR_NONE : ra[j] + sh;
+    } else {
+      gint64 s2;
+      while (vend < c->wto && vend - v < cw && l2_src(e, r, vend, &s2) == L2_SRC_FILL) vend++;
+      const guint64 first = v * w, cnt = MIN(e->p, vend * w) - first;
+      if (!ms_source_fill_worker(e->src, i, first, cnt, c->addr, &c->error)) return;
+    }
+    for (guint64 warp = v; warp < vend; warp++) {
+      const guint64 off = (warp - v) * w, k0 = (warp - e->l2_w0) * w;
+      guint m = l2_groups(e, c, c->addr + off, (guint)MIN(w, e->p - warp * w), e->l2ent + k0);
       const guint32 hm = khof(e->l2_rec, warp);
       if (hm) { /* L1: the groups that hit go to no L2 (w <= 32: one bit each) */
         guint u = 0;
@@ -1155,6 +1291,7 @@ static void l2_groups_share(Engine *e, guint i) {
         c->l2off[e->l2own[k0 + j] + 1]++;
       }
     }
+    v = vend;
   }
   for (guint o = 0; o < n; o++) c->l2off[o + 1] += c->l2off[o];
   guint32 *at = c->l2off + n + 1; /* scratch: the next free place per owner */
@@ -1364,6 +1501,7 @@ static gboolean load_step(Engine *e) {
   if (nx == MS_NEXT_END) {
     e->eof = TRUE;
     run_close(e);
+    kspan_close(e, e->result->steps);
     return TRUE;
   }
   MsResult *R = e->result;
@@ -1416,10 +1554,15 @@ static gboolean load_step(Engine *e) {
     /* many warps and several workers: each counts a contiguous share (sums are the same in
      * any split; the first error is the lowest failing share's, as in thread order) */
     guint used = 1;
+    e->bk_valid = FALSE;
     if (flag) {
       flag_range(e, r, wlo, whi);
-    } else if (!shfl && e->reuse && whi - wlo >= 2 * e->wpb && ms_source_block_repeats(e->src)) {
+    } else if ((!shfl || st.op == MS_OP_COMPUTE) && e->reuse && whi - wlo >= 2 * e->wpb &&
+               ms_source_block_repeats(e->src)) {
+      e->bkstep = r->kd && e->bk && e->l2_refill;
       count_blocks(e, r, dmm_rule, shared_hmm, pw, wlo, whi);
+      e->bk_valid = e->bkstep;
+      e->bkstep = FALSE;
     } else if (e->pool && whi - wlo >= e->par_min) {
       used = e->pool->n;
       guint64 per = (whi - wlo + used - 1) / used;
@@ -1494,6 +1637,23 @@ static gboolean load_step(Engine *e) {
       }
     }
   }
+  if (st.op == MS_OP_SYNC && st.scope == MS_SCOPE_GRID) {
+    kspan_close(e, r->res.index);
+  } else {
+    if (!e->cur_kspan) {
+      e->cur_kspan = g_new0(KSpan, 1);
+      e->cur_kspan->start = r->res.index;
+      e->cur_kspan->blo = G_MAXUINT64;
+    }
+    KSpan *ks = r->kspan = e->cur_kspan;
+    ks->refs++;
+    if (r->khi > r->klo) {
+      ks->blo = MIN(ks->blo, r->klo / e->wpb);
+      ks->bhi = MAX(ks->bhi, (r->khi + e->wpb - 1) / e->wpb);
+    }
+    ks->bytes += (r->khi - r->klo) * ((r->k ? 2 : 0) + (r->kd ? 2 : 0) + (r->kh ? 4 : 0)) + sizeof *r;
+    if (ks->bytes > KSPAN_MAX_BYTES) ks->nojump = TRUE;
+  }
   if (st.op == MS_OP_SYNC) {
     run_close(e);
   } else {
@@ -1527,7 +1687,7 @@ static StepRec *step_at(Engine *e, guint64 s) {
 }
 
 static inline void pass(Engine *e, StepRec *r) {
-  if (--r->remaining == (r->run ? r->run->jumped : 0)) win_pop_done(e);
+  if (--r->remaining == jumps_of(r)) win_pop_done(e);
 }
 
 /* ---- warp progress ------------------------------------------------------------------------ */
@@ -1813,6 +1973,15 @@ static inline gboolean room(const Engine *e, guint x) {
   return (!e->lim_blocks || e->res_blocks[x] + 1 <= e->lim_blocks) && (!e->lim_warps || e->res_warps[x] + e->wpb <= e->lim_warps);
 }
 
+/* DMM x's leaf of the placement tree, after its residents changed. */
+static inline void ptree_set(Engine *e, guint x) {
+  guint64 *t = e->ptree;
+  if (!t) return;
+  guint i = e->psize + x;
+  t[i] = room(e, x) ? e->res_warps[x] << 32 | x : G_MAXUINT64;
+  for (i >>= 1; i; i >>= 1) t[i] = MIN(t[2 * i], t[2 * i + 1]);
+}
+
 static void retire_block(Engine *e, guint64 b) {
   guint x = (guint)e->block_dmm[b];
   guint64 nw = block_warps(e, b);
@@ -1820,7 +1989,9 @@ static void retire_block(Engine *e, guint64 b) {
   e->res_warps[x] -= nw;
   e->res_blocks[x]--;
   e->nroom += room(e, x) - had;
+  ptree_set(e, x);
   e->block_dmm[b] = -1;
+  if (e->blk_idle[b]) return; /* its warps were never listed */
   e->res_dead[x] += nw;
   GArray *L = e->res_list[x];
   if (2 * e->res_dead[x] > L->len) { /* drop the warps of retired blocks */
@@ -1840,6 +2011,102 @@ static void retire_block(Engine *e, guint64 b) {
 
 static gboolean drain(Engine *e);
 
+/* Block b (nw warps from j0), just placed at time t: if it has no request in its whole
+ * kernel (a kernel span it lies outside of, see advance), its warps jump to the closing grid
+ * barrier and arrive there, as advance would take them one by one, with no entry in the
+ * DMM's resident list (they are never served).  Not when they would complete the barrier
+ * (its release is advance's) or the kernel ends the trace.  1 if done, 0 if not, -1 on a
+ * loading error. */
+static inline void hold(Engine *e, guint64 j, MsOp op);
+
+/* Whether block b has no request in any step of kernel span ks (loading its steps as
+ * needed): 1 yes, 0 no or not known (too large to look ahead over), -1 on a loading error. */
+static int kspan_idle(Engine *e, KSpan *ks, guint64 b) {
+  while (!ks->closed && !ks->nojump && (b < ks->blo || b >= ks->bhi))
+    if (!step_at(e, e->head + e->count) && e->error) return -1;
+  if (!ks->closed || ks->nojump) return 0;
+  if (b < ks->blo || b >= ks->bhi) return 1;
+  if (!ks->any) { /* its steps are all in the window: a warp at its start has passed none */
+    const guint64 n = ks->bhi - ks->blo, wpb = e->wpb;
+    ks->any = g_new0(guint64, (n + 63) / 64);
+    ks->bact = ks->blo;
+    for (guint64 s = ks->start; s < ks->end; s++) {
+      const StepRec *r = win_get(e, s);
+      if (!r->k) continue;
+      for (guint64 w = r->klo; w < r->khi; w++)
+        if (r->k[w - r->klo] || (r->kh && r->kh[w - r->klo])) {
+          const guint64 x = w / wpb - ks->blo;
+          ks->any[x >> 6] |= G_GUINT64_CONSTANT(1) << (x & 63);
+          ks->bact = MAX(ks->bact, w / wpb + 1);
+          w = (w / wpb + 1) * wpb - 1; /* the block's other warps: known */
+        }
+    }
+  }
+  const guint64 x = b - ks->blo;
+  return !((ks->any[x >> 6] >> (x & 63)) & 1);
+}
+
+static int place_idle(Engine *e, guint64 b, guint64 j0, guint64 nw) {
+  const StepRec *r = step_at(e, e->cursor[j0]);
+  if (!r) return e->error ? -1 : 0;
+  KSpan *ks = r->kspan;
+  if (!ks || ks->nojump) return 0;
+  for (guint64 i = j0; i < j0 + nw; i++)
+    if (e->cursor[i] != ks->start) return 0;
+  const int idle = kspan_idle(e, ks, b);
+  if (idle <= 0) return idle;
+  StepRec *c = step_at(e, ks->end);
+  if (!c) return e->error ? -1 : 0;
+  if (c->step.op != MS_OP_SYNC || c->step.scope != MS_SCOPE_GRID || c->arrived + nw >= e->W) return 0;
+  e->blk_idle[b] = 1;
+  ks->jumped += nw;
+  for (guint64 i = j0; i < j0 + nw; i++) {
+    e->cursor[i] = ks->end;
+    hold(e, i, MS_OP_SYNC);
+    e->pipe[i] = PIPE_BARRIER;
+    c->arrived++;
+    c->release = MAX(c->release, e->ready[i]);
+    block_arrive(e, i);
+  }
+  win_pop_done(e);
+  return 1;
+}
+
+/* Blocks b .. blocks - 1, the next to place, with room for b now at time t: if none of them
+ * has a request in its kernel (all past the kernel span's union), they would all be placed
+ * at t, wave after wave (each idle block retires at t, giving back the room it took), and
+ * arrive at the closing barrier at once with ready time t, touching nothing but one another's
+ * places: they arrive there directly.  Not when they would complete the barrier.  1 if
+ * done, 0 if not, -1 on a loading error. */
+static int place_trailing_idle(Engine *e, guint64 b, gint64 t) {
+  const guint64 j0 = b * e->wpb;
+  const StepRec *r = step_at(e, e->cursor[j0]);
+  if (!r) return e->error ? -1 : 0;
+  KSpan *ks = r->kspan;
+  if (!ks || ks->nojump || e->cursor[j0] != ks->start) return 0;
+  const int idle = kspan_idle(e, ks, b);
+  if (idle <= 0) return idle;
+  if (b < ks->bhi && b < ks->bact) return 0; /* blocks after it may have requests (b inside
+                                                * the union: kspan_idle made `any` and bact) */
+  StepRec *c = step_at(e, ks->end);
+  if (!c) return e->error ? -1 : 0;
+  if (c->step.op != MS_OP_SYNC || c->step.scope != MS_SCOPE_GRID || c->arrived + (e->W - j0) >= e->W) return 0;
+  for (guint64 i = j0; i < e->W; i++)
+    if (e->cursor[i] != ks->start) return 0;
+  ks->jumped += e->W - j0;
+  for (guint64 i = j0; i < e->W; i++) {
+    e->ready[i] = t;
+    e->cursor[i] = ks->end;
+    hold(e, i, MS_OP_SYNC);
+    e->pipe[i] = PIPE_BARRIER;
+    c->release = MAX(c->release, e->ready[i]);
+  }
+  c->arrived += e->W - j0;
+  e->next_block = e->blocks;
+  win_pop_done(e);
+  return 1;
+}
+
 /* Place waiting blocks at time t, in increasing order, while a DMM has room: each on the DMM
  * with room holding the fewest resident warps (the lowest-numbered on ties). */
 static gboolean place_blocks(Engine *e, gint64 t) {
@@ -1848,21 +2115,34 @@ static gboolean place_blocks(Engine *e, gint64 t) {
     guint64 b = e->next_block, nw = block_warps(e, b);
     gint64 best = -1;
     if (nw == e->wpb && !e->nroom) break; /* no DMM has room for a whole block */
-    for (guint x = 0; x < d; x++) {
-      if (e->lim_blocks && e->res_blocks[x] + 1 > e->lim_blocks) continue;
-      if (e->lim_warps && e->res_warps[x] + nw > e->lim_warps) continue;
-      if (best < 0 || e->res_warps[x] < e->res_warps[best]) best = x;
+    if (nw == e->wpb && e->ptree) { /* the same choice from the tree */
+      if (e->ptree[1] != G_MAXUINT64) best = (gint64)(e->ptree[1] & G_MAXUINT32);
+    } else {
+      for (guint x = 0; x < d; x++) {
+        if (e->lim_blocks && e->res_blocks[x] + 1 > e->lim_blocks) continue;
+        if (e->lim_warps && e->res_warps[x] + nw > e->lim_warps) continue;
+        if (best < 0 || e->res_warps[x] < e->res_warps[best]) best = x;
+      }
     }
     if (best < 0) break;
+    const int trail = place_trailing_idle(e, b, t);
+    if (trail < 0) return FALSE;
+    if (trail) break;
     e->block_dmm[b] = (gint32)best;
     const gboolean had = room(e, (guint)best);
     e->res_warps[best] += nw;
     e->res_blocks[best]++;
     e->nroom += room(e, (guint)best) - had;
+    ptree_set(e, (guint)best);
     e->blk_done[b] = 0;
     e->blk_retire[b] = t;
     if (e->blk_start) e->blk_start[b] = -1; /* it starts at its first request (advance) */
     e->next_block++;
+    for (guint64 i = b * e->wpb; i < b * e->wpb + nw; i++) e->ready[i] = t;
+    const int idle = place_idle(e, b, b * e->wpb, nw);
+    if (idle < 0) return FALSE;
+    if (idle) continue;
+    e->blk_idle[b] = 0;
     GArray *L = e->res_list[best];
     const guint words = (L->len + (guint)nw + 63) / 64;
     if (words > e->rbwords[best]) { /* bits past the list's end are kept 0 */
@@ -1874,7 +2154,6 @@ static gboolean place_blocks(Engine *e, gint64 t) {
     for (guint64 i = b * e->wpb; i < b * e->wpb + nw; i++) {
       e->ridx[i] = L->len;
       g_array_append_val(L, i);
-      e->ready[i] = t;
       work_push(e, i);
     }
     if (!drain(e)) return FALSE;
@@ -1889,6 +2168,7 @@ static void kernel_restart(Engine *e, gint64 t) {
     e->res_warps[x] = e->res_blocks[x] = e->res_dead[x] = 0;
     if (e->rbwords[x]) memset(e->rbits[x], 0, e->rbwords[x] * sizeof(guint64));
     g_array_set_size(e->res_list[x], 0);
+    ptree_set(e, x);
   }
   e->nroom = room(e, 0) ? e->model->dmms : 0; /* all empty */
   for (guint64 b = 0; b < e->blocks; b++) e->block_dmm[b] = -1;
@@ -2181,7 +2461,7 @@ static gboolean krep_release(Engine *e, const StepRec *r, gint64 *tp) {
         q->res.first_dispatch = x[0] >= 0 ? t + x[0] : -1;
         q->res.last_complete = x[1] >= 0 ? t + x[1] : -1;
       }
-      q->remaining = q->run ? q->run->jumped : 0;
+      q->remaining = jumps_of(q);
     }
     StepRec *rr = win_get(e, close);
     rr->arrived = e->W;
@@ -2202,6 +2482,20 @@ static gboolean krep_release(Engine *e, const StepRec *r, gint64 *tp) {
   }
 }
 
+/* Whether warp j (inside the union of closed run u) has a request in one of u's steps. */
+static gboolean run_has(Engine *e, Run *u, guint64 j) {
+  if (!u->any) {
+    const guint64 n = u->uhi - u->ulo;
+    u->any = g_new0(guint64, (n + 63) / 64);
+    for (guint64 s = u->start; s < u->start + u->len; s++) {
+      const StepRec *r = win_get(e, s);
+      for (guint64 w = r->klo; w < r->khi; w++)
+        if (r->k[w - r->klo] || (r->kh && r->kh[w - r->klo])) u->any[(w - u->ulo) >> 6] |= G_GUINT64_CONSTANT(1) << ((w - u->ulo) & 63);
+    }
+  }
+  return (u->any[(j - u->ulo) >> 6] >> ((j - u->ulo) & 63)) & 1;
+}
+
 #define ADV_PREFETCH 4u
 
 static gboolean advance(Engine *e, guint64 j) {
@@ -2218,6 +2512,20 @@ static gboolean advance(Engine *e, guint64 j) {
       e->done_warps++;
       if (e->dyn) block_arrive(e, j);
       return TRUE;
+    }
+    KSpan *ks = r->kspan;
+    if (ks && e->cursor[j] == ks->start && !ks->nojump) {
+      /* at the start of a kernel: if j's block has no request in any of its steps, jump to
+       * its closing barrier (loading its steps while the block stays outside their union) */
+      const int idle = kspan_idle(e, ks, j / e->wpb);
+      if (idle < 0) return FALSE;
+      if (idle) {
+        ks->jumped++;
+        e->cursor[j] = ks->end;
+        win_pop_done(e);
+        continue;
+      }
+      r = step_at(e, e->cursor[j]); /* loading may have grown the window's ring */
     }
     if (r->step.op == MS_OP_SYNC) {
       hold(e, j, MS_OP_SYNC);
@@ -2255,7 +2563,7 @@ static gboolean advance(Engine *e, guint64 j) {
           gint64 t = r->block_release[b];
           for (guint64 i = first; i < last; i++) release_warp(e, i, t);
           r->remaining -= last - first;
-          if (r->remaining == 0) win_pop_done(e);
+          if (rem_of(r) == 0) win_pop_done(e);
         }
       }
       return TRUE;
@@ -2263,11 +2571,11 @@ static gboolean advance(Engine *e, guint64 j) {
     const guint16 kj = kof(r, j);
     if (kj == 0 && !khof(r, j)) { /* no request in this step: skip it at no cost */
       Run *u = r->run;
-      if (u && e->cursor[j] == u->start && (j < u->ulo || j >= u->uhi)) {
+      if (u && e->cursor[j] == u->start) {
         /* at the start of a run: if none of its steps has a request of j, jump over it */
         while (!u->closed)
           if (!step_at(e, u->start + u->len) && e->error) return FALSE;
-        if (j < u->ulo || j >= u->uhi) {
+        if (j < u->ulo || j >= u->uhi || !run_has(e, u, j)) {
           u->jumped++;
           e->cursor[j] = u->start + u->len;
           win_pop_done(e);
@@ -2789,9 +3097,11 @@ static void engine_free(Engine *e) {
   g_free(e->iacc);
   g_free(e->blk_start);
   g_free(e->blk_done);
+  g_free(e->blk_idle);
   g_free(e->blk_retire);
   g_free(e->res_warps);
   g_free(e->res_blocks);
+  g_free(e->ptree);
   g_free(e->res_dead);
   g_free(e->lastwarp);
   g_free(e->lastidx);
@@ -2831,7 +3141,8 @@ static void engine_free(Engine *e) {
   g_free(e->pinlist);
   if (e->ring) {
     for (guint64 s = e->head; s < e->head + e->count; s++) rec_free(e, win_get(e, s));
-    g_free(e->cur_run); /* an open run: its steps are gone */
+    if (e->cur_run) run_free(e->cur_run); /* an open run: its steps are gone */
+    if (e->cur_kspan) kspan_free(e->cur_kspan);
   }
   g_free(e->ring);
   if (e->kpool) g_ptr_array_free(e->kpool, TRUE);
@@ -2840,6 +3151,8 @@ static void engine_free(Engine *e) {
   g_free(e->ent_k);
   g_free(e->bkind);
   g_free(e->bat);
+  g_free(e->bk);
+  g_free(e->bks);
   g_free(e->l2ent);
   g_free(e->l2set);
   g_free(e->l2own);
@@ -3013,6 +3326,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     }
     for (guint64 b = 0; b < e.blocks; b++) e.block_dmm[b] = -1;
     e.blk_done = g_new0(guint64, e.blocks);
+    e.blk_idle = g_new0(guint8, e.blocks);
     e.blk_retire = g_new0(gint64, e.blocks);
     e.res_warps = g_new0(guint64, d);
     e.res_blocks = g_new0(guint64, d);
@@ -3029,6 +3343,13 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
       e.res_list[x] = g_array_new(FALSE, FALSE, sizeof(guint64));
     }
     e.heap = g_array_new(FALSE, FALSE, sizeof(Retire));
+    if (e.W < (G_GUINT64_CONSTANT(1) << 32)) { /* res_warps << 32 | x fits */
+      e.psize = 1;
+      while (e.psize < d) e.psize *= 2;
+      e.ptree = g_new(guint64, 2 * e.psize);
+      for (guint i = 0; i < 2 * e.psize; i++) e.ptree[i] = G_MAXUINT64;
+      for (guint x = 0; x < d; x++) ptree_set(&e, x);
+    }
   }
   if (e.hmm) {
     guint d = model->dmms;
@@ -3125,6 +3446,10 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
       e.ent_k = g_new(guint16, (gsize)REP_CLASSES * e.wpb);
       e.bkind = g_new(guint8, MS_BLOCK_BATCH);
       e.bat = g_new(gint64, MS_BLOCK_BATCH);
+      if (e.l2_refill && e.blocks <= BK_MAX_BLOCKS) { /* the cache pass takes repeated blocks' addresses */
+        e.bk = g_new(guint8, e.blocks);
+        e.bks = g_new(gint64, e.blocks);
+      }
     }
   }
   /* repeated kernels: not with a timeline (every dispatch is an event), the issue rule (its

@@ -63,6 +63,70 @@ void ms_source_block_shift(MsSource *s, guint64 first_block, guint64 n, guint64 
   else memset(kind, MS_BLOCK_FILL, n);
 }
 
+#define FILL_REP_BATCH 512u
+
+gboolean ms_source_fill_repeated(MsSource *s, guint64 first, guint64 count, gint64 *addr, GError **error) {
+  const guint64 bt = s->block_threads, end = first + count;
+  if (bt == 0 || count < 2 * bt || !ms_source_block_repeats(s)) return ms_source_fill(s, first, count, addr, error);
+  guint64 alo, ahi; /* block_shift speaks of full blocks inside the active range */
+  ms_source_active_range(s, &alo, &ahi);
+  const guint64 b0 = (MAX(first, alo) + bt - 1) / bt, b1 = MIN(end, ahi) / bt; /* those blocks: b0 .. b1 - 1 */
+  if (b1 <= b0 || b1 - b0 < 2) return ms_source_fill(s, first, count, addr, error);
+  if (b0 * bt > first && !ms_source_fill(s, first, b0 * bt - first, addr, error)) return FALSE;
+  guint8 kind[FILL_REP_BATCH];
+  gint64 at[FILL_REP_BATCH];
+  const gint64 *ref = NULL; /* the reference block's addresses (in addr) */
+  guint64 lane = 0, bb0 = 0, bbn = 0, nolane_n = 16;
+  gboolean bb_ref = FALSE;
+  gint64 ref_at = 0, rmin = 0, rmax = 0, lo = 0, hi = 0;
+  for (guint64 b = b0; b < b1; b++) {
+    gint64 *out = addr + (b * bt - first);
+    if (b >= bb0 + bbn || bb_ref != (ref != NULL)) {
+      bb0 = b;
+      bbn = MIN(ref ? (guint64)FILL_REP_BATCH : nolane_n, b1 - b);
+      if (!ref) nolane_n = MIN(nolane_n * 4, (guint64)FILL_REP_BATCH);
+      bb_ref = ref != NULL;
+      ms_source_block_shift(s, bb0, bbn, ref ? lane : MS_BLOCK_NO_LANE, kind, at, &lo, &hi);
+    }
+    MsBlockKind k = (MsBlockKind)kind[b - bb0];
+    if (k == MS_BLOCK_IDLE) {
+      for (guint64 i = 0; i < bt; i++) out[i] = MS_ADDR_NONE;
+      continue;
+    }
+    gint64 sh = 0, mn, mx;
+    if (k == MS_BLOCK_SHIFTED &&
+        (!ref || __builtin_sub_overflow(at[b - bb0], ref_at, &sh) || __builtin_add_overflow(rmin, sh, &mn) ||
+         __builtin_add_overflow(rmax, sh, &mx) || mn < lo || mx > hi))
+      k = MS_BLOCK_FILL;
+    if (k == MS_BLOCK_SHIFTED) {
+      for (guint64 i = 0; i < bt; i++) out[i] = ref[i] < 0 ? MS_ADDR_NONE : ref[i] + sh;
+      continue;
+    }
+    if (!ms_source_fill(s, b * bt, bt, out, error)) return FALSE;
+    if (ref) continue;
+    /* a candidate reference: kept if it has an active lane the source vouches for */
+    guint64 l = 0;
+    while (l < bt && out[l] < 0) l++;
+    guint8 k1 = MS_BLOCK_FILL;
+    gint64 a1 = 0;
+    if (l < bt) ms_source_block_shift(s, b, 1, l, &k1, &a1, &lo, &hi);
+    if (k1 == MS_BLOCK_SHIFTED && a1 == out[l]) {
+      ref = out;
+      lane = l;
+      ref_at = a1;
+      rmin = G_MAXINT64;
+      rmax = G_MININT64;
+      for (guint64 i = 0; i < bt; i++)
+        if (out[i] >= 0) {
+          rmin = MIN(rmin, out[i]);
+          rmax = MAX(rmax, out[i]);
+        }
+    }
+  }
+  if (b1 * bt < end && !ms_source_fill(s, b1 * bt, end - b1 * bt, addr + (b1 * bt - first), error)) return FALSE;
+  return TRUE;
+}
+
 /* ---- instructions before each memory step (docs/models.md, "Instructions") ---------------- */
 
 typedef struct {

@@ -66,6 +66,8 @@ struct _MsExpr {
   gboolean affine; /* value = c0 + c1 * tid: evaluated from endpoints */
   gboolean pat_when; /* as a `when`: each conjunct is a range in rc, block-uniform or of ltid alone */
   gboolean has_buni; /* some non-uniform node is block-uniform: evaluate block by block */
+  guint *bconj;      /* ms_expr_block_idle: the ids of the root's block-uniform conjuncts */
+  guint nbconj;
   int sb;            /* the mode the nodes' `u` flags are set for: 1 = one block, 0, -1 unset */
   GPtrArray *nodes;
   char *text, *fn, *where;
@@ -537,6 +539,12 @@ static void set_range_conj(MsExpr *ex) {
   }
   /* repeated blocks: every conjunct is the same for all lanes of a block, the same in every
    * block, or a range in rc (one past that point would not be covered by the thread range) */
+  ex->bconj = g_new(guint, cj->len);
+  ex->nbconj = 0;
+  for (guint i = 0; i < cj->len; i++) {
+    const Node *n = g_ptr_array_index(cj, i);
+    if (n->buni) ex->bconj[ex->nbconj++] = n->id;
+  }
   for (guint i = 0; i < cj->len && ex->pat_when; i++) {
     Node *n = g_ptr_array_index(cj, i);
     if (!n->buni && !n->lonly) {
@@ -563,6 +571,7 @@ static void set_mode(MsExpr *ex, int sb) {
 void ms_expr_free(MsExpr *e) {
   if (!e) return;
   g_free(e->rc);
+  g_free(e->bconj);
   for (guint i = 0; i < e->nodes->len; i++) {
     Node *n = g_ptr_array_index(e->nodes, i);
     g_free(n->val);
@@ -645,6 +654,7 @@ MsExpr *ms_expr_clone(const MsExpr *e) {
   c->root = g_ptr_array_index(c->nodes, e->root->id);
   c->rc = g_memdup2(e->rc, sizeof(RangeConj) * e->nrc);
   for (guint i = 0; i < e->nrc; i++) c->rc[i].bound = g_ptr_array_index(c->nodes, e->rc[i].bound->id);
+  c->bconj = g_memdup2(e->bconj, sizeof(guint) * e->nbconj);
   c->text = g_strdup(e->text);
   c->fn = g_strdup(e->fn);
   c->where = g_strdup(e->where);
@@ -672,11 +682,34 @@ static gboolean is_affine(const Node *n) {
 
 #define ERR(n, code) (((n)->id + 1) << 4 | (code))
 
-static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 count);
+/* Lane errors are written only where some lane may have one: a node whose lanes all
+ * succeeded may leave its err[] unwritten and says so by anyerr = FALSE; its readers then
+ * take errs()'s zero lane (stride 0) instead. */
+static const guint32 zero_err[1] = {0};
+
+/* n's lane errors and their stride (0 or 1). */
+static inline const guint32 *errs(const Node *n, guint64 *stride) {
+  if (!n->anyerr) {
+    *stride = 0;
+    return zero_err;
+  }
+  *stride = !n->u;
+  return n->err;
+}
+
+/* The error of lane i of n (after eval). */
+static inline guint32 err_at(const Node *n, guint64 i) { return n->anyerr ? n->err[n->u ? 0 : i] : 0; }
+
+/* Evaluate into n->val and, where lanes may fail, n->err; returns FALSE if every lane
+ * succeeded and err[] was not written. */
+static gboolean eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 count);
 
 /* Evaluate, then note whether any lane failed (INDEX nodes note it themselves). */
 static void eval(Node *n, const MsExprEnv *env, guint64 first, guint64 count) {
-  eval_node(n, env, first, count);
+  if (!eval_node(n, env, first, count)) {
+    n->anyerr = FALSE;
+    return;
+  }
   if (n->kind == N_INDEX) return;
   guint64 cnt = n->u ? 1 : count;
   guint32 any = 0;
@@ -684,7 +717,63 @@ static void eval(Node *n, const MsExprEnv *env, guint64 first, guint64 count) {
   n->anyerr = any != 0;
 }
 
-static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 count) {
+/* A binary operator over lanes none of whose operands failed: TRUE (v written, no lane
+ * fails) or FALSE (some lane fails: the caller evaluates again with the lanes' errors). */
+static gboolean bin_clean(const Node *n, gint64 *restrict v, const gint64 *restrict av, guint64 as,
+                          const gint64 *restrict bv, guint64 bs, guint64 cnt) {
+  guint64 bad = 0;
+#define CLEAN(EXPR)                                                      \
+  for (guint64 i = 0; i < cnt; i++) {                                    \
+    const gint64 x = av[i * as], y = bv[i * bs];                         \
+    EXPR;                                                                \
+  }
+  switch (n->op) {
+  case B_ADD:
+    CLEAN(const guint64 r = (guint64)x + (guint64)y; bad |= ((guint64)x ^ r) & ((guint64)y ^ r); v[i] = (gint64)r);
+    return (bad >> 63) == 0;
+  case B_SUB:
+    CLEAN(const guint64 r = (guint64)x - (guint64)y; bad |= ((guint64)x ^ (guint64)y) & ((guint64)x ^ r); v[i] = (gint64)r);
+    return (bad >> 63) == 0;
+  case B_MUL:
+    CLEAN(gint64 r; bad |= __builtin_mul_overflow(x, y, &r); v[i] = r);
+    return bad == 0;
+  case B_DIV:
+  case B_MOD:
+    CLEAN(bad |= y == 0 || (x == G_MININT64 && y == -1));
+    if (bad) return FALSE;
+    if (n->op == B_DIV) {
+      CLEAN(v[i] = x / y);
+    } else {
+      CLEAN(v[i] = x % y);
+    }
+    return TRUE;
+  case B_SHL:
+    CLEAN(bad |= (guint64)y > 63 || x < 0 || (y > 0 && (x >> (63 - (y & 63))) != 0));
+    if (bad) return FALSE;
+    CLEAN(v[i] = x << y);
+    return TRUE;
+  case B_SHR:
+    CLEAN((void)x; bad |= (guint64)y > 63);
+    if (bad) return FALSE;
+    CLEAN(v[i] = x >> y);
+    return TRUE;
+  case B_AND: CLEAN(v[i] = x & y); return TRUE;
+  case B_OR: CLEAN(v[i] = x | y); return TRUE;
+  case B_XOR: CLEAN(v[i] = x ^ y); return TRUE;
+  case B_LT: CLEAN(v[i] = x < y); return TRUE;
+  case B_LE: CLEAN(v[i] = x <= y); return TRUE;
+  case B_GT: CLEAN(v[i] = x > y); return TRUE;
+  case B_GE: CLEAN(v[i] = x >= y); return TRUE;
+  case B_EQ: CLEAN(v[i] = x == y); return TRUE;
+  case B_NE: CLEAN(v[i] = x != y); return TRUE;
+  case B_LAND: CLEAN(v[i] = x && y); return TRUE;
+  case B_LOR: CLEAN(v[i] = x || y); return TRUE;
+  }
+#undef CLEAN
+  return FALSE;
+}
+
+static gboolean eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 count) {
   guint64 cnt = n->u ? 1 : count;
   if (cnt > n->cap) {
     n->cap = cnt;
@@ -700,56 +789,66 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
     const gint64 decide = n->op == B_LOR; /* the value that decides: 1 for ||, 0 for && */
     if (n->b->u && n->a->st.safe) {
       eval(n->b, env, first, count);
-      if (!n->b->err[0] && (n->b->val[0] != 0) == decide) {
+      if (!err_at(n->b, 0) && (n->b->val[0] != 0) == decide) {
         for (guint64 i = 0; i < cnt; i++) v[i] = decide;
-        memset(er, 0, cnt * sizeof *er);
-        return;
+        return FALSE;
       }
     }
     eval(n->a, env, first, count);
     const gint64 *av = n->a->val;
-    const guint32 *ae = n->a->err;
+    guint64 aes;
+    const guint32 *ae = errs(n->a, &aes);
     const guint64 as = !n->a->u;
     gboolean all = TRUE;
-    for (guint64 i = 0; i < cnt && all; i++) all = ae[i * as] || (av[i * as] != 0) == decide;
+    for (guint64 i = 0; i < cnt && all; i++) all = ae[i * aes] || (av[i * as] != 0) == decide;
     if (all) {
-      for (guint64 i = 0; i < cnt; i++) {
-        er[i] = ae[i * as];
-        v[i] = ae[i * as] ? 0 : decide;
+      if (!n->a->anyerr) {
+        for (guint64 i = 0; i < cnt; i++) v[i] = decide;
+        return FALSE;
       }
-      return;
+      for (guint64 i = 0; i < cnt; i++) {
+        er[i] = ae[i * aes];
+        v[i] = ae[i * aes] ? 0 : decide;
+      }
+      return TRUE;
     }
     if (!n->b->u || !n->a->st.safe) eval(n->b, env, first, count);
     const gint64 *bv = n->b->val;
-    const guint32 *be = n->b->err;
+    guint64 bes;
+    const guint32 *be = errs(n->b, &bes);
     guint64 bs = !n->b->u;
+    if (!n->a->anyerr && !n->b->anyerr) {
+      if (decide) for (guint64 i = 0; i < cnt; i++) v[i] = av[i * as] || bv[i * bs];
+      else for (guint64 i = 0; i < cnt; i++) v[i] = av[i * as] && bv[i * bs];
+      return FALSE;
+    }
     for (guint64 i = 0; i < cnt; i++) {
       gint64 x = av[i * as], y = bv[i * bs];
-      guint32 e = ae[i * as] ? ae[i * as] : be[i * bs];
-      if (!ae[i * as] && (x != 0) == decide) e = 0; /* short circuit: b's error does not count */
+      guint32 e = ae[i * aes] ? ae[i * aes] : be[i * bes];
+      if (!ae[i * aes] && (x != 0) == decide) e = 0; /* short circuit: b's error does not count */
       gint64 r = decide ? (x || y) : (x && y);
       v[i] = e ? 0 : r;
       er[i] = e;
     }
-    return;
+    return TRUE;
   }
   if (n->a) eval(n->a, env, first, count);
   if (n->b) eval(n->b, env, first, count);
   if (n->c) eval(n->c, env, first, count);
   const gint64 *av = n->a ? n->a->val : NULL, *bv = n->b ? n->b->val : NULL;
-  const guint32 *ae = n->a ? n->a->err : NULL, *be = n->b ? n->b->err : NULL;
+  guint64 aes = 0, bes = 0;
+  const guint32 *ae = n->a ? errs(n->a, &aes) : NULL, *be = n->b ? errs(n->b, &bes) : NULL;
+  const gboolean clean = (!n->a || !n->a->anyerr) && (!n->b || !n->b->anyerr) && (!n->c || !n->c->anyerr);
   guint64 as = n->a && !n->a->u, bs = n->b && !n->b->u; /* strides 0 or 1 */
   switch (n->kind) {
   case N_CONST:
     v[0] = n->value;
-    er[0] = 0;
-    return;
+    return FALSE;
   case N_SYM:
     switch (n->sym.kind) {
     case MS_SYM_SCALAR:
       v[0] = env->scalars[n->sym.slot];
-      er[0] = 0;
-      return;
+      return FALSE;
     case MS_SYM_TID:
       if (env->stride > 1) {
         for (guint64 i = 0; i < cnt; i++) v[i] = (gint64)(first + i * env->stride);
@@ -761,6 +860,12 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
     case MS_SYM_BID:
       if (env->stride > 1) { /* lanes in different blocks (ms_expr_eval_strided) */
         const guint64 bt = env->block_threads;
+        if (bt && env->stride % bt == 0) { /* the same lane of blocks stride / bt apart */
+          const guint64 l = first % bt, b = first / bt, sb = env->stride / bt;
+          if (n->sym.kind == MS_SYM_LTID) for (guint64 i = 0; i < cnt; i++) v[i] = (gint64)l;
+          else for (guint64 i = 0; i < cnt; i++) v[i] = (gint64)(b + i * sb);
+          break;
+        }
         for (guint64 i = 0; i < cnt; i++) {
           const guint64 t = first + i * env->stride;
           v[i] = (gint64)(n->sym.kind == MS_SYM_LTID ? t % bt : t / bt);
@@ -782,15 +887,28 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
     default:
       break;
     }
-    memset(er, 0, cnt * sizeof *er);
-    return;
+    return FALSE;
   case N_NEG:
   case N_NOT:
   case N_BNOT:
   case N_ABS:
+    if (clean && (n->kind == N_NOT || n->kind == N_BNOT)) {
+      if (n->kind == N_NOT) for (guint64 i = 0; i < cnt; i++) v[i] = !av[i * as];
+      else for (guint64 i = 0; i < cnt; i++) v[i] = ~av[i * as];
+      return FALSE;
+    }
+    if (clean) {
+      gboolean bad = FALSE;
+      for (guint64 i = 0; i < cnt; i++) bad |= av[i * as] == G_MININT64;
+      if (!bad) {
+        if (n->kind == N_NEG) for (guint64 i = 0; i < cnt; i++) v[i] = -av[i * as];
+        else for (guint64 i = 0; i < cnt; i++) v[i] = av[i * as] < 0 ? -av[i * as] : av[i * as];
+        return FALSE;
+      }
+    }
     for (guint64 i = 0; i < cnt; i++) {
       gint64 x = av[i * as];
-      er[i] = ae[i * as];
+      er[i] = ae[i * aes];
       if (n->kind == N_NOT) v[i] = !x;
       else if (n->kind == N_BNOT) v[i] = ~x;
       else if (x == G_MININT64) {
@@ -798,30 +916,37 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
         if (!er[i]) er[i] = ERR(n, E_OVERFLOW);
       } else v[i] = n->kind == N_NEG ? -x : (x < 0 ? -x : x);
     }
-    return;
+    return TRUE;
   case N_MIN:
   case N_MAX:
     for (guint64 i = 0; i < cnt; i++) {
       gint64 x = av[i * as], y = bv[i * bs];
       v[i] = n->kind == N_MIN ? MIN(x, y) : MAX(x, y);
-      er[i] = ae[i * as] ? ae[i * as] : be[i * bs];
     }
-    return;
+    if (clean) return FALSE;
+    for (guint64 i = 0; i < cnt; i++) er[i] = ae[i * aes] ? ae[i * aes] : be[i * bes];
+    return TRUE;
   case N_COND: {
-    guint64 cs = !n->c->u;
+    guint64 cs = !n->c->u, ces;
+    const gint64 *cv = n->c->val;
+    const guint32 *ce = errs(n->c, &ces);
+    if (clean) {
+      for (guint64 i = 0; i < cnt; i++) v[i] = av[i * as] ? bv[i * bs] : cv[i * cs];
+      return FALSE;
+    }
     for (guint64 i = 0; i < cnt; i++) {
-      if (ae[i * as]) {
-        er[i] = ae[i * as];
+      if (ae[i * aes]) {
+        er[i] = ae[i * aes];
         v[i] = 0;
       } else if (av[i * as]) {
         v[i] = bv[i * bs];
-        er[i] = be[i * bs];
+        er[i] = be[i * bes];
       } else {
-        v[i] = n->c->val[i * cs];
-        er[i] = n->c->err[i * cs];
+        v[i] = cv[i * cs];
+        er[i] = ce[i * ces];
       }
     }
-    return;
+    return TRUE;
   }
   case N_INDEX: {
     const MsExprArray *arr = &env->arrays[n->sym.kind == MS_SYM_DATA || n->sym.kind == MS_SYM_ADDR ? n->sym.slot : 0];
@@ -831,14 +956,15 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
         env->stride <= 1 && cnt && first + cnt <= arr->length) {
       /* d[tid] over consecutive threads, all within the array: a copy of the slice */
       memcpy(v, arr->values + first, cnt * sizeof *v);
-      memset(er, 0, cnt * sizeof *er);
+      n->anyerr = FALSE;
+      return FALSE;
     } else if (n->sym.kind == MS_SYM_DATA) {
       guint64 len = arr->length;
       for (guint64 i = 0; i < cnt; i++) {
         gint64 x = av[i * as];
         gboolean ok = (guint64)x < len; /* a negative index is a huge unsigned one */
         guint32 e = ok ? 0 : ERR(n, x < 0 ? E_NEGINDEX : E_INDEX);
-        if (child_err && ae[i * as]) e = ae[i * as];
+        if (child_err && ae[i * aes]) e = ae[i * aes];
         v[i] = ok && !e ? arr->values[x] : 0;
         er[i] = e;
         any |= e;
@@ -867,9 +993,8 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
           }
         }
         if (!bad) {
-          memset(er, 0, cnt * sizeof *er);
           n->anyerr = FALSE;
-          return;
+          return FALSE;
         }
       }
       guint64 hi = 0; /* every lane in range and no error below: no per-lane error logic */
@@ -877,9 +1002,8 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
       if (!child_err && hi < bound) {
         const gint64 ew = (gint64)arr->elem_words;
         for (guint64 i = 0; i < cnt; i++) v[i] = off + av[i * as] * ew;
-        memset(er, 0, cnt * sizeof *er);
         n->anyerr = FALSE;
-        return;
+        return FALSE;
       }
       for (guint64 i = 0; i < cnt; i++) {
         gint64 x = av[i * as];
@@ -887,14 +1011,14 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
         guint32 e = ok ? 0
                     : ERR(n, x < 0 ? E_NEGINDEX
                              : (arr->bounded && (guint64)x >= arr->length) ? E_INDEX : E_OVERFLOW);
-        if (child_err && ae[i * as]) e = ae[i * as];
+        if (child_err && ae[i * aes]) e = ae[i * aes];
         v[i] = ok && !e ? off + x * (gint64)arr->elem_words : 0;
         er[i] = e;
         any |= e;
       }
     }
     n->anyerr = any != 0;
-    return;
+    return TRUE;
   }
   case N_BIN:
     break;
@@ -906,16 +1030,18 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
     int k = __builtin_ctzll((guint64)y);
     for (guint64 i = 0; i < cnt; i++) {
       gint64 x = av[i * as];
-      er[i] = ae[i * as];
       if (x >= 0) v[i] = n->op == B_DIV ? x >> k : x & (y - 1);
       else v[i] = n->op == B_DIV ? x / y : x % y;
     }
-    return;
+    if (!n->a->anyerr) return FALSE;
+    for (guint64 i = 0; i < cnt; i++) er[i] = ae[i * aes];
+    return TRUE;
   }
+  if (clean && bin_clean(n, v, av, as, bv, bs, cnt)) return FALSE;
 #define LANES(EXPR)                                                      \
   for (guint64 i = 0; i < cnt; i++) {                                    \
     gint64 x = av[i * as], y = bv[i * bs], r = 0;                        \
-    guint32 e = ae[i * as] ? ae[i * as] : be[i * bs];                    \
+    guint32 e = ae[i * aes] ? ae[i * aes] : be[i * bes];                 \
     EXPR;                                                                \
     v[i] = e ? 0 : r;                                                    \
     er[i] = e;                                                           \
@@ -955,10 +1081,11 @@ static void eval_node(Node *n, const MsExprEnv *env, guint64 first, guint64 coun
   case B_EQ: LANES(r = x == y); break;
   case B_NE: LANES(r = x != y); break;
   /* short circuit: an error on the unused right side does not count */
-  case B_LAND: LANES(if (!ae[i * as] && !x) e = 0; r = x && y); break;
-  case B_LOR: LANES(if (!ae[i * as] && x) e = 0; r = x || y); break;
+  case B_LAND: LANES(if (!ae[i * aes] && !x) e = 0; r = x && y); break;
+  case B_LOR: LANES(if (!ae[i * aes] && x) e = 0; r = x || y); break;
   }
 #undef LANES
+  return TRUE;
 }
 
 static gboolean report(MsExpr *ex, guint32 e, guint64 thread, gboolean uniform, GError **error) {
@@ -981,13 +1108,13 @@ static gboolean eval_range(MsExpr *ex, const MsExprEnv *env, guint64 first, guin
   if (ex->affine && count >= 2 && !active) {
     gint64 v0, v1, vl;
     eval(r, env, first, 1);
-    gboolean bad = r->err[0] != 0;
+    gboolean bad = err_at(r, 0) != 0;
     v0 = r->val[0];
     eval(r, env, first + 1, 1);
-    bad |= r->err[0] != 0;
+    bad |= err_at(r, 0) != 0;
     v1 = r->val[0];
     eval(r, env, first + count - 1, 1);
-    bad |= r->err[0] != 0;
+    bad |= err_at(r, 0) != 0;
     vl = r->val[0];
     gint64 step = 0, span = 0, end = 0;
     if (!bad && !__builtin_sub_overflow(v1, v0, &step) &&
@@ -1000,7 +1127,7 @@ static gboolean eval_range(MsExpr *ex, const MsExprEnv *env, guint64 first, guin
   }
   eval(r, env, first, count);
   if (r->u) {
-    if (r->err[0]) {
+    if (err_at(r, 0)) {
       for (guint64 i = 0; i < count; i++)
         if (!active || active[i]) return report(ex, r->err[0], first + i, r->uniform, error);
     }
@@ -1031,7 +1158,7 @@ gboolean ms_expr_eval(MsExpr *ex, const MsExprEnv *env, guint64 first, guint64 c
 gboolean ms_expr_eval_scalar(MsExpr *ex, const MsExprEnv *env, gint64 *out, GError **error) {
   set_mode(ex, 0);
   eval(ex->root, env, 0, 1);
-  if (ex->root->err[0]) return report(ex, ex->root->err[0], 0, TRUE, error);
+  if (err_at(ex->root, 0)) return report(ex, ex->root->err[0], 0, TRUE, error);
   *out = ex->root->val[0];
   return TRUE;
 }
@@ -1043,7 +1170,7 @@ gboolean ms_expr_thread_range(MsExpr *ex, const MsExprEnv *env, guint64 threads,
   for (guint i = 0; i < ex->nrc; i++) {
     const RangeConj *r = &ex->rc[i];
     eval(r->bound, env, 0, 1);
-    if (r->bound->err[0]) break; /* the lanes that reach it fail: they must be evaluated */
+    if (err_at(r->bound, 0)) break; /* the lanes that reach it fail: they must be evaluated */
     const gint64 unit = r->sym == MS_SYM_BID ? bt : 1;
     const gint64 v = CLAMP(r->bound->val[0], -1, (gint64)threads / unit + 1);
     gint64 l = 0, h = (gint64)threads + 1; /* the thread ids that pass: [l, h) */
@@ -1102,6 +1229,20 @@ gboolean ms_expr_block_predicate(MsExpr *ex, const MsExprEnv *env, guint64 threa
   return ex->root->dy.safe;
 }
 
+void ms_expr_block_idle(MsExpr *ex, const MsExprEnv *env, guint64 first, guint64 stride, guint64 count,
+                        guint8 *idle) {
+  memset(idle, 0, count);
+  MsExprEnv e2 = *env;
+  e2.stride = stride;
+  set_mode(ex, 0); /* the lanes are in different blocks */
+  for (guint k = 0; k < ex->nbconj; k++) {
+    Node *n = g_ptr_array_index(ex->nodes, ex->bconj[k]);
+    eval(n, &e2, first, count);
+    const guint64 s = !n->u;
+    for (guint64 i = 0; i < count; i++) idle[i] |= !err_at(n, i) && n->val[i * s] == 0;
+  }
+}
+
 void ms_expr_eval_strided(MsExpr *ex, const MsExprEnv *env, guint64 first, guint64 stride, guint64 count,
                           gint64 *out, gboolean *bad) {
   MsExprEnv e2 = *env;
@@ -1112,6 +1253,6 @@ void ms_expr_eval_strided(MsExpr *ex, const MsExprEnv *env, guint64 first, guint
   const guint64 s = !r->u;
   for (guint64 i = 0; i < count; i++) {
     out[i] = r->val[i * s];
-    bad[i] = r->err[i * s] != 0;
+    bad[i] = err_at(r, i) != 0;
   }
 }

@@ -69,6 +69,12 @@ gboolean ms_expr_thread_range(MsExpr *e, const MsExprEnv *env, guint64 threads, 
  * a block, or a function of ltid and uniform values. */
 gboolean ms_expr_block_separable(MsExpr *e, const MsExprEnv *env, guint64 threads, gint64 *lo, gint64 *hi);
 gboolean ms_expr_block_predicate(MsExpr *e, const MsExprEnv *env, guint64 threads);
+/* For a `when` that ms_expr_block_predicate accepted (no thread's evaluation can fail): idle[i]
+ * = 1 where a conjunct of the root that is the same for all lanes of a block is false at
+ * thread first + i * stride, so that the predicate is false for every thread of that
+ * thread's block; else 0 (count <= MS_EXPR_CHUNK). */
+void ms_expr_block_idle(MsExpr *e, const MsExprEnv *env, guint64 first, guint64 stride, guint64 count,
+                        guint8 *idle);
 /* Evaluate at threads first + i * stride for i < count (<= MS_EXPR_CHUNK): out[i] the value,
  * bad[i] TRUE where that thread's evaluation fails (no message). */
 void ms_expr_eval_strided(MsExpr *e, const MsExprEnv *env, guint64 first, guint64 stride, guint64 count,

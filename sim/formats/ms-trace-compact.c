@@ -700,7 +700,7 @@ static gboolean compact_block_repeats(gpointer self) {
 static void compact_block_shift(gpointer self, guint64 b0, guint64 n, guint64 lane, guint8 *kind, gint64 *at,
                                 gint64 *lo, gint64 *hi) {
   Compact *c = self;
-  if (!compact_block_repeats(self) || lane >= c->block_threads) {
+  if (!compact_block_repeats(self) || (lane >= c->block_threads && lane != MS_BLOCK_NO_LANE)) {
     memset(kind, MS_BLOCK_FILL, n);
     return;
   }
@@ -709,10 +709,44 @@ static void compact_block_shift(gpointer self, guint64 b0, guint64 n, guint64 la
     c->rep_bad = g_new(gboolean, 2 * MS_BLOCK_BATCH);
   }
   const guint64 bt = c->block_threads;
+  if (lane == MS_BLOCK_NO_LANE) {
+    /* no reference yet: the blocks where a block-uniform conjunct of the predicate is false */
+    if (!c->cur->when) {
+      memset(kind, MS_BLOCK_FILL, n);
+      return;
+    }
+    ms_expr_block_idle(c->cur->when, &c->env, b0 * bt, bt, n, kind);
+    for (guint64 i = 0; i < n; i++) {
+      const guint64 t0 = (b0 + i) * bt;
+      kind[i] = kind[i] && t0 >= c->rng_lo && t0 + bt <= c->rng_hi ? MS_BLOCK_IDLE : MS_BLOCK_FILL;
+    }
+    return;
+  }
   gboolean *wbad = c->rep_bad, *abad = c->rep_bad + MS_BLOCK_BATCH;
   /* lane `lane` of each block: the predicate is its block-uniform conjuncts there */
-  if (c->cur->when) ms_expr_eval_strided(c->cur->when, &c->env, b0 * bt + lane, bt, n, c->rep_when, wbad);
-  ms_expr_eval_strided(c->cur->addr, &c->env, b0 * bt + lane, bt, n, at, abad);
+  if (c->cur->when) {
+    ms_expr_eval_strided(c->cur->when, &c->env, b0 * bt + lane, bt, n, c->rep_when, wbad);
+    /* the address only where it is used: the blocks whose predicate holds (runs of them) */
+    guint64 nact = 0;
+    for (guint64 i = 0; i < n; i++) nact += c->rep_when[i] && !wbad[i];
+    if (nact * 4 < n * 3) {
+      for (guint64 i = 0; i < n;) {
+        if (!c->rep_when[i] || wbad[i]) {
+          at[i] = 0;
+          abad[i++] = TRUE; /* not used: such a block is idle (or filled) */
+          continue;
+        }
+        guint64 e = i + 1;
+        while (e < n && c->rep_when[e] && !wbad[e]) e++;
+        ms_expr_eval_strided(c->cur->addr, &c->env, (b0 + i) * bt + lane, bt, e - i, at + i, abad + i);
+        i = e;
+      }
+    } else {
+      ms_expr_eval_strided(c->cur->addr, &c->env, b0 * bt + lane, bt, n, at, abad);
+    }
+  } else {
+    ms_expr_eval_strided(c->cur->addr, &c->env, b0 * bt + lane, bt, n, at, abad);
+  }
   for (guint64 i = 0; i < n; i++) {
     const guint64 t0 = (b0 + i) * bt;
     if (t0 < c->rng_lo || t0 + bt > c->rng_hi) kind[i] = MS_BLOCK_FILL;

@@ -244,6 +244,7 @@ typedef enum { MS_NEXT_STEP = 1, MS_NEXT_END = 0, MS_NEXT_ERROR = -1 } MsNext;
 /* What a source's block_shift says of one block of a step (repeated blocks). */
 typedef enum { MS_BLOCK_FILL = 0, MS_BLOCK_IDLE, MS_BLOCK_SHIFTED } MsBlockKind;
 #define MS_BLOCK_BATCH 4096u
+#define MS_BLOCK_NO_LANE G_MAXUINT64
 
 /* What a trace reader or a workload generator implements.  The engine calls next() to
  * advance to the following step, then (for memory steps) fill() on consecutive, disjoint
@@ -274,7 +275,11 @@ typedef struct {
    *     and each one's address is that block's plus the difference of their at[i] (`lane`'s
    *     address); a block whose addresses would leave [*lo, *hi] must be filled (fill()
    *     reports the error), any other raises none;
-   *   MS_BLOCK_FILL: the engine must fill it. */
+   *   MS_BLOCK_FILL: the engine must fill it.
+   * Before any block is called MS_BLOCK_SHIFTED (no lane known yet), lane is
+   * MS_BLOCK_NO_LANE: then kind[i] is MS_BLOCK_IDLE for a block the source can tell has no
+   * active thread (whose fill would raise no error), else MS_BLOCK_FILL; at, lo and hi are
+   * not set.  A source that cannot tell answers MS_BLOCK_FILL for every block. */
   gboolean (*block_repeats)(gpointer self);
   void (*block_shift)(gpointer self, guint64 first_block, guint64 n, guint64 lane, guint8 *kind, gint64 *at,
                       gint64 *lo, gint64 *hi);
@@ -322,6 +327,11 @@ MsSource *ms_source_with_instructions(MsSource *inner, guint32 n);
 gboolean ms_source_block_repeats(MsSource *source);
 void ms_source_block_shift(MsSource *source, guint64 first_block, guint64 n, guint64 lane, guint8 *kind, gint64 *at,
                            gint64 *lo, gint64 *hi);
+/* The same addresses as ms_source_fill(), and the same first error, taking the blocks that
+ * block_shift() vouches for as a reference block's addresses moved by their shift (or
+ * inactive) instead of computing each: for a caller that needs every thread's address (a
+ * verifier), not only the stage counts. */
+gboolean ms_source_fill_repeated(MsSource *source, guint64 first, guint64 count, gint64 *addr, GError **error);
 /* The current memory step's active range (all threads if the source does not say). */
 void ms_source_active_range(MsSource *source, guint64 *first, guint64 *end);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(MsSource, ms_source_free)

@@ -906,6 +906,7 @@ typedef struct {
   Word *gmem, *smem, *reg[NREG];
   int nreg; /* registers in use: RU0 + the unroll when it is above 1 */
   guint32 *sh_epoch, epoch;
+  guint32 *rg_epoch; /* per block of the chunk: the epoch its registers were zeroed in */
   gint64 *addr;
   MsSatStats st;
   GError **error;
@@ -928,41 +929,65 @@ static gboolean ex_mem(Exec *x, MsSource *src, const Item *it) {
   hi = MIN(hi, ahi);
   for (guint64 first = lo; first < hi; first += chunk) {
     guint64 cnt = MIN(chunk, hi - first);
-    if (!ms_source_fill(src, first, cnt, x->addr, x->error)) return FALSE;
-    /* warps: groups of W threads aligned to W */
+    if (!ms_source_fill_repeated(src, first, cnt, x->addr, x->error)) return FALSE;
+    /* warps: groups of W threads aligned to W (T is a multiple of W: one block each) */
+    const gboolean glob = it->space == MS_SPACE_GLOBAL;
+    const int wsh = __builtin_ctzll(x->W);
+    Word *r1 = x->reg[it->r1], *r2 = x->reg[it->r2];
     for (guint64 w0 = 0; w0 < cnt;) {
       guint64 wn = MIN(x->W - (first + w0) % x->W, cnt - w0), act = 0;
       gint64 g = -1;
       gboolean one = TRUE;
-      for (guint64 k = w0; k < w0 + wn; k++) {
-        gint64 a = x->addr[k];
+      Word *mem = x->gmem;
+      guint64 lim = x->G;
+      guint64 k0 = w0;
+      while (k0 < w0 + wn && x->addr[k0] < 0) k0++;
+      if (k0 == w0 + wn) { /* no active lane */
+        w0 += wn;
+        continue;
+      }
+      const guint64 blk = (first + w0 - x->c_lo) / x->T;
+      if (x->rg_epoch[blk] != x->epoch) { /* the block's registers, zeroed at its first use in the kernel */
+        const guint64 t0 = blk * x->T, tn = MIN(x->T, x->c_hi - x->c_lo - t0);
+        for (int r = 0; r < x->nreg; r++) memset(x->reg[r] + t0, 0, sizeof(Word) * tn);
+        x->rg_epoch[blk] = x->epoch;
+      }
+      if (!glob) { /* the block's shared memory, poisoned at its first use in the kernel */
+        if (x->sh_epoch[blk] != x->epoch) {
+          for (guint64 q = 0; q < x->SH; q++) x->smem[blk * x->SH + q] = POISON;
+          x->sh_epoch[blk] = x->epoch;
+        }
+        mem = x->smem + blk * x->SH;
+        lim = x->SH;
+      }
+      const gint64 *ad = x->addr;
+      for (guint64 k = k0; k < w0 + wn; k++) { /* the addresses' checks, then the actions */
+        const gint64 a = ad[k];
         if (a < 0) continue;
         act++;
-        guint64 t = first + k, lt = t - x->c_lo;
-        Word *cell;
-        if (it->space == MS_SPACE_GLOBAL) {
-          if ((guint64)a >= x->G) return ex_fail(x, "global address beyond the arrays", t, a);
-          if (g < 0) g = a / (gint64)x->W;
-          else if (a / (gint64)x->W != g) one = FALSE;
-          cell = &x->gmem[a];
-        } else {
-          if ((guint64)a >= x->SH) return ex_fail(x, "shared address beyond the block's shared memory", t, a);
-          guint64 blk = lt / x->T;
-          if (x->sh_epoch[blk] != x->epoch) {
-            for (guint64 q = 0; q < x->SH; q++) x->smem[blk * x->SH + q] = POISON;
-            x->sh_epoch[blk] = x->epoch;
-          }
-          cell = &x->smem[blk * x->SH + (guint64)a];
-        }
-        switch (it->act) {
-        case A_LD: x->reg[it->r1][lt] = *cell; break;
-        case A_ADD: x->reg[it->r1][lt] += *cell; break;
-        case A_SUB: x->reg[it->r1][lt] -= *cell; break;
-        case A_ST: *cell = x->reg[it->r1][lt]; break;
-        case A_ACCST: *cell = x->reg[it->r1][lt] += x->reg[it->r2][lt]; break;
-        default: x->reg[it->r1][lt] = *cell; x->reg[it->r2][lt] += *cell; break;
+        if ((guint64)a >= lim)
+          return ex_fail(x, glob ? "global address beyond the arrays" : "shared address beyond the block's shared memory",
+                         first + k, a);
+        if (glob) { /* W is a power of two (sat_build), a >= 0 */
+          if (g < 0) g = a >> wsh;
+          else if (a >> wsh != g) one = FALSE;
         }
       }
+      Word *q1 = r1 + (first - x->c_lo), *q2 = r2 + (first - x->c_lo); /* lane k's registers: q[k] */
+#define ACT(STMT)                                      \
+  for (guint64 k = k0; k < w0 + wn; k++) {             \
+    const gint64 a = ad[k];                            \
+    if (a >= 0) { STMT; }                              \
+  }
+      switch (it->act) {
+      case A_LD: ACT(q1[k] = mem[a]); break;
+      case A_ADD: ACT(q1[k] += mem[a]); break;
+      case A_SUB: ACT(q1[k] -= mem[a]); break;
+      case A_ST: ACT(mem[a] = q1[k]); break;
+      case A_ACCST: ACT(mem[a] = q1[k] += q2[k]); break;
+      default: ACT(q1[k] = mem[a]; q2[k] += mem[a]); break;
+      }
+#undef ACT
       w0 += wn;
       if (!act) continue;
       gboolean rd = it->op == MS_OP_READ;
@@ -977,8 +1002,7 @@ static gboolean ex_mem(Exec *x, MsSource *src, const Item *it) {
 /* Run chunk c through the steps of one kernel (up to and including the next grid barrier,
  * or the end); `count` says whether barriers and steps are counted (the first chunk). */
 static gboolean ex_kernel(Exec *x, Chunk *c, gboolean count) {
-  for (int r = 0; r < x->nreg; r++) memset(x->reg[r], 0, sizeof(Word) * (x->c_hi - x->c_lo));
-  x->epoch++;
+  x->epoch++; /* registers zeroed and shared memory poisoned, block by block as they are used (ex_mem) */
   for (;;) {
     Item *it = iter_next(&c->iter);
     MsStep st;
@@ -1267,6 +1291,7 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
     guint64 blocks = (ct + T - 1) / T;
     x.smem = g_new(Word, blocks * x.SH);
     x.sh_epoch = g_new0(guint32, blocks);
+    x.rg_epoch = g_new0(guint32, blocks);
     for (int q = 0; q < x.nreg; q++) x.reg[q] = g_new0(Word, ct);
     x.addr = g_new(gint64, 1 << 16);
     for (guint64 i = 0; i < p->n; i++) x.gmem[i] = (Word)input_value(seed, i, values);
@@ -1293,6 +1318,7 @@ static char *sat_build(const char *algorithm, GHashTable *params, MsSatStats *st
     g_free(x.gmem);
     g_free(x.smem);
     g_free(x.sh_epoch);
+    g_free(x.rg_epoch);
     for (int q = 0; q < x.nreg; q++) g_free(x.reg[q]);
     g_free(x.addr);
   }
