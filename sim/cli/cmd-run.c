@@ -88,8 +88,8 @@ int ms_cmd_run(int argc, char **argv) {
   if (timing && r) {
     double o = (double)(t0 - topen) / 1e6, sim = (double)(g_get_monotonic_time() - t0) / 1e6;
     fprintf(stderr, "memsim run: open %.3f s, simulate %.3f s, %.1f M requests/s, %" G_GUINT64_FORMAT
-            " repeated blocks, %" G_GUINT64_FORMAT " repeated kernels\n", o, sim,
-            sim > 0 ? (double)r->requests / sim / 1e6 : 0.0, r->repeated_blocks, r->repeated_kernels);
+            " repeated blocks, %" G_GUINT64_FORMAT " repeated kernels, engine threads %.3f s of CPU\n", o, sim,
+            sim > 0 ? (double)r->requests / sim / 1e6 : 0.0, r->repeated_blocks, r->repeated_kernels, r->helper_cpu_s);
   }
   if (!r) {
     code = ms_cli_fail("run", err);

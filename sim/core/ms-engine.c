@@ -22,6 +22,7 @@
  * time unit. */
 #include "ms-private.h"
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PIPE_DONE (-1)
@@ -194,6 +195,7 @@ typedef struct {
   gboolean dmm_rule, shared_hmm;
   guint pw;
   struct WorkerArg *args;
+  double cpu;           /* the workers' CPU seconds, summed as they quit */
 } Pool;
 
 enum { POOL_COUNT, POOL_L2_GROUPS, POOL_L2_ACCESS };
@@ -1338,6 +1340,8 @@ static gpointer pool_worker(gpointer data) {
     g_mutex_lock(&pl->lock);
     while (pl->gen == seen && !pl->quit) g_cond_wait(&pl->go, &pl->lock);
     if (pl->quit) {
+      struct timespec ts; /* this thread's CPU, for MsResult.helper_cpu_s */
+      if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0) pl->cpu += (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
       g_mutex_unlock(&pl->lock);
       return NULL;
     }
@@ -1389,8 +1393,9 @@ static Pool *pool_new(Engine *e, guint n) {
   return pl;
 }
 
-static void pool_free(Pool *pl) {
-  if (!pl) return;
+/* Ends the workers; returns their CPU seconds. */
+static double pool_free(Pool *pl) {
+  if (!pl) return 0;
   g_mutex_lock(&pl->lock);
   pl->quit = TRUE;
   g_cond_broadcast(&pl->go);
@@ -1401,7 +1406,9 @@ static void pool_free(Pool *pl) {
   g_mutex_clear(&pl->lock);
   g_cond_clear(&pl->go);
   g_cond_clear(&pl->done);
+  const double cpu = pl->cpu;
   g_free(pl);
+  return cpu;
 }
 
 /* L2 cache: warps wlo .. whi-1 of step r through the cache, in order, their addresses
@@ -3146,7 +3153,8 @@ static void engine_free(Engine *e) {
   }
   g_free(e->ring);
   if (e->kpool) g_ptr_array_free(e->kpool, TRUE);
-  pool_free(e->pool);
+  const double wcpu = pool_free(e->pool);
+  if (e->result) e->result->helper_cpu_s += wcpu;
   g_free(e->refaddr);
   g_free(e->ent_k);
   g_free(e->bkind);

@@ -409,6 +409,8 @@ typedef struct {
                             * (repeated blocks, docs/performance.md): not a model figure */
   guint64 repeated_kernels; /* kernels not dispatched, their outcome taken from an identical
                              * earlier one (repeated kernels, docs/performance.md): not a model figure */
+  double helper_cpu_s;      /* CPU seconds of the engine's worker threads (--threads), beside the
+                             * caller's own: what a simulation cost, not a model figure */
   GArray *per_step;       /* of MsStepResult, only when asked for */
   GArray *events;         /* of MsEvent, only when asked for */
 } MsResult;
