@@ -304,6 +304,12 @@ typedef struct Engine {
   /* repeated blocks (count_blocks) */
   gboolean reuse;       /* the source has block_shift and blocks are whole warps */
   gint64 *refaddr;      /* the reference block's addresses */
+  /* The step's addresses as the count pass filled them, kept for the L2 pass of the same
+   * step so that it does not fill them again (saddr_on: this step's count pass writes them;
+   * lanes saddr_lo .. saddr_lo + saddr_cap - 1 at most) */
+  gint64 *saddr;
+  guint64 saddr_cap, saddr_lo;
+  gboolean saddr_on;
   guint16 *ent_k;       /* per cached shift class: its warps' stage counts (REP_CLASSES x wpb) */
   gint64 ent_key[REP_CLASSES];
   guint64 ent_stages[REP_CLASSES], ent_disp[REP_CLASSES], ent_req[REP_CLASSES];
@@ -1037,6 +1043,7 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
     gboolean ok = worker ? ms_source_fill_worker(e->src, wid, first, cnt, c->addr, &c->error)
                          : ms_source_fill(e->src, first, cnt, c->addr, &c->error);
     if (!ok) return;
+    if (e->saddr_on) memcpy(e->saddr + (first - e->saddr_lo), c->addr, cnt * sizeof *c->addr);
     guint64 w0 = first / e->w;
     for (guint64 off = 0; off < cnt; off += e->w) {
       guint n = (guint)MIN((guint64)e->w, cnt - off);
@@ -1272,7 +1279,8 @@ static void l2_groups_share(Engine *e, guint i) {
       gint64 s2;
       while (vend < c->wto && vend - v < cw && l2_src(e, r, vend, &s2) == L2_SRC_FILL) vend++;
       const guint64 first = v * w, cnt = MIN(e->p, vend * w) - first;
-      if (!ms_source_fill_worker(e->src, i, first, cnt, c->addr, &c->error)) return;
+      if (e->saddr_on) memcpy(c->addr, e->saddr + (first - e->saddr_lo), cnt * sizeof *c->addr);
+      else if (!ms_source_fill_worker(e->src, i, first, cnt, c->addr, &c->error)) return;
     }
     for (guint64 warp = v; warp < vend; warp++) {
       const guint64 off = (warp - v) * w, k0 = (warp - e->l2_w0) * w;
@@ -1452,13 +1460,32 @@ static void l2_pass(Engine *e, StepRec *r, guint64 wlo, guint64 whi) {
   }
   for (guint64 first = wlo * e->w; first < end; first += e->chunk) {
     guint64 cnt = MIN(e->chunk, end - first);
-    if (!ms_source_fill_worker(e->src, 0, first, cnt, c->addr, &c->error)) return;
+    if (e->saddr_on) memcpy(c->addr, e->saddr + (first - e->saddr_lo), cnt * sizeof *c->addr);
+    else if (!ms_source_fill_worker(e->src, 0, first, cnt, c->addr, &c->error)) return;
     for (guint64 off = 0; off < cnt; off += e->w) {
       guint n = (guint)MIN((guint64)e->w, cnt - off);
       const guint64 warp = first / e->w + off / e->w;
       r->kd[warp - r->klo] = (guint16)l2_warp(e, c, warp, c->addr + off, n, write);
     }
   }
+}
+
+/* The count pass of warps wlo .. whi - 1 keeps their addresses for the step's L2 pass (which
+ * would fill them again) when the step has one and they fit SADDR_MAX lanes: the same
+ * addresses, from memory instead of the source. */
+#define SADDR_MAX (G_GUINT64_CONSTANT(1) << 21)
+static void saddr_begin(Engine *e, const StepRec *r, guint64 wlo, guint64 whi) {
+  e->saddr_on = FALSE;
+  if (!r->kd || !e->l2_refill || whi <= wlo) return;
+  const guint64 lo = wlo * e->w, n = MIN(e->p, whi * e->w) - lo;
+  if (n > SADDR_MAX) return;
+  if (n > e->saddr_cap) {
+    g_free(e->saddr);
+    e->saddr_cap = MAX(n, MIN(SADDR_MAX, 2 * e->saddr_cap));
+    e->saddr = g_new(gint64, e->saddr_cap);
+  }
+  e->saddr_lo = lo;
+  e->saddr_on = TRUE;
 }
 
 /* Pull one step from the source and reduce it to stage counts. */
@@ -1571,6 +1598,7 @@ static gboolean load_step(Engine *e) {
       e->bk_valid = e->bkstep;
       e->bkstep = FALSE;
     } else if (e->pool && whi - wlo >= e->par_min) {
+      saddr_begin(e, r, wlo, whi);
       used = e->pool->n;
       guint64 per = (whi - wlo + used - 1) / used;
       for (guint i = 0; i < used; i++) {
@@ -1585,6 +1613,7 @@ static gboolean load_step(Engine *e) {
         }
       pool_job(e->pool, POOL_COUNT, r, dmm_rule, shared_hmm, pw);
     } else {
+      saddr_begin(e, r, wlo, whi);
       e->ctr[0].wfrom = wlo;
       e->ctr[0].wto = whi;
       count_range(e, &e->ctr[0], r, dmm_rule, shared_hmm, pw, FALSE);
@@ -1592,6 +1621,7 @@ static gboolean load_step(Engine *e) {
     gboolean counted = TRUE;
     for (guint i = 0; i < used; i++) counted &= e->ctr[i].error == NULL;
     if (counted && r->kd && e->l2_refill) l2_pass(e, r, wlo, whi);
+    e->saddr_on = FALSE;
     for (guint i = 0; i < used; i++)
       if (e->ctr[i].error) {
         e->error = e->ctr[i].error;
@@ -3156,6 +3186,7 @@ static void engine_free(Engine *e) {
   const double wcpu = pool_free(e->pool);
   if (e->result) e->result->helper_cpu_s += wcpu;
   g_free(e->refaddr);
+  g_free(e->saddr);
   g_free(e->ent_k);
   g_free(e->bkind);
   g_free(e->bat);
