@@ -22,7 +22,7 @@ dir=${DIR:-/tmp/memsim-validation}
 gpus=(h100 h200)
 model_of() { local m=${MODEL:-models/GPU.json}; echo "${m//GPU/$1}"; }
 ref_of() { local r=${REF:-docs/validation/grounded/GPU-cache.tsv}; echo "${r//GPU/$1}"; }
-files() { local m=traces/measured/$1; echo "$m/measurements.json $m/permutation.json $m/gcd.json $m/simple.json $m/bulk.json $m/gf2.json $m/sat.json $m/sat-2r1w.json $m/sat-1pr.json $m/sat-lookback.json"; }
+files() { local m=traces/measured/$1; echo "$m/measurements.json $m/permutation.json $m/gcd.json $m/simple.json $m/bulk.json $m/gf2.json $m/gf2-2.json $m/sat.json $m/sat-2r1w.json $m/sat-1pr.json $m/sat-lookback.json"; }
 case ${1:-} in
 start)
   memsim=${MEMSIM:-build-compare/sim/memsim}
