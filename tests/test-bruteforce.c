@@ -1506,7 +1506,8 @@ Test(convert, written_and_reopened_traces_should_give_the_same_result) {
 
 /* Many cores, same answer: random traces of every kind, with and without the GPU
  * extensions, give the same result (every count, every step's figures) on 1, 2 and 7
- * engine threads, with every step sent to the workers (par_min_warps 1). */
+ * engine threads, with every step sent to the workers (par_min_warps 1) and loaded ahead
+ * (load_ahead_min_threads 1), and on 3 threads without loading ahead. */
 static void same_result(const MsResult *a, const MsResult *b, const char *desc) {
   cr_assert_eq(a->time_units, b->time_units, "%s", desc);
   cr_assert_eq(a->stages, b->stages, "%s", desc);
@@ -1540,8 +1541,14 @@ Test(threads, results_should_not_depend_on_the_number_of_threads) {
     g_autofree char *desc = describe(m, t, seed, it);
     MsSimOptions one = {.per_step = TRUE, .threads = 1};
     MsResult *r1 = mt_run(m, t, &one);
-    for (guint n = 2; n <= 7; n += 5) {
-      MsSimOptions many = {.per_step = TRUE, .threads = n, .par_min_warps = 1};
+    for (guint n = 2; n <= 7; n += 5) { /* the steps loaded ahead on a thread of their own */
+      MsSimOptions many = {.per_step = TRUE, .threads = n, .par_min_warps = 1, .load_ahead_min_threads = 1};
+      MsResult *rn = mt_run(m, t, &many);
+      same_result(r1, rn, desc);
+      ms_result_free(rn);
+    }
+    { /* and on the engine's thread */
+      MsSimOptions many = {.per_step = TRUE, .threads = 3, .par_min_warps = 1, .load_ahead_min_threads = G_MAXUINT64};
       MsResult *rn = mt_run(m, t, &many);
       same_result(r1, rn, desc);
       ms_result_free(rn);

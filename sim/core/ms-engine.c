@@ -91,6 +91,10 @@ typedef struct {
   guint64 *block_arrived; /* block barrier: per block */
   gint64 *block_release;
   MsStepResult res;
+  struct { /* what loading the step adds to the result's counts (commit_step) */
+    guint64 signals, waits, compute_steps, instructions, shuffle_steps, shuffles;
+    guint64 stages, disp, req, memory_steps, round;
+  } d;
 } StepRec;
 
 /* Repeated kernels (docs/performance.md, "Repeated kernels").  A kernel that starts at a
@@ -290,6 +294,9 @@ typedef struct Engine {
   guint64 cap, head, count; /* absolute index of ring front, steps held */
   gboolean eof;
   GPtrArray *kpool;
+  GMutex kpool_lock;        /* k_take on the loading thread, rec_free on the engine's */
+  guint64 pstep;            /* steps produced (produce_step) */
+  struct Loader *ld;        /* the loading thread (load ahead), or NULL */
 
   /* loading scratch */
   guint64 chunk;
@@ -900,7 +907,9 @@ static inline guint16 kdof(const StepRec *r, guint64 j) {
 /* The k arrays are kept only for a step's active warps (a kernel over few warps in a trace
  * of many holds a window of many steps), and recycled: a pool entry starts with its size. */
 static guint16 *k_take(Engine *e, guint64 n) {
+  g_mutex_lock(&e->kpool_lock);
   guint64 *buf = e->kpool->len ? g_ptr_array_steal_index_fast(e->kpool, e->kpool->len - 1) : NULL;
+  g_mutex_unlock(&e->kpool_lock);
   if (buf && buf[0] < n) {
     g_free(buf);
     buf = NULL;
@@ -948,8 +957,12 @@ static void kspan_close(Engine *e, guint64 end) {
 static void rec_free(Engine *e, StepRec *r) {
   if (r->run && --r->run->refs == 0 && r->run != e->cur_run) run_free(r->run);
   if (r->kspan && --r->kspan->refs == 0 && r->kspan != e->cur_kspan) kspan_free(r->kspan);
-  if (r->k) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->k - 1);
-  if (r->kd) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->kd - 1);
+  if (r->k || r->kd) {
+    g_mutex_lock(&e->kpool_lock);
+    if (r->k) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->k - 1);
+    if (r->kd) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->kd - 1);
+    g_mutex_unlock(&e->kpool_lock);
+  }
   g_free(r->kh);
   g_free(r->fl);
   g_free(r->foff);
@@ -1528,40 +1541,39 @@ static void flag_range(Engine *e, StepRec *r, guint64 wlo, guint64 whi) {
   r->fl = (guint64 *)(void *)g_array_free(fl, FALSE);
 }
 
-static gboolean load_step(Engine *e) {
+/* Loading a step, in two parts.  produce_step reads the source, counts the step's warps and
+ * runs its cache pass: the heavy part, which depends only on the steps before it, never on
+ * the schedule, so that with the loading thread (load ahead, below) it runs while the
+ * engine's thread dispatches the steps before.  commit_step, on the engine's thread when the
+ * step is first needed (where loading happened before), adds it to the result, its run and
+ * kernel span and the window.  PROD_STEP: *out is the step; PROD_END: the trace's end;
+ * PROD_ERROR: *err is set. */
+enum { PROD_STEP, PROD_END, PROD_ERROR };
+
+static int produce_step(Engine *e, StepRec **out, GError **err) {
   MsStep st;
-  MsNext nx = ms_source_next(e->src, &st, &e->error);
-  if (nx == MS_NEXT_ERROR) return FALSE;
-  if (nx == MS_NEXT_END) {
-    e->eof = TRUE;
-    run_close(e);
-    kspan_close(e, e->result->steps);
-    return TRUE;
-  }
-  MsResult *R = e->result;
+  MsNext nx = ms_source_next(e->src, &st, err);
+  if (nx == MS_NEXT_ERROR) return PROD_ERROR;
+  if (nx == MS_NEXT_END) return PROD_END;
   StepRec *r = g_new0(StepRec, 1);
   r->step = st;
   r->remaining = e->W;
-  r->res.index = R->steps;
+  r->res.index = e->pstep++;
   r->res.step = st;
   r->res.first_dispatch = -1;
   r->res.last_complete = -1;
-  R->steps++;
   if (st.op == MS_OP_SYNC) {
     r->release = 0;
     if (st.scope == MS_SCOPE_BLOCK) {
-      R->block_barriers++;
       r->block_arrived = g_new0(guint64, e->blocks);
       r->block_release = g_new0(gint64, e->blocks);
-    } else {
-      R->grid_barriers++;
-      if (e->l1c) l1_clear(e); /* a kernel boundary: the L1s start empty */
+    } else if (e->l1c) {
+      l1_clear(e); /* a kernel boundary: the L1s start empty */
     }
   } else {
     /* a shuffle step is counted like a memory step (its warps with an active thread), on
      * no pipeline: no stage rule, no cache, no repeated blocks */
     const gboolean flag = MS_OP_IS_FLAG(st.op);
-    if (flag) e->krep = FALSE; /* a flag may be set in one kernel and waited for in another */
     const gboolean shfl = st.op == MS_OP_SHUFFLE || st.op == MS_OP_COMPUTE || flag; /* no pipeline, no stage */
     gboolean dmm_rule = !shfl && (e->model->kind == MS_MODEL_DMM || (e->hmm && st.space == MS_SPACE_SHARED));
     const gboolean shared_hmm = !shfl && e->hmm && st.space == MS_SPACE_SHARED;
@@ -1624,11 +1636,11 @@ static gboolean load_step(Engine *e) {
     e->saddr_on = FALSE;
     for (guint i = 0; i < used; i++)
       if (e->ctr[i].error) {
-        e->error = e->ctr[i].error;
+        *err = e->ctr[i].error;
         e->ctr[i].error = NULL;
         for (guint j = i + 1; j < used; j++) g_clear_error(&e->ctr[j].error);
         rec_free(e, r);
-        return FALSE;
+        return PROD_ERROR;
       }
     guint64 *dmm_sum = e->ctr[0].dmm_stages;
     for (guint i = 0; i < used; i++) {
@@ -1642,37 +1654,63 @@ static gboolean load_step(Engine *e) {
     r->res.dispatches = step_disp;
     r->res.requests = step_req;
     if (flag) { /* its warps and threads (the step's), no stage; no memory counts, no round */
-      if (st.op == MS_OP_SIGNAL) R->signals += step_disp;
-      else R->waits += step_disp;
+      if (st.op == MS_OP_SIGNAL) r->d.signals = step_disp;
+      else r->d.waits = step_disp;
       r->res.stages = step_stages = step_disp = step_req = 0;
     } else if (st.op == MS_OP_COMPUTE) { /* its warps, threads and instructions; no stage, no round */
-      R->compute_steps += step_disp > 0;
-      R->instructions += step_stages;
+      r->d.compute_steps = step_disp > 0;
+      r->d.instructions = step_stages;
       r->res.stages = step_stages = step_disp = step_req = 0;
     } else if (shfl) { /* its warps and threads, no stage; no memory counts, no round */
-      R->shuffle_steps += step_disp > 0;
-      R->shuffles += step_disp;
+      r->d.shuffle_steps = step_disp > 0;
+      r->d.shuffles = step_disp;
       r->res.stages = step_stages = step_disp = step_req = 0;
     }
-    MsMemoryCounts *mc = (e->model->kind == MS_MODEL_DMM || (e->hmm && st.space == MS_SPACE_SHARED))
-                             ? &R->shared : &R->global;
-    mc->stages += step_stages;
-    mc->dispatches += step_disp;
-    mc->requests += step_req;
+    r->d.stages = step_stages;
+    r->d.disp = step_disp;
+    r->d.req = step_req;
     if (step_req) {
-      R->memory_steps++;
+      r->d.memory_steps = 1;
       /* round_sum: the papers' per-round bound.  On the hmm kinds a shared step runs on the
        * d DMMs side by side, so its round costs the busiest DMM's stages + l - 1. */
       if (e->hmm && st.space == MS_SPACE_SHARED) {
         guint64 mx = 0;
         for (guint b = 0; b < e->model->dmms; b++) mx = MAX(mx, dmm_sum[b]);
-        R->round_sum += mx + e->model->shared_latency - 1;
+        r->d.round = mx + e->model->shared_latency - 1;
       } else if (e->hmm) {
-        R->round_sum += step_stages + e->model->global_latency - 1;
+        r->d.round = step_stages + e->model->global_latency - 1;
       } else {
-        R->round_sum += step_stages + e->model->latency - 1;
+        r->d.round = step_stages + e->model->latency - 1;
       }
     }
+  }
+  *out = r;
+  return PROD_STEP;
+}
+
+/* The second part of loading (above): on the engine's thread, in step order. */
+static void commit_step(Engine *e, StepRec *r) {
+  MsResult *R = e->result;
+  const MsStep st = r->step;
+  R->steps++;
+  if (st.op == MS_OP_SYNC) {
+    if (st.scope == MS_SCOPE_BLOCK) R->block_barriers++;
+    else R->grid_barriers++;
+  } else {
+    if (MS_OP_IS_FLAG(st.op)) e->krep = FALSE; /* a flag may be set in one kernel and waited for in another */
+    R->signals += r->d.signals;
+    R->waits += r->d.waits;
+    R->compute_steps += r->d.compute_steps;
+    R->instructions += r->d.instructions;
+    R->shuffle_steps += r->d.shuffle_steps;
+    R->shuffles += r->d.shuffles;
+    MsMemoryCounts *mc = (e->model->kind == MS_MODEL_DMM || (e->hmm && st.space == MS_SPACE_SHARED))
+                             ? &R->shared : &R->global;
+    mc->stages += r->d.stages;
+    mc->dispatches += r->d.disp;
+    mc->requests += r->d.req;
+    R->memory_steps += r->d.memory_steps;
+    R->round_sum += r->d.round;
   }
   if (st.op == MS_OP_SYNC && st.scope == MS_SCOPE_GRID) {
     kspan_close(e, r->res.index);
@@ -1711,7 +1749,116 @@ static gboolean load_step(Engine *e) {
   win_push(e, r);
   if (e->opt->progress && e->opt->progress_every && R->steps % e->opt->progress_every == 0)
     e->opt->progress(R->steps, e->opt->progress_data);
+}
+
+static int loader_take(Engine *e, StepRec **r, GError **err);
+
+static gboolean load_step(Engine *e) {
+  StepRec *r = NULL;
+  GError *err = NULL;
+  const int got = e->ld ? loader_take(e, &r, &err) : produce_step(e, &r, &err);
+  if (got == PROD_ERROR) {
+    e->error = err;
+    return FALSE;
+  }
+  if (got == PROD_END) {
+    e->eof = TRUE;
+    run_close(e);
+    kspan_close(e, e->result->steps);
+    return TRUE;
+  }
+  commit_step(e, r);
   return TRUE;
+}
+
+/* Load ahead: a thread that produces the next LD_AHEAD steps while the engine's thread
+ * dispatches (it is the pool's worker 0 then).  The steps are committed in order, each
+ * when first needed, as without it, so the result is the same; only the waiting differs. */
+#define LD_AHEAD 4
+#define LD_MIN_THREADS G_GUINT64_CONSTANT(65536) /* traces of fewer threads load on the engine's thread */
+
+typedef struct {
+  StepRec *r;
+  int got;
+  GError *err;
+} LdItem;
+
+typedef struct Loader {
+  GThread *th;
+  GMutex m;
+  GCond c;
+  LdItem q[LD_AHEAD];
+  guint head, n;
+  gboolean stop;
+  double cpu; /* the thread's CPU seconds, when it ended */
+} Loader;
+
+static gpointer loader_main(gpointer data) {
+  Engine *e = data;
+  Loader *L = e->ld;
+  for (;;) {
+    g_mutex_lock(&L->m);
+    while (!L->stop && L->n == LD_AHEAD) g_cond_wait(&L->c, &L->m);
+    const gboolean stop = L->stop;
+    g_mutex_unlock(&L->m);
+    if (stop) break;
+    LdItem it = {NULL, PROD_ERROR, NULL};
+    it.got = produce_step(e, &it.r, &it.err);
+    g_mutex_lock(&L->m);
+    L->q[(L->head + L->n) % LD_AHEAD] = it;
+    L->n++;
+    g_cond_broadcast(&L->c);
+    g_mutex_unlock(&L->m);
+    if (it.got != PROD_STEP) break;
+  }
+  struct timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0) L->cpu = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+  return NULL;
+}
+
+static int loader_take(Engine *e, StepRec **r, GError **err) {
+  Loader *L = e->ld;
+  g_mutex_lock(&L->m);
+  while (L->n == 0) g_cond_wait(&L->c, &L->m);
+  const LdItem it = L->q[L->head];
+  L->head = (L->head + 1) % LD_AHEAD;
+  L->n--;
+  g_cond_broadcast(&L->c);
+  g_mutex_unlock(&L->m);
+  *r = it.r;
+  *err = it.err;
+  return it.got;
+}
+
+static void loader_start(Engine *e) {
+  Loader *L = g_new0(Loader, 1);
+  g_mutex_init(&L->m);
+  g_cond_init(&L->c);
+  e->ld = L;
+  L->th = g_thread_new("memsim-load", loader_main, e);
+}
+
+/* Stops the loading thread (it ends the step it is on) and drops what it loaded beyond the
+ * steps taken; returns its CPU seconds. */
+static double loader_stop(Engine *e) {
+  Loader *L = e->ld;
+  if (!L) return 0;
+  g_mutex_lock(&L->m);
+  L->stop = TRUE;
+  g_cond_broadcast(&L->c);
+  g_mutex_unlock(&L->m);
+  g_thread_join(L->th);
+  for (guint i = 0; i < L->n; i++) {
+    LdItem *it = &L->q[(L->head + i) % LD_AHEAD];
+    if (it->r) rec_free(e, it->r);
+    g_clear_error(&it->err);
+  }
+  g_mutex_clear(&L->m);
+  g_cond_clear(&L->c);
+  const double cpu = L->cpu;
+  g_free(L);
+  e->ld = NULL;
+  return cpu;
 }
 
 /* The reduced step `s`, loading as needed; NULL at the end of the trace or on error. */
@@ -3093,6 +3240,7 @@ static gboolean check_residency(Engine *e, GError **error) {
 }
 
 static void engine_free(Engine *e) {
+  g_mutex_clear(&e->kpool_lock);
   if (e->kout) g_hash_table_destroy(e->kout);
   kout_free(e->krec);
   g_free(e->lw_main.at);
@@ -3225,6 +3373,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   e.P = ms_model_pipelines(model);
   if (!check_shape(&e, error)) return NULL;
   if (!check_residency(&e, error)) return NULL;
+  g_mutex_init(&e.kpool_lock);
 
   MsResult *R = g_new0(MsResult, 1);
   e.result = R;
@@ -3454,13 +3603,11 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   e.work = g_new(guint64, e.cwork);
   e.last_complete = -1;
 
-  MsSource *pf = NULL;
-  if (e.nctr > 1) {
-    e.pool = pool_new(&e, e.nctr);
-  } else if (e.opt->threads != 1 && e.p >= 65536 && !e.l2c) {
-    pf = ms_source_prefetch(src, e.chunk, e.w);
-    e.src = pf;
-  }
+  /* load ahead: with more than one thread, a large trace's steps are produced on a thread of
+   * their own while this one dispatches (loader_main) */
+  const guint64 ldmin = e.opt->load_ahead_min_threads ? e.opt->load_ahead_min_threads : LD_MIN_THREADS;
+  const gboolean ahead = e.opt->threads != 1 && e.p >= ldmin;
+  if (e.nctr > 1) e.pool = pool_new(&e, e.nctr);
   if (e.l2_refill) { /* the batched cache pass: L2_BATCH_CHUNKS chunks of warps per worker a batch */
     /* L2_BATCH_CHUNKS chunks of warps per worker: each batch costs two rounds of waking the
      * workers and waiting for the slowest, so fewer, larger batches lose less to both */
@@ -3495,7 +3642,9 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
    * sums), block starts (their per-DMM times) or flags (loading one turns it off) */
   e.krep = !e.opt->dispatch_every_kernel && !e.opt->max_events && !e.iacc && !e.blk_start;
   if (e.krep) e.kout = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, kout_free);
+  if (ahead) loader_start(&e);
   gboolean ok = run(&e);
+  R->helper_cpu_s += loader_stop(&e);
   if (ok) {
     R->kernels = e.kernels;
     R->l2_resident = e.l2;
@@ -3523,7 +3672,6 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     }
   }
   if (ok && e.iacc) issue_close(&e); /* the last phase */
-  ms_source_free(pf);
   engine_free(&e);
   if (!ok) {
     g_propagate_error(error, e.error);

@@ -46,11 +46,4 @@ struct _MsSource {
   gpointer self;
 };
 
-/* ---- ms-prefetch.c ---- */
-/* A source that runs `inner` on a worker thread, `chunk` threads per fill, over the warps
- * (of w threads) that overlap each step's active range.  `inner` stays
- * owned by the caller and must outlive the returned source; the caller must not use
- * `inner` while the returned source exists. */
-MsSource *ms_source_prefetch(MsSource *inner, guint64 chunk, guint32 w);
-
 #endif

@@ -425,11 +425,15 @@ typedef struct {
   gpointer progress_data;
   guint threads;           /* threads that fill and count steps of 2048 warps or more, for
                             * sources with fill_worker (0: the processors, at most
-                            * MS_MAX_WORKERS); 1: one thread.  Other sources of 65536 threads
-                            * or more generate addresses on a second thread unless 1.  The
-                            * result is the same for any number. */
+                            * MS_MAX_WORKERS); 1: one thread.  Unless 1, traces of 65536
+                            * threads or more also load their steps ahead on a thread of their
+                            * own (load_ahead_min_threads).  The result is the same for any
+                            * number. */
   guint par_min_warps;     /* steps of at least this many warps go to the workers (0: 2048;
                             * tests set 1 to run small traces through them) */
+  guint64 load_ahead_min_threads; /* with threads other than 1, traces of at least this many
+                            * threads load their next steps on a thread of their own while
+                            * the engine dispatches (0: 65536; tests set 1); the same result */
   gboolean fill_every_block; /* TRUE: no repeated-block reuse (block_shift); the same result */
   gboolean dispatch_every_kernel; /* TRUE: no repeated kernels (docs/performance.md); the same result */
 } MsSimOptions;
