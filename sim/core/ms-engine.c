@@ -3606,7 +3606,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   /* load ahead: with more than one thread, a large trace's steps are produced on a thread of
    * their own while this one dispatches (loader_main) */
   const guint64 ldmin = e.opt->load_ahead_min_threads ? e.opt->load_ahead_min_threads : LD_MIN_THREADS;
-  const gboolean ahead = e.opt->threads != 1 && e.p >= ldmin;
+  gboolean ahead = e.opt->threads != 1 && e.p >= ldmin;
   if (e.nctr > 1) e.pool = pool_new(&e, e.nctr);
   if (e.l2_refill) { /* the batched cache pass: L2_BATCH_CHUNKS chunks of warps per worker a batch */
     /* L2_BATCH_CHUNKS chunks of warps per worker: each batch costs two rounds of waking the
@@ -3642,6 +3642,10 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
    * sums), block starts (their per-DMM times) or flags (loading one turns it off) */
   e.krep = !e.opt->dispatch_every_kernel && !e.opt->max_events && !e.iacc && !e.blk_start;
   if (e.krep) e.kout = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, kout_free);
+  /* by default not where repeated blocks leave little to load (no L2 cache pass): there the
+   * dispatch loop would only read the stage counts from another core's cache (measured:
+   * bench/logs/2026-11-27f/call4) */
+  if (!e.opt->load_ahead_min_threads && e.reuse && !e.l2c) ahead = FALSE;
   if (ahead) loader_start(&e);
   gboolean ok = run(&e);
   R->helper_cpu_s += loader_stop(&e);

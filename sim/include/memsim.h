@@ -433,7 +433,9 @@ typedef struct {
                             * tests set 1 to run small traces through them) */
   guint64 load_ahead_min_threads; /* with threads other than 1, traces of at least this many
                             * threads load their next steps on a thread of their own while
-                            * the engine dispatches (0: 65536; tests set 1); the same result */
+                            * the engine dispatches (0: 65536, and not where repeated blocks
+                            * without an L2 cache pass leave little to load; tests set 1);
+                            * the same result */
   gboolean fill_every_block; /* TRUE: no repeated-block reuse (block_shift); the same result */
   gboolean dispatch_every_kernel; /* TRUE: no repeated kernels (docs/performance.md); the same result */
 } MsSimOptions;
