@@ -1862,12 +1862,19 @@ static double loader_stop(Engine *e) {
 }
 
 /* The reduced step `s`, loading as needed; NULL at the end of the trace or on error. */
-static StepRec *step_at(Engine *e, guint64 s) {
+G_GNUC_NO_INLINE static StepRec *step_load(Engine *e, guint64 s) {
   while (s >= e->head + e->count) {
     if (e->eof) return NULL;
     if (!load_step(e)) return NULL;
   }
   return win_get(e, s);
+}
+
+/* (the test inline: it is on every warp's path, loading is not) */
+static inline StepRec *step_at(Engine *e, guint64 s) {
+  if (G_LIKELY(s < e->head + e->count)) return win_get(e, s);
+  if (e->eof) return NULL; /* every warp once, past its last step */
+  return step_load(e, s);
 }
 
 static inline void pass(Engine *e, StepRec *r) {
