@@ -3649,10 +3649,10 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
    * sums), block starts (their per-DMM times) or flags (loading one turns it off) */
   e.krep = !e.opt->dispatch_every_kernel && !e.opt->max_events && !e.iacc && !e.blk_start;
   if (e.krep) e.kout = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, kout_free);
-  /* by default not where repeated blocks leave little to load (no L2 cache pass): there the
-   * dispatch loop would only read the stage counts from another core's cache (measured:
-   * bench/logs/2026-11-27f/call4) */
-  if (!e.opt->load_ahead_min_threads && e.reuse && !e.l2c) ahead = FALSE;
+  /* by default not where repeated blocks leave little to load (no L2 cache pass, a source
+   * that fills on the workers): there the dispatch loop would only read the stage counts
+   * from another core's cache (measured: bench/logs/2026-11-27f/call4) */
+  if (!e.opt->load_ahead_min_threads && e.reuse && !e.l2c && e.pool) ahead = FALSE;
   if (ahead) loader_start(&e);
   gboolean ok = run(&e);
   R->helper_cpu_s += loader_stop(&e);

@@ -434,7 +434,8 @@ typedef struct {
   guint64 load_ahead_min_threads; /* with threads other than 1, traces of at least this many
                             * threads load their next steps on a thread of their own while
                             * the engine dispatches (0: 65536, and not where repeated blocks
-                            * without an L2 cache pass leave little to load; tests set 1);
+                            * leave little to load: no L2 cache pass, a source that fills on
+                            * the workers; tests set 1);
                             * the same result */
   gboolean fill_every_block; /* TRUE: no repeated-block reuse (block_shift); the same result */
   gboolean dispatch_every_kernel; /* TRUE: no repeated kernels (docs/performance.md); the same result */
