@@ -284,6 +284,7 @@ typedef struct Engine {
   guint *ti;
   gboolean pq_scan;  /* few pipelines (PQ_SCAN_MAX or fewer): no tree, the run loop scans pkey */
   gboolean batch;    /* serve() may dispatch several warps of a pipeline at once (no events) */
+  gboolean fastrun;  /* one pipeline of the papers' rule (serve_run) */
   guint32 pdirty;    /* pq_scan: the pipelines whose key may have changed since pq_top */
   guint *plist, nplist; /* the tree: the same pipelines, listed once each (pinlist) */
   guint8 *pinlist;
@@ -3046,6 +3047,42 @@ G_GNUC_NO_INLINE static gboolean serve_batch(Engine *e, guint p, gint64 t) {
   }
 }
 
+/* serve() for the one pipeline of a umm or dmm of the papers' rule (e->fastrun): member q
+ * (warp q) waits and is ready at t.  Dispatches it as dispatch() does without the
+ * extensions, then, while the member after it waits and is ready when the pipeline can next
+ * dispatch, that one, which is what run() and serve() would do next (no other pipeline, no
+ * block events): the saturated pipeline's dispatches without a turn of the run loop each. */
+G_GNUC_NO_INLINE static gboolean serve_run(Engine *e, guint p, guint64 q, gint64 t) {
+  const guint64 n = e->nmembers[p];
+  const gint64 lat = e->lat[p];
+  for (;;) {
+    const guint64 j = q;
+    StepRec *r = win_get(e, e->cursor[j]);
+    const gint64 k = kof(r, j);
+    const gint64 s0 = MAX(e->slot[p], t);
+    const gint64 complete = s0 + k - 1 + lat - 1;
+    e->slot[p] = s0 + k;
+    e->free_at[p] = s0 + k;
+    e->busy[p] += (guint64)k;
+    e->ready[j] = complete + 1;
+    e->elig[p]--;
+    e->lastpos[p] = q;
+    bit_clear(e, p, q);
+    pq_fix(e, p);
+    e->pipe[j] = PIPE_DONE;
+    if (r->res.first_dispatch < 0 || t < r->res.first_dispatch) r->res.first_dispatch = t;
+    if (complete > r->res.last_complete) r->res.last_complete = complete;
+    if (complete > e->last_complete) e->last_complete = complete;
+    e->cursor[j]++;
+    pass(e, r);
+    if (!advance(e, j) || !drain(e)) return FALSE;
+    if (!e->elig[p]) return TRUE;
+    t = MAX(e->free_at[p], e->lb[p]); /* pkey_of(p): the pipeline's next turn */
+    q = e->lastpos[p] + 1;
+    if (q >= n || !(e->bits[p][q >> 6] >> (q & 63) & 1) || e->ready[q] > t) return TRUE;
+  }
+}
+
 /* Serve pipeline p at time t: the first ready warp after the last dispatched one. */
 static gboolean serve(Engine *e, guint p, gint64 t) {
   gint64 minr = NEVER;
@@ -3088,7 +3125,7 @@ static gboolean serve(Engine *e, guint p, gint64 t) {
   /* the member after the last dispatched, waiting and ready: a saturated pipeline's case */
   if (start < n && (e->bits[p][start >> 6] >> (start & 63) & 1)) {
     const guint64 j = member(e, p, start);
-    if (e->ready[j] <= t) return dispatch(e, p, start, j, t);
+    if (e->ready[j] <= t) return e->fastrun ? serve_run(e, p, start, t) : dispatch(e, p, start, j, t);
   }
   if (e->tm[p].pend) {
     const guint64 q = find_ready_timed(e, p, start, t, &minr);
@@ -3566,6 +3603,9 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   e.pkey = g_new(gint64, e.P);
   e.pq_scan = e.P <= PQ_SCAN_MAX;
   e.batch = !e.opt->max_events;
+  /* serve_run: one static pipeline of rate 1 and none of the extensions dispatch() handles */
+  e.fastrun = e.P == 1 && !e.hmm && !e.dyn && e.rate[0] == 1 && !e.lw_main.curve && !e.l2c && !e.l1c &&
+              !e.pslot && !e.issue && !e.opt->max_events;
   e.plist = g_new(guint, e.P);
   e.pinlist = g_new0(guint8, e.P);
   for (guint p = 0; p < e.P; p++) e.pkey[p] = NEVER;
