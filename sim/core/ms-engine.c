@@ -285,6 +285,7 @@ typedef struct Engine {
   gboolean pq_scan;  /* few pipelines (PQ_SCAN_MAX or fewer): no tree, the run loop scans pkey */
   gboolean batch;    /* serve() may dispatch several warps of a pipeline at once (no events) */
   gboolean fastrun;  /* one pipeline of the papers' rule (serve_run) */
+  gboolean plain;    /* static pipelines of rate 1 and none of the extensions (dispatch_plain) */
   guint32 pdirty;    /* pq_scan: the pipelines whose key may have changed since pq_top */
   guint *plist, nplist; /* the tree: the same pipelines, listed once each (pinlist) */
   guint8 *pinlist;
@@ -2920,7 +2921,32 @@ static inline void load_take(LoadWin *w, gint64 s0, gint64 k) {
   w->len++;
 }
 
+/* dispatch() on a model of the papers' rule (e->plain): the same steps without the
+ * extensions' tests. */
+static inline gboolean dispatch_plain(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
+  StepRec *r = win_get(e, e->cursor[j]);
+  const gint64 k = kof(r, j);
+  const gint64 s0 = MAX(e->slot[p], t);
+  const gint64 complete = s0 + k - 1 + e->lat[p] - 1;
+  e->slot[p] = s0 + k;
+  e->free_at[p] = s0 + k;
+  e->busy[p] += (guint64)k;
+  e->ready[j] = complete + 1;
+  e->elig[p]--;
+  e->lastpos[p] = q;
+  bit_clear(e, p, q);
+  pq_fix(e, p);
+  e->pipe[j] = PIPE_DONE;
+  if (r->res.first_dispatch < 0 || t < r->res.first_dispatch) r->res.first_dispatch = t;
+  if (complete > r->res.last_complete) r->res.last_complete = complete;
+  if (complete > e->last_complete) e->last_complete = complete;
+  e->cursor[j]++;
+  pass(e, r);
+  return advance(e, j) && drain(e);
+}
+
 static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
+  if (e->plain) return dispatch_plain(e, p, q, j, t);
   StepRec *r = win_get(e, e->cursor[j]);
   gint64 k = kof(r, j);
   gint64 g = e->rate[p];
@@ -3054,28 +3080,8 @@ G_GNUC_NO_INLINE static gboolean serve_batch(Engine *e, guint p, gint64 t) {
  * block events): the saturated pipeline's dispatches without a turn of the run loop each. */
 G_GNUC_NO_INLINE static gboolean serve_run(Engine *e, guint p, guint64 q, gint64 t) {
   const guint64 n = e->nmembers[p];
-  const gint64 lat = e->lat[p];
   for (;;) {
-    const guint64 j = q;
-    StepRec *r = win_get(e, e->cursor[j]);
-    const gint64 k = kof(r, j);
-    const gint64 s0 = MAX(e->slot[p], t);
-    const gint64 complete = s0 + k - 1 + lat - 1;
-    e->slot[p] = s0 + k;
-    e->free_at[p] = s0 + k;
-    e->busy[p] += (guint64)k;
-    e->ready[j] = complete + 1;
-    e->elig[p]--;
-    e->lastpos[p] = q;
-    bit_clear(e, p, q);
-    pq_fix(e, p);
-    e->pipe[j] = PIPE_DONE;
-    if (r->res.first_dispatch < 0 || t < r->res.first_dispatch) r->res.first_dispatch = t;
-    if (complete > r->res.last_complete) r->res.last_complete = complete;
-    if (complete > e->last_complete) e->last_complete = complete;
-    e->cursor[j]++;
-    pass(e, r);
-    if (!advance(e, j) || !drain(e)) return FALSE;
+    if (!dispatch_plain(e, p, q, q, t)) return FALSE;
     if (!e->elig[p]) return TRUE;
     t = MAX(e->free_at[p], e->lb[p]); /* pkey_of(p): the pipeline's next turn */
     q = e->lastpos[p] + 1;
@@ -3604,8 +3610,9 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   e.pq_scan = e.P <= PQ_SCAN_MAX;
   e.batch = !e.opt->max_events;
   /* serve_run: one static pipeline of rate 1 and none of the extensions dispatch() handles */
-  e.fastrun = e.P == 1 && !e.hmm && !e.dyn && e.rate[0] == 1 && !e.lw_main.curve && !e.l2c && !e.l1c &&
-              !e.pslot && !e.issue && !e.opt->max_events;
+  e.plain = !e.dyn && !e.lw_main.curve && !e.l2c && !e.l1c && !e.pslot && !e.issue && !e.opt->max_events;
+  for (guint p = 0; p < e.P; p++) e.plain &= e.rate[p] == 1;
+  e.fastrun = e.plain && e.P == 1 && !e.hmm;
   e.plist = g_new(guint, e.P);
   e.pinlist = g_new0(guint8, e.P);
   for (guint p = 0; p < e.P; p++) e.pkey[p] = NEVER;
