@@ -184,7 +184,7 @@ typedef struct {
 } L1Cache;
 
 /* Worker threads that fill and count disjoint warp ranges of one step at a time (sources
- * with fill_worker); the engine's thread is worker 0. */
+ * with fill_worker); the thread that loads the step (the engine's, or the loading thread) is worker 0. */
 typedef struct {
   struct Engine *e;
   guint n;              /* workers, the engine's thread included */
@@ -305,7 +305,7 @@ typedef struct Engine {
   guint32 hmask;
   int hshift; /* 64 - log2(table size) */
   int gshift, wshift; /* log2 of group_words and w when powers of two, else -1 */
-  Counter *ctr;       /* per worker; ctr[0] is the engine thread's */
+  Counter *ctr;       /* per worker; ctr[0] is the loading thread's (worker 0) */
   guint nctr;
   Pool *pool;         /* NULL: one thread counts */
   guint64 par_min;    /* steps of this many warps or more go to the pool */
