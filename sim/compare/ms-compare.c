@@ -540,7 +540,12 @@ static double estimate_work(const MsCmpRecord *r, GHashTable *p) {
   if (strcmp(f, "gcd") == 0) {
     double words = (double)param_or(p, "bits", 1024) / 32, inst = (double)param_or(p, "instances", 1024);
     double iters = strcmp(a, "binary") == 0 ? 64 * words : strcmp(a, "fast-binary") == 0 ? 32 * words : 4 * words;
-    return inst * iters * words * 3;
+    /* without oblivious lanes a warp's threads diverge: more warp steps for the same words,
+     * and a simulation that costs 3-9 times the oblivious one's (bench/logs/2026-11-27f,
+     * validation-h100-timing.tsv: binary 7-9x, fast-binary 3-5x, approximate 3-5x) */
+    const char *ob = g_hash_table_lookup(p, "oblivious");
+    const gboolean diverge = !ob || strcmp(ob, "0") == 0 || strcmp(ob, "false") == 0;
+    return inst * iters * words * 3 * (diverge ? (strcmp(a, "binary") == 0 ? 8 : 4) : 1);
   }
   if (strcmp(a, "pairwise-sum") == 0) return (double)param_or(p, "instances", 1 << 20) / 32 * (3.0 * (double)param_or(p, "k", 32) + 1);
   if (strcmp(a, "pairwise-sum-naive") == 0) return (double)param_or(p, "instances", 1 << 20) * 3;
@@ -895,6 +900,7 @@ static gboolean simulate_one(MsCompare *cmp, MsCmpRecord *r, GError **error) {
    * the whole beyond one job's: they would finish long after the rest on one thread, so
    * their steps go to as many engine threads as there are jobs (the same result) */
   opt.threads = cmp->jobs <= 1 ? 0 : cmp->big_work > 0 && r->work >= cmp->big_work ? cmp->jobs : 1;
+  r->sim_threads = opt.threads;
   GError *e = NULL;
   MsResult *res = ms_simulate(cmp->model, s, &opt, &e);
   ms_source_free(s);
@@ -971,7 +977,8 @@ gboolean ms_cmp_simulate(MsCompare *cmp, GError **error) {
   double total_work = 0;
   for (guint k = 0; k < order->len; k++)
     total_work += ((MsCmpRecord *)g_ptr_array_index(cmp->records, g_array_index(order, guint, k)))->work;
-  cmp->big_work = cmp->jobs > 1 ? total_work / cmp->jobs : 0;
+  /* half a job's share: a record near one job's share would still end far after the rest */
+  cmp->big_work = cmp->jobs > 1 ? total_work / (2.0 * cmp->jobs) : 0;
   if (cmp->jobs <= 1) {
     for (guint k = 0; k < order->len; k++) job_run(GUINT_TO_POINTER(g_array_index(order, guint, k) + 1), &j);
   } else {
@@ -1024,13 +1031,13 @@ char *ms_cmp_timing_tsv(const MsCompare *cmp) {
     if (!r->skip) g_ptr_array_add(a, r);
   }
   g_ptr_array_sort(a, cmp_cpu);
-  GString *s = g_string_new("file\tindex\tfamily\talgorithm\tparams\trequests\ttime_units\tcpu_s\twall_s\tcached\trepeated_kernels\n");
+  GString *s = g_string_new("file\tindex\tfamily\talgorithm\tparams\trequests\ttime_units\tcpu_s\twall_s\tcached\trepeated_kernels\twork\tthreads\n");
   for (guint i = 0; i < a->len; i++) {
     const MsCmpRecord *r = g_ptr_array_index(a, i);
-    g_string_append_printf(s, "%s\t%u\t%s\t%s\t%s\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\t%.3f\t%.3f\t%s\t%" G_GUINT64_FORMAT "\n",
+    g_string_append_printf(s, "%s\t%u\t%s\t%s\t%s\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\t%.3f\t%.3f\t%s\t%" G_GUINT64_FORMAT "\t%.4g\t%u\n",
                            r->file, r->index, r->workload, r->algorithm, r->params_text,
                            r->shared.requests + r->global.requests, r->time_units, r->sim_cpu_s, r->sim_wall_s,
-                           r->cached ? "yes" : "no", r->repeated_kernels);
+                           r->cached ? "yes" : "no", r->repeated_kernels, r->work, r->sim_threads);
   }
   g_ptr_array_free(a, TRUE);
   return g_string_free(s, FALSE);

@@ -48,6 +48,7 @@ typedef struct {
   gboolean cached;      /* the result came from the simulation cache */
   gboolean uncached;    /* --cached-only: no cached result, not simulated */
   double sim_cpu_s, sim_wall_s; /* building and simulating the trace (0 when cached) */
+  guint sim_threads;              /* the engine threads it was given (0: the processors) */
   guint64 repeated_kernels;      /* its kernels taken from an identical earlier one (not a model figure) */
   /* calibration and evaluation */
   gboolean train;
