@@ -730,8 +730,10 @@ static gboolean rb_fill_worker(gpointer self, guint worker, guint64 first, guint
   return ms_source_fill_worker(r->inner, worker, first, count, addr, error);
 }
 
-static const MsSourceFuncs rb_funcs = {rb_next, rb_fill, rb_destroy, rb_range};
-static const MsSourceFuncs rb_funcs_workers = {rb_next, rb_fill, rb_destroy, rb_range, rb_fill_worker};
+static void rb_set_workers(gpointer self, guint n) { ms_source_set_workers(((Reblock *)self)->inner, n); }
+static const MsSourceFuncs rb_funcs = {rb_next, rb_fill, rb_destroy, rb_range, .set_workers = rb_set_workers};
+static const MsSourceFuncs rb_funcs_workers = {rb_next,  rb_fill, rb_destroy, rb_range, rb_fill_worker,
+                                               NULL,     NULL,    rb_set_workers};
 
 MsSource *ms_cmp_reblock(MsSource *inner, guint64 block_threads, gboolean tiles) {
   const guint64 t = ms_source_threads(inner), bt = MIN(block_threads, t);

@@ -3643,6 +3643,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   e.l2_refill = e.l2c && (!e.l1c || e.w <= 32) && ms_source_has_fill_worker(src);
   if (!ms_source_has_fill_worker(src) || e.W < e.par_min || (e.l1c && e.w > 32)) nw = 1;
   e.nctr = MAX(nw, 1u);
+  ms_source_set_workers(src, e.nctr); /* a generator may plan its steps on as many */
   e.ctr = g_new0(Counter, e.nctr);
   for (guint i = 0; i < e.nctr; i++) {
     Counter *c = &e.ctr[i];

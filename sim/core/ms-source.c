@@ -45,6 +45,10 @@ void ms_source_active_range(MsSource *s, guint64 *first, guint64 *end) {
   if (*first > *end) *first = *end;
 }
 
+void ms_source_set_workers(MsSource *s, guint n) {
+  if (s->funcs.set_workers) s->funcs.set_workers(s->self, MAX(n, 1u));
+}
+
 gboolean ms_source_has_fill_worker(const MsSource *s) { return s->funcs.fill_worker != NULL; }
 
 gboolean ms_source_fill_worker(MsSource *s, guint worker, guint64 first, guint64 count, gint64 *addr,
@@ -189,6 +193,8 @@ static void wi_block_shift(gpointer self, guint64 first_block, guint64 n, guint6
   ms_source_block_shift(((WithInstr *)self)->in, first_block, n, lane, kind, at, lo, hi);
 }
 
+static void wi_set_workers(gpointer self, guint n) { ms_source_set_workers(((WithInstr *)self)->in, n); }
+
 static void wi_destroy(gpointer self) {
   WithInstr *w = self;
   ms_source_free(w->in);
@@ -201,7 +207,7 @@ MsSource *ms_source_with_instructions(MsSource *inner, guint32 n) {
   w->in = inner;
   w->n = n;
   MsSourceFuncs f = {wi_next, wi_fill, wi_destroy, wi_active_range, inner->funcs.fill_worker ? wi_fill_worker : NULL,
-                     wi_block_repeats, wi_block_shift};
+                     wi_block_repeats, wi_block_shift, wi_set_workers};
   MsSource *s = ms_source_new(inner->name, inner->threads, inner->block_threads, &f, w);
   s->shared_words = inner->shared_words;
   s->global_words = inner->global_words;

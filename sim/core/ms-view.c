@@ -102,8 +102,10 @@ static void rec_destroy(gpointer self) {
 }
 
 /* Recording copies addresses from one thread only, so it offers no fill_worker. */
-static const MsSourceFuncs rec_funcs = {rec_next, rec_fill, rec_destroy, rec_active_range, NULL};
-static const MsSourceFuncs count_funcs = {rec_next, rec_fill, rec_destroy, rec_active_range, rec_fill_worker};
+static void rec_set_workers(gpointer self, guint n) { ms_source_set_workers(((Recorder *)self)->inner, n); }
+static const MsSourceFuncs rec_funcs = {rec_next, rec_fill, rec_destroy, rec_active_range, .set_workers = rec_set_workers};
+static const MsSourceFuncs count_funcs = {rec_next, rec_fill,         rec_destroy, rec_active_range, rec_fill_worker,
+                                          NULL,     NULL,             rec_set_workers};
 
 static MsSource *recorder_new(MsSource *inner, gboolean record, Recorder **out) {
   Recorder *r = g_new0(Recorder, 1);

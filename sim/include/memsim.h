@@ -283,6 +283,11 @@ typedef struct {
   gboolean (*block_repeats)(gpointer self);
   void (*block_shift)(gpointer self, guint64 first_block, guint64 n, guint64 lane, guint8 *kind, gint64 *at,
                       gint64 *lo, gint64 *hi);
+  /* Optional (NULL: next() runs on its caller's thread alone).  The engine says, before the
+   * first next(), how many threads it works on (1 .. MS_MAX_WORKERS): a generator whose
+   * next() has work per thread (the GCD's planning) may spread it over that many, with the
+   * same steps and addresses.  A wrapping source passes it on. */
+  void (*set_workers)(gpointer self, guint n);
 } MsSourceFuncs;
 
 /* Most engine threads that fill and count one step (MsSimOptions.threads). */
@@ -313,6 +318,8 @@ gboolean ms_file_check(const char *path, GError **error);
  * limit (ulimit -v) when lower.  Size checks refuse what would need more than half of it. */
 guint64 ms_memory_limit(void);
 
+/* MsSourceFuncs.set_workers, if the source has it. */
+void ms_source_set_workers(MsSource *source, guint n);
 /* TRUE if the source's fill() may run on several worker threads at once (fill_worker). */
 gboolean ms_source_has_fill_worker(const MsSource *source);
 gboolean ms_source_fill_worker(MsSource *source, guint worker, guint64 first, guint64 count, gint64 *addr,

@@ -150,3 +150,48 @@ Test(gcd, boolean_oblivious_from_measurement_records) {
   ms_source_free(s);
   g_hash_table_unref(h);
 }
+
+/* Every step (op, active threads) and every thread's address of a source planned on `workers`
+ * threads (set_workers; 0: never told), hashed in stream order, with its statistics. */
+static guint64 stream_hash(const char *alg, guint64 bits, guint64 P, guint workers, MsGcdStats *st) {
+  GError *err = NULL;
+  GHashTable *h = params(bits, P, 3, "column", FALSE);
+  MsSource *s = ms_gcd_source_with_stats(alg, h, st, &err);
+  cr_assert_not_null(s, "%s", err ? err->message : "");
+  if (workers) ms_source_set_workers(s, workers);
+  gint64 *addr = g_new(gint64, P);
+  guint64 hash = 1469598103934665603u;
+  MsStep step;
+  MsNext r;
+  while ((r = ms_source_next(s, &step, &err)) == MS_NEXT_STEP) {
+    hash = (hash ^ (guint64)step.op) * 1099511628211u;
+    cr_assert(ms_source_fill(s, 0, P, addr, &err), "%s", err ? err->message : "");
+    for (guint64 t = 0; t < P; t++) hash = (hash ^ (guint64)addr[t]) * 1099511628211u;
+  }
+  cr_assert_eq(r, MS_NEXT_END, "%s", err ? err->message : "");
+  g_free(addr);
+  ms_source_free(s);
+  g_hash_table_unref(h);
+  cr_assert(st->complete, "every GCD equals mpz_gcd");
+  return hash;
+}
+
+/* Planning on several threads (set_workers) gives the same stream as on one: the phases' sums
+ * are added in thread order.  A mutation of the merge (uall, act, the lengths) changes it. */
+Test(gcd, planning_on_several_threads_gives_the_same_stream) {
+  const char *algs[] = {"approximate", "binary", "fast-binary", "fast"};
+  for (guint a = 0; a < G_N_ELEMENTS(algs); a++) {
+    MsGcdStats s0, s1;
+    const guint64 want = stream_hash(algs[a], 128, 8192, 0, &s0);
+    const guint ws[] = {1, 2, 3, 7, 8};
+    for (guint i = 0; i < G_N_ELEMENTS(ws); i++) {
+      const guint64 got = stream_hash(algs[a], 128, 8192, ws[i], &s1);
+      cr_assert_eq(got, want, "%s on %u workers: another stream", algs[a], ws[i]);
+      cr_assert_eq(s1.steps, s0.steps, "%s on %u workers", algs[a], ws[i]);
+      cr_assert_eq(s1.nonuniform_steps, s0.nonuniform_steps, "%s on %u workers", algs[a], ws[i]);
+      cr_assert_eq(s1.approx_calls, s0.approx_calls, "%s on %u workers", algs[a], ws[i]);
+      cr_assert_eq(s1.beta_positive, s0.beta_positive, "%s on %u workers", algs[a], ws[i]);
+      cr_assert_eq(s1.accesses, s0.accesses, "%s on %u workers", algs[a], ws[i]);
+    }
+  }
+}

@@ -55,9 +55,32 @@ typedef struct {
   gint64 ukey[MAX_SLOTS];
   gboolean uall[MAX_SLOTS];
   guint64 nuse[MAX_SLOTS];
+  guint idx; /* its place in the pool */
 } Phase;
 
+/* Planning on several threads (set_workers): each chunk of threads sums its uses of a phase
+ * slot here, as use() sums them into the phase on one thread; plan_iteration adds the chunks
+ * in thread order, which gives the phase the same values. */
+#define PLAN_PHASES 6 /* binary's phases: the most of the algorithms planned in parallel */
 typedef struct {
+  gint32 *act[MAX_SLOTS];
+  gint64 ukey[MAX_SLOTS];
+  gboolean uall[MAX_SLOTS];
+  guint64 nuse[MAX_SLOTS];
+  guint32 slot_len[MAX_SLOTS];
+  guint32 len;
+} PhaseSum;
+
+typedef struct _Gcd Gcd;
+typedef struct {
+  Gcd *G;
+  guint64 t0, t1; /* its threads */
+  PhaseSum sum[PLAN_PHASES];
+  mpz_t tmp;
+  guint64 approx_calls, beta_positive;
+} Chunk;
+
+struct _Gcd {
   Alg alg;
   guint32 bits, words;
   guint64 P;
@@ -81,7 +104,14 @@ typedef struct {
   guint32 cur_k;
   mpz_t tmp, q;
   MsGcdStats local, *stats;
-} Gcd;
+  /* planning on several threads (set_workers) */
+  guint workers, nchunks;
+  Chunk *chunks;
+  GThreadPool *tp;
+  GMutex lock;
+  GCond cond;
+  guint pending;
+};
 
 /* ---- helpers on multi-word numbers ------------------------------------------------------ */
 static guint32 nwords(const mpz_t x) {
@@ -133,6 +163,7 @@ static void phase_open(Gcd *G, guint idx) {
       p = g_ptr_array_index(G->pool, G->nphases);
     } else {
       p = g_new0(Phase, 1);
+      p->idx = G->pool->len;
       for (guint s = 0; s < MAX_SLOTS; s++) {
         p->use[s] = g_new0(SlotUse, G->nd);
         p->act[s] = g_new0(gint32, G->words + 3);
@@ -152,18 +183,35 @@ static void phase_open(Gcd *G, guint idx) {
   }
 }
 
-static void use(const Gcd *G, Phase *p, guint s, guint64 t, guint32 start, guint32 count, gint32 base) {
+/* Thread t uses slot s of phase p for count words from start: into the phase, or into its
+ * chunk's sums when planning on several threads (ch). */
+static void use(const Gcd *G, Chunk *ch, Phase *p, guint s, guint64 t, guint32 start, guint32 count, gint32 base) {
   if (!count) return;
   p->use[s][t] = (SlotUse){start, count, base};
   guint32 end = start + count;
-  p->act[s][start]++;
-  p->act[s][end]--;
   const gint64 key = (gint64)(G->xa_iter[t] ^ (guint8)p->def[s].role) * (gint64)G->words + (gint64)base -
                      (gint64)p->def[s].dir * (gint64)start;
+  if (ch) {
+    PhaseSum *a = &ch->sum[p->idx];
+    a->act[s][start]++;
+    a->act[s][end]--;
+    if (a->nuse[s]++ == 0) a->ukey[s] = key;
+    else if (key != a->ukey[s]) a->uall[s] = FALSE;
+    if (end > a->slot_len[s]) a->slot_len[s] = end;
+    if (end > a->len) a->len = end;
+    return;
+  }
+  p->act[s][start]++;
+  p->act[s][end]--;
   if (p->nuse[s]++ == 0) p->ukey[s] = key;
   else if (key != p->ukey[s]) p->uall[s] = FALSE;
   if (end > p->slot_len[s]) p->slot_len[s] = end;
   if (end > p->len) p->len = end;
+}
+
+/* phase_get(), or on a planning chunk the phase plan_iteration opened before (no writes) */
+static inline Phase *pget(Gcd *G, Chunk *ch, guint idx, const SlotDef *defs, guint n) {
+  return ch ? g_ptr_array_index(G->pool, idx) : phase_get(G, idx, defs, n);
 }
 
 static const SlotDef DEF_POINT[4] = {{MS_OP_READ, ROLE_X, -1, FALSE}, {MS_OP_READ, ROLE_X, -1, FALSE},
@@ -180,20 +228,20 @@ static const SlotDef DEF_HALF_Y[2] = {{MS_OP_READ, ROLE_Y, 1, TRUE}, {MS_OP_WRIT
 static const SlotDef DEF_TEST_X[1] = {{MS_OP_READ, ROLE_X, 1, TRUE}};
 static const SlotDef DEF_TEST_Y[1] = {{MS_OP_READ, ROLE_Y, 1, TRUE}};
 
-static void point_reads(const Gcd *G, Phase *p, guint64 t, guint32 lx, guint32 ly) {
-  use(G, p, 0, t, 0, 1, (gint32)lx - 1);
-  use(G, p, 1, t, 0, lx >= 2, (gint32)lx - 2);
-  use(G, p, 2, t, 0, 1, (gint32)ly - 1);
-  use(G, p, 3, t, 0, ly >= 2, (gint32)ly - 2);
+static void point_reads(const Gcd *G, Chunk *ch, Phase *p, guint64 t, guint32 lx, guint32 ly) {
+  use(G, ch, p, 0, t, 0, 1, (gint32)lx - 1);
+  use(G, ch, p, 1, t, 0, lx >= 2, (gint32)lx - 2);
+  use(G, ch, p, 2, t, 0, 1, (gint32)ly - 1);
+  use(G, ch, p, 3, t, 0, ly >= 2, (gint32)ly - 2);
 }
 
 /* The end of every iteration but the original algorithm's: if (X < Y) swap(X, Y). */
-static void compare_swap(Gcd *G, Phase *p, guint64 t) {
+static void compare_swap(Gcd *G, Chunk *ch, Phase *p, guint64 t) {
   mpz_ptr x = G->x[t], y = G->y[t];
   guint32 lx = nwords(x), ly = nwords(y);
   guint32 c = cmp_reads(x, lx, y, ly);
-  use(G, p, 0, t, 0, c, (gint32)lx - 1);
-  use(G, p, 1, t, 0, c, (gint32)ly - 1);
+  use(G, ch, p, 0, t, 0, c, (gint32)lx - 1);
+  use(G, ch, p, 1, t, 0, c, (gint32)ly - 1);
   if (mpz_cmp(x, y) < 0) {
     mpz_swap(x, y);
     G->xa[t] ^= 1;
@@ -225,77 +273,81 @@ static void approx(const mpz_t X, guint32 lx, const mpz_t Y, guint32 ly, guint64
   }
 }
 
-/* Plan one iteration of thread t (its data advance; its accesses go to the phases). */
-static void plan_thread(Gcd *G, guint64 t) {
+/* Plan one iteration of thread t (its data advance; its accesses go to the phases, or to its
+ * chunk's sums: ch, planning on several threads, only the algorithms of PLAN_PHASES phases). */
+static void plan_thread(Gcd *G, Chunk *ch, guint64 t) {
   mpz_ptr x = G->x[t], y = G->y[t];
   guint32 lx = nwords(x), ly = nwords(y);
   Phase *p;
   switch (G->alg) {
   case ALG_APPROX: {
-    point_reads(G, phase_get(G, 0, DEF_POINT, 4), t, lx, ly);
+    point_reads(G, ch, pget(G, ch, 0, DEF_POINT, 4), t, lx, ly);
     guint64 alpha;
     guint32 beta;
     approx(x, lx, y, ly, &alpha, &beta);
-    G->local.approx_calls++;
+    if (ch) ch->approx_calls++;
+    else G->local.approx_calls++;
     if (beta == 0) {
       if (!(alpha & 1)) alpha--;
       mpz_submul_ui(x, y, alpha);
       guint32 ws = rshift(x);
-      p = phase_get(G, 1, DEF_PASS, 3);
-      use(G, p, 0, t, 0, lx, 0);
-      use(G, p, 1, t, 0, ly, 0);
-      use(G, p, 2, t, 1 + ws, lx - ws, 0);
+      p = pget(G, ch, 1, DEF_PASS, 3);
+      use(G, ch, p, 0, t, 0, lx, 0);
+      use(G, ch, p, 1, t, 0, ly, 0);
+      use(G, ch, p, 2, t, 1 + ws, lx - ws, 0);
     } else {
-      G->local.beta_positive++;
-      mpz_mul_ui(G->tmp, y, alpha);
-      mpz_mul_2exp(G->tmp, G->tmp, 32 * (mp_bitcnt_t)beta);
-      mpz_sub(x, x, G->tmp);
+      if (ch) ch->beta_positive++;
+      else G->local.beta_positive++;
+      mpz_ptr tmp = ch ? ch->tmp : G->tmp;
+      mpz_mul_ui(tmp, y, alpha);
+      mpz_mul_2exp(tmp, tmp, 32 * (mp_bitcnt_t)beta);
+      mpz_sub(x, x, tmp);
       mpz_add(x, x, y);
       guint32 ws = rshift(x);
-      phase_get(G, 1, DEF_PASS, 3);
-      p = phase_get(G, 2, DEF_PASS_BETA, 4);
-      use(G, p, 0, t, 0, lx, 0);
-      use(G, p, 1, t, beta, ly, 0);
-      use(G, p, 2, t, 0, ly, 0);
-      use(G, p, 3, t, 1 + ws, lx - ws, 0);
+      pget(G, ch, 1, DEF_PASS, 3);
+      p = pget(G, ch, 2, DEF_PASS_BETA, 4);
+      use(G, ch, p, 0, t, 0, lx, 0);
+      use(G, ch, p, 1, t, beta, ly, 0);
+      use(G, ch, p, 2, t, 0, ly, 0);
+      use(G, ch, p, 3, t, 1 + ws, lx - ws, 0);
     }
-    compare_swap(G, phase_get(G, 3, DEF_CMP, 2), t);
+    compare_swap(G, ch, pget(G, ch, 3, DEF_CMP, 2), t);
     break;
   }
   case ALG_FAST_BINARY: {
     mpz_sub(x, x, y);
     guint32 ws = rshift(x);
-    p = phase_get(G, 0, DEF_PASS, 3);
-    use(G, p, 0, t, 0, lx, 0);
-    use(G, p, 1, t, 0, ly, 0);
-    use(G, p, 2, t, 1 + ws, lx - ws, 0);
-    compare_swap(G, phase_get(G, 1, DEF_CMP, 2), t);
+    p = pget(G, ch, 0, DEF_PASS, 3);
+    use(G, ch, p, 0, t, 0, lx, 0);
+    use(G, ch, p, 1, t, 0, ly, 0);
+    use(G, ch, p, 2, t, 1 + ws, lx - ws, 0);
+    compare_swap(G, ch, pget(G, ch, 1, DEF_CMP, 2), t);
     break;
   }
   case ALG_BINARY: {
-    use(G, phase_get(G, 0, DEF_TEST_X, 1), 0, t, 0, 1, 0);
+    use(G, ch, pget(G, ch, 0, DEF_TEST_X, 1), 0, t, 0, 1, 0);
     if (mpz_even_p(x)) {
       mpz_tdiv_q_2exp(x, x, 1);
-      p = phase_get(G, 1, DEF_HALF_X, 2);
-      use(G, p, 0, t, 0, lx, 0);
-      use(G, p, 1, t, 1, lx, 0);
+      p = pget(G, ch, 1, DEF_HALF_X, 2);
+      use(G, ch, p, 0, t, 0, lx, 0);
+      use(G, ch, p, 1, t, 1, lx, 0);
     } else {
-      use(G, phase_get(G, 2, DEF_TEST_Y, 1), 0, t, 0, 1, 0);
+      use(G, ch, pget(G, ch, 2, DEF_TEST_Y, 1), 0, t, 0, 1, 0);
       if (mpz_even_p(y)) {
         mpz_tdiv_q_2exp(y, y, 1);
-        p = phase_get(G, 3, DEF_HALF_Y, 2);
-        use(G, p, 0, t, 0, ly, 0);
-        use(G, p, 1, t, 1, ly, 0);
+        p = pget(G, ch, 3, DEF_HALF_Y, 2);
+        use(G, ch, p, 0, t, 0, ly, 0);
+        use(G, ch, p, 1, t, 1, ly, 0);
       } else {
         mpz_sub(x, x, y);
         mpz_tdiv_q_2exp(x, x, 1);
-        p = phase_get(G, 4, DEF_PASS, 3);
-        use(G, p, 0, t, 0, lx, 0);
-        use(G, p, 1, t, 0, ly, 0);
-        use(G, p, 2, t, 1, lx, 0);
+        p = pget(G, ch, 4, DEF_PASS, 3);
+        use(G, ch, p, 0, t, 0, lx, 0);
+        use(G, ch, p, 1, t, 0, ly, 0);
+        use(G, ch, p, 2, t, 1, lx, 0);
       }
     }
-    compare_swap(G, phase_get(G, 5, DEF_CMP, 2), t);
+    compare_swap(G, ch, pget(G, ch, 5, DEF_CMP, 2), t);
     break;
   }
   case ALG_ORIGINAL:
@@ -311,7 +363,7 @@ static void plan_thread(Gcd *G, guint64 t) {
     guint32 nq = nwords(G->q);
     for (guint32 r = 0; r < nq; r++) {
       guint32 i = nq - 1 - r, cur = nwords(x);
-      point_reads(G, phase_get(G, per * r, DEF_POINT, 4), t, cur, ly);
+      point_reads(G, NULL, phase_get(G, per * r, DEF_POINT, 4), t, cur, ly);
       mpz_mul_ui(G->tmp, y, word(G->q, i));
       mpz_mul_2exp(G->tmp, G->tmp, 32 * (mp_bitcnt_t)i);
       mpz_sub(x, x, G->tmp);
@@ -319,14 +371,14 @@ static void plan_thread(Gcd *G, guint64 t) {
         guint32 ws = rshift(x);
         phase_get(G, per * r + 1, DEF_PASS, 3);
         p = phase_get(G, per * r + 2, DEF_PASS, 3);
-        use(G, p, 0, t, 0, cur, 0);
-        use(G, p, 1, t, 0, ly, 0);
-        use(G, p, 2, t, 1 + ws, cur - ws, 0);
+        use(G, NULL, p, 0, t, 0, cur, 0);
+        use(G, NULL, p, 1, t, 0, ly, 0);
+        use(G, NULL, p, 2, t, 1 + ws, cur - ws, 0);
       } else {
         p = phase_get(G, per * r + 1, DEF_PASS, 3);
-        use(G, p, 0, t, 0, cur - i, (gint32)i);
-        use(G, p, 1, t, 0, ly, 0);
-        use(G, p, 2, t, 0, cur - i, (gint32)i);
+        use(G, NULL, p, 0, t, 0, cur - i, (gint32)i);
+        use(G, NULL, p, 1, t, 0, ly, 0);
+        use(G, NULL, p, 2, t, 0, cur - i, (gint32)i);
       }
     }
     if (fast) {
@@ -389,6 +441,112 @@ static void phases_sum(Gcd *G) {
   }
 }
 
+static void plan_chunk(Gcd *G, Chunk *ch) {
+  for (guint64 t = ch->t0; t < ch->t1; t++)
+    if (!G->done[t]) plan_thread(G, ch, t);
+}
+
+static void plan_task(gpointer data, gpointer user) {
+  Gcd *G = user;
+  plan_chunk(G, data);
+  g_mutex_lock(&G->lock);
+  if (--G->pending == 0) g_cond_signal(&G->cond);
+  g_mutex_unlock(&G->lock);
+}
+
+/* The phases an iteration of alg opens, in order, with their slots. */
+static guint plan_phases(Alg alg, const SlotDef **defs, guint *n) {
+  static const SlotDef *const ap[] = {DEF_POINT, DEF_PASS, DEF_PASS_BETA, DEF_CMP};
+  static const guint an[] = {4, 3, 4, 2};
+  static const SlotDef *const bp[] = {DEF_TEST_X, DEF_HALF_X, DEF_TEST_Y, DEF_HALF_Y, DEF_PASS, DEF_CMP};
+  static const guint bn[] = {1, 2, 1, 2, 3, 2};
+  static const SlotDef *const fp[] = {DEF_PASS, DEF_CMP};
+  static const guint fn[] = {3, 2};
+  const SlotDef *const *d = alg == ALG_APPROX ? ap : alg == ALG_BINARY ? bp : fp;
+  const guint *c = alg == ALG_APPROX ? an : alg == ALG_BINARY ? bn : fn;
+  const guint k = alg == ALG_APPROX ? 4 : alg == ALG_BINARY ? 6 : 2;
+  for (guint i = 0; i < k; i++) {
+    defs[i] = d[i];
+    n[i] = c[i];
+  }
+  return k;
+}
+
+/* plan_thread over every live thread on G->nchunks threads: the phases are opened first (with
+ * the slots plan_thread gives them; a phase no thread uses keeps len 0 and is skipped as
+ * before), each chunk sums its uses, and the sums go into the phases in thread order. */
+static void plan_parallel(Gcd *G) {
+  const SlotDef *defs[PLAN_PHASES];
+  guint n[PLAN_PHASES];
+  const guint k = plan_phases(G->alg, defs, n);
+  for (guint i = 0; i < k; i++) phase_get(G, i, defs[i], n[i]);
+  for (guint c = 0; c < G->nchunks; c++) {
+    Chunk *ch = &G->chunks[c];
+    for (guint i = 0; i < k; i++) {
+      PhaseSum *a = &ch->sum[i];
+      for (guint s = 0; s < MAX_SLOTS; s++) {
+        if (a->nuse[s]) memset(a->act[s], 0, (G->words + 3) * sizeof(gint32));
+        a->nuse[s] = 0;
+        a->uall[s] = TRUE;
+        a->slot_len[s] = 0;
+      }
+      a->len = 0;
+    }
+    ch->approx_calls = ch->beta_positive = 0;
+  }
+  G->pending = G->nchunks - 1;
+  for (guint c = 1; c < G->nchunks; c++) g_thread_pool_push(G->tp, &G->chunks[c], NULL);
+  plan_chunk(G, &G->chunks[0]);
+  g_mutex_lock(&G->lock);
+  while (G->pending) g_cond_wait(&G->cond, &G->lock);
+  g_mutex_unlock(&G->lock);
+  for (guint c = 0; c < G->nchunks; c++) {
+    const Chunk *ch = &G->chunks[c];
+    G->local.approx_calls += ch->approx_calls;
+    G->local.beta_positive += ch->beta_positive;
+    for (guint i = 0; i < k; i++) {
+      Phase *p = g_ptr_array_index(G->pool, i);
+      const PhaseSum *a = &ch->sum[i];
+      for (guint s = 0; s < MAX_SLOTS; s++) {
+        if (!a->nuse[s]) continue;
+        for (guint32 w = 0; w < G->words + 3; w++) p->act[s][w] += a->act[s][w];
+        if (p->nuse[s] == 0) {
+          p->ukey[s] = a->ukey[s];
+          p->uall[s] = a->uall[s];
+        } else if (!a->uall[s] || a->ukey[s] != p->ukey[s]) {
+          p->uall[s] = FALSE;
+        }
+        p->nuse[s] += a->nuse[s];
+        p->slot_len[s] = MAX(p->slot_len[s], a->slot_len[s]);
+      }
+      p->len = MAX(p->len, a->len);
+    }
+  }
+}
+
+/* MsSourceFuncs.set_workers: plan on n threads, for the algorithms of a fixed list of phases
+ * and threads with data of their own (not oblivious), in chunks of at least 1024 threads. */
+static void gcd_set_workers(gpointer self, guint n) {
+  Gcd *G = self;
+  if (G->tp || G->alg == ALG_ORIGINAL || G->alg == ALG_FAST || G->oblivious) return;
+  n = (guint)MIN((guint64)n, G->nd / 1024);
+  if (n <= 1) return;
+  G->workers = G->nchunks = n;
+  G->chunks = g_new0(Chunk, n);
+  for (guint c = 0; c < n; c++) {
+    Chunk *ch = &G->chunks[c];
+    ch->G = G;
+    ch->t0 = G->nd * c / n;
+    ch->t1 = G->nd * (c + 1) / n;
+    mpz_init(ch->tmp);
+    for (guint i = 0; i < PLAN_PHASES; i++)
+      for (guint s = 0; s < MAX_SLOTS; s++) ch->sum[i].act[s] = g_new0(gint32, G->words + 3);
+  }
+  g_mutex_init(&G->lock);
+  g_cond_init(&G->cond);
+  G->tp = g_thread_pool_new(plan_task, G, (gint)n - 1, TRUE, NULL);
+}
+
 /* Plan the next iteration of every live thread; FALSE at the end (or on error). */
 static gboolean plan_iteration(Gcd *G, GError **error, gboolean *end) {
   G->nphases = 0;
@@ -400,7 +558,7 @@ static gboolean plan_iteration(Gcd *G, GError **error, gboolean *end) {
   if (!G->prologue_done) { /* X >= Y is assumed: if (X < Y) swap(X, Y) */
     G->prologue_done = TRUE;
     Phase *p = phase_get(G, 0, DEF_CMP, 2);
-    for (guint64 t = 0; t < G->nd; t++) compare_swap(G, p, t);
+    for (guint64 t = 0; t < G->nd; t++) compare_swap(G, NULL, p, t);
     phases_sum(G);
     return TRUE;
   }
@@ -410,12 +568,14 @@ static gboolean plan_iteration(Gcd *G, GError **error, gboolean *end) {
     *end = TRUE;
     return TRUE;
   }
-  for (guint64 t = 0; t < G->nd; t++)
-    if (!G->done[t]) plan_thread(G, t);
+  if (G->nchunks > 1) plan_parallel(G);
+  else
+    for (guint64 t = 0; t < G->nd; t++)
+      if (!G->done[t]) plan_thread(G, NULL, t);
   if (G->alg == ALG_FAST) {
     Phase *p = phase_get(G, G->nphases, DEF_CMP, 2);
     for (guint64 t = 0; t < G->nd; t++)
-      if (!G->done[t]) compare_swap(G, p, t);
+      if (!G->done[t]) compare_swap(G, NULL, p, t);
   }
   for (guint64 t = 0; t < G->nd; t++) {
     if (G->done[t]) continue;
@@ -519,6 +679,17 @@ static gboolean gcd_fill(gpointer self, guint64 first, guint64 count, gint64 *ad
 
 static void gcd_destroy(gpointer self) {
   Gcd *G = self;
+  if (G->tp) {
+    g_thread_pool_free(G->tp, FALSE, TRUE);
+    for (guint c = 0; c < G->nchunks; c++) {
+      mpz_clear(G->chunks[c].tmp);
+      for (guint i = 0; i < PLAN_PHASES; i++)
+        for (guint s = 0; s < MAX_SLOTS; s++) g_free(G->chunks[c].sum[i].act[s]);
+    }
+    g_free(G->chunks);
+    g_mutex_clear(&G->lock);
+    g_cond_clear(&G->cond);
+  }
   for (guint64 t = 0; t < G->nd; t++) {
     mpz_clear(G->x[t]);
     mpz_clear(G->y[t]);
@@ -552,7 +723,8 @@ static gboolean gcd_fill_worker(gpointer self, guint worker, guint64 first, guin
   return gcd_fill(self, first, count, addr, error);
 }
 
-static const MsSourceFuncs gcd_funcs = {gcd_next, gcd_fill, gcd_destroy, NULL, gcd_fill_worker};
+static const MsSourceFuncs gcd_funcs = {gcd_next, gcd_fill, gcd_destroy, NULL, gcd_fill_worker,
+                                        NULL,     NULL,     gcd_set_workers};
 
 /* A random odd integer in [2^(bits-1), 2^bits). */
 static void random_odd(mpz_t x, guint32 words, guint64 *state) {
