@@ -145,6 +145,7 @@ typedef struct {
   guint64 stamp;
   guint32 *bankcnt;
   gint64 *sorted;      /* w: a warp's write addresses (partial_write_stages) */
+  gint64 *packed;      /* w: a warp's active addresses (umm_write_stages) */
   guint64 *groups;     /* w: a warp's address groups (umm_stages) */
   guint64 *dmm_stages; /* per DMM stage sums (hmm shared steps) */
   guint64 stages, disp, req;
@@ -591,10 +592,15 @@ static guint umm_write_stages(const Engine *e, Counter *c, const gint64 *a, guin
     const guint64 full = gw == 64 ? ~G_GUINT64_CONSTANT(0) : (G_GUINT64_CONSTANT(1) << gw) - 1;
     guint u = 0, last = 0, act = 0;
     guint64 gmin = G_MAXUINT64, gmax = 0;
+    /* the active lanes' addresses packed first, with no branch on the lanes (a divergent
+     * warp mixes them at random, and a branch per lane mispredicts on every other one) */
+    gint64 *pk = c->packed;
     for (guint j = 0; j < n; j++) {
-      if (a[j] < 0) continue;
-      act++;
-      const guint64 g = group_of(e, a[j]), off = (guint64)a[j] - g * gw;
+      pk[act] = a[j];
+      act += a[j] >= 0;
+    }
+    for (guint j = 0; j < act; j++) {
+      const guint64 g = group_of(e, pk[j]), off = (guint64)pk[j] - g * gw;
       if (!u || dg[last] != g) {
         guint m = u;
         if (g <= gmax && g >= gmin) { /* inside the range seen: look for it (a strided warp, */
@@ -3404,6 +3410,7 @@ static void engine_free(Engine *e) {
     g_free(c->l2s);
     g_free(c->l2off);
     g_free(c->sorted);
+    g_free(c->packed);
     g_free(c->groups);
     g_clear_error(&c->error);
   }
@@ -3651,6 +3658,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     c->hslot = g_new0(HSlot, hs);
     c->bankcnt = g_new0(guint32, e.w);
     c->sorted = g_new(gint64, e.w);
+    c->packed = g_new(gint64, e.w);
     c->groups = g_new(guint64, e.w);
     c->dmm_stages = g_new0(guint64, model->dmms);
   }
