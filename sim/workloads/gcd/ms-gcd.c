@@ -36,8 +36,10 @@ typedef struct {
   gboolean fixed; /* word position independent of the data */
 } SlotDef;
 
+/* 8 bytes: fill() reads one per thread at every step, so its size is the fill's memory
+ * traffic.  start and count are at most words + 1 <= 2^15 + 1 (bits <= 2^20). */
 typedef struct {
-  guint32 start, count;
+  guint16 start, count;
   gint32 base;
 } SlotUse;
 
@@ -187,7 +189,7 @@ static void phase_open(Gcd *G, guint idx) {
  * chunk's sums when planning on several threads (ch). */
 static void use(const Gcd *G, Chunk *ch, Phase *p, guint s, guint64 t, guint32 start, guint32 count, gint32 base) {
   if (!count) return;
-  p->use[s][t] = (SlotUse){start, count, base};
+  p->use[s][t] = (SlotUse){(guint16)start, (guint16)count, base};
   guint32 end = start + count;
   const gint64 key = (gint64)(G->xa_iter[t] ^ (guint8)p->def[s].role) * (gint64)G->words + (gint64)base -
                      (gint64)p->def[s].dir * (gint64)start;
