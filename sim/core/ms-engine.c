@@ -185,7 +185,11 @@ typedef struct {
 } L1Cache;
 
 /* Worker threads that fill and count disjoint warp ranges of one step at a time (sources
- * with fill_worker); the thread that loads the step (the engine's, or the loading thread) is worker 0. */
+ * with fill_worker).  A job has n shares (e->ctr[i], with the source's worker i); the thread
+ * that loads the step (the engine's, or the loading thread) and the workers take the shares
+ * in turn, whoever is free, so that a worker the system has not scheduled holds up no step
+ * (a host whose cores all run other simulations).  The sums are each share's, so the result
+ * does not depend on which thread ran which share. */
 typedef struct {
   struct Engine *e;
   guint n;              /* workers, the engine's thread included */
@@ -193,7 +197,8 @@ typedef struct {
   GMutex lock;
   GCond go, done;
   guint64 gen;          /* bumped per parallel step */
-  guint pending;        /* workers still counting */
+  guint pending;        /* shares not yet counted */
+  guint next;           /* the next share to take */
   gboolean quit;
   int job;              /* POOL_COUNT, POOL_L2_GROUPS, POOL_L2_ACCESS */
   StepRec *rec;         /* the step being counted */
@@ -1361,12 +1366,29 @@ static void pool_share(Pool *pl, guint i, int job, StepRec *r, gboolean dr, gboo
   else l2_access_share(e, i);
 }
 
+/* Take and count shares of job `gen` until none is left (pl->lock held on entry and on
+ * return).  A share is taken under the lock with the job it belongs to, so a thread late for
+ * one job never takes a share of the next with the last one's step. */
+static void pool_take(Pool *pl, guint64 gen) {
+  while (pl->gen == gen && pl->next < pl->n) {
+    const guint i = pl->next++;
+    StepRec *r = pl->rec;
+    const gboolean dr = pl->dmm_rule, sh = pl->shared_hmm;
+    const guint pw = pl->pw;
+    const int job = pl->job;
+    g_mutex_unlock(&pl->lock);
+    pool_share(pl, i, job, r, dr, sh, pw);
+    g_mutex_lock(&pl->lock);
+    if (--pl->pending == 0) g_cond_signal(&pl->done);
+  }
+}
+
 static gpointer pool_worker(gpointer data) {
   const WorkerArg *wa = data;
   Pool *pl = wa->pl;
   guint64 seen = 0;
+  g_mutex_lock(&pl->lock);
   for (;;) {
-    g_mutex_lock(&pl->lock);
     while (pl->gen == seen && !pl->quit) g_cond_wait(&pl->go, &pl->lock);
     if (pl->quit) {
       struct timespec ts; /* this thread's CPU, for MsResult.helper_cpu_s */
@@ -1375,20 +1397,12 @@ static gpointer pool_worker(gpointer data) {
       return NULL;
     }
     seen = pl->gen;
-    StepRec *r = pl->rec;
-    const gboolean dr = pl->dmm_rule, sh = pl->shared_hmm;
-    const guint pw = pl->pw;
-    const int job = pl->job;
-    g_mutex_unlock(&pl->lock);
-    pool_share(pl, wa->i, job, r, dr, sh, pw);
-    g_mutex_lock(&pl->lock);
-    if (--pl->pending == 0) g_cond_signal(&pl->done);
-    g_mutex_unlock(&pl->lock);
+    pool_take(pl, seen);
   }
 }
 
-/* Run `job` over the shares set in e->ctr[0 .. n-1]: workers 1 .. n-1 on their threads,
- * share 0 here; returns when all are done. */
+/* Run `job` over the shares set in e->ctr[0 .. n-1], here and on the workers, whichever
+ * takes each first; returns when all are done. */
 static void pool_job(Pool *pl, int job, StepRec *r, gboolean dmm_rule, gboolean shared_hmm, guint pw) {
   g_mutex_lock(&pl->lock);
   pl->job = job;
@@ -1396,12 +1410,11 @@ static void pool_job(Pool *pl, int job, StepRec *r, gboolean dmm_rule, gboolean 
   pl->dmm_rule = dmm_rule;
   pl->pw = pw;
   pl->shared_hmm = shared_hmm;
-  pl->pending = pl->n - 1;
-  pl->gen++;
+  pl->pending = pl->n;
+  pl->next = 0;
+  const guint64 gen = ++pl->gen;
   g_cond_broadcast(&pl->go);
-  g_mutex_unlock(&pl->lock);
-  pool_share(pl, 0, job, r, dmm_rule, shared_hmm, pw);
-  g_mutex_lock(&pl->lock);
+  pool_take(pl, gen);
   while (pl->pending > 0) g_cond_wait(&pl->done, &pl->lock);
   g_mutex_unlock(&pl->lock);
 }
