@@ -204,7 +204,6 @@ typedef struct {
   StepRec *rec;         /* the step being counted */
   gboolean dmm_rule, shared_hmm;
   guint pw;
-  struct WorkerArg *args;
   double cpu;           /* the workers' CPU seconds, summed as they quit */
 } Pool;
 
@@ -1259,10 +1258,6 @@ static void count_blocks(Engine *e, StepRec *r, gboolean dmm_rule, gboolean shar
   c->req = req;
 }
 
-typedef struct WorkerArg {
-  Pool *pl;
-  guint i;
-} WorkerArg;
 
 /* The cache pass: where warp v's addresses come from.  A warp with no stage has no active
  * lane (a UMM step's count is at least 1 for one; not so under L1, whose hits are taken
@@ -1384,8 +1379,7 @@ static void pool_take(Pool *pl, guint64 gen) {
 }
 
 static gpointer pool_worker(gpointer data) {
-  const WorkerArg *wa = data;
-  Pool *pl = wa->pl;
+  Pool *pl = data;
   guint64 seen = 0;
   g_mutex_lock(&pl->lock);
   for (;;) {
@@ -1427,11 +1421,7 @@ static Pool *pool_new(Engine *e, guint n) {
   g_cond_init(&pl->go);
   g_cond_init(&pl->done);
   pl->threads = g_new0(GThread *, n);
-  pl->args = g_new0(WorkerArg, n);
-  for (guint i = 1; i < n; i++) {
-    pl->args[i] = (WorkerArg){pl, i};
-    pl->threads[i] = g_thread_new("memsim-count", pool_worker, &pl->args[i]);
-  }
+  for (guint i = 1; i < n; i++) pl->threads[i] = g_thread_new("memsim-count", pool_worker, pl);
   return pl;
 }
 
@@ -1444,7 +1434,6 @@ static double pool_free(Pool *pl) {
   g_mutex_unlock(&pl->lock);
   for (guint i = 1; i < pl->n; i++) g_thread_join(pl->threads[i]);
   g_free(pl->threads);
-  g_free(pl->args);
   g_mutex_clear(&pl->lock);
   g_cond_clear(&pl->go);
   g_cond_clear(&pl->done);
