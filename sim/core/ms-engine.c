@@ -1258,7 +1258,6 @@ static void count_blocks(Engine *e, StepRec *r, gboolean dmm_rule, gboolean shar
   c->req = req;
 }
 
-
 /* The cache pass: where warp v's addresses come from.  A warp with no stage has no active
  * lane (a UMM step's count is at least 1 for one; not so under L1, whose hits are taken
  * out), so no group; a warp of a block that count_blocks found repeated has the reference
