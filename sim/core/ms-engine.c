@@ -923,11 +923,11 @@ static guint16 *k_take(Engine *e, guint64 n) {
   guint64 *buf = e->kpool->len ? g_ptr_array_steal_index_fast(e->kpool, e->kpool->len - 1) : NULL;
   g_mutex_unlock(&e->kpool_lock);
   if (buf && buf[0] < n) {
-    g_free(buf);
+    ms_mem_free(buf);
     buf = NULL;
   }
   if (!buf) {
-    buf = g_malloc(sizeof(guint64) + MAX(n, 1) * sizeof(guint16));
+    buf = ms_mem_new0(sizeof(guint64) + MAX(n, 1) * sizeof(guint16));
     buf[0] = MAX(n, 1);
   }
   return (guint16 *)(buf + 1);
@@ -1894,8 +1894,11 @@ static inline void pass(Engine *e, StepRec *r) {
 
 static inline void work_push(Engine *e, guint64 j) {
   if (e->nwork == e->cwork) {
+    guint64 *nw = ms_mem_new(guint64, 2 * e->cwork);
+    memcpy(nw, e->work, e->cwork * sizeof *nw);
+    ms_mem_free(e->work);
+    e->work = nw;
     e->cwork *= 2;
-    e->work = g_renew(guint64, e->work, e->cwork);
   }
   e->work[e->nwork++] = j;
 }
@@ -2503,7 +2506,7 @@ G_GNUC_NO_INLINE static gboolean flag_wait(Engine *e, StepRec *r, guint64 j) {
   const guint64 i = j - r->klo;
   guint32 pend = 0;
   gint64 t = e->ready[j];
-  if (!e->fpend) e->fpend = g_new0(guint32, e->W);
+  if (!e->fpend) e->fpend = ms_mem_new(guint32, e->W);
   for (guint32 x = r->foff[i]; x < r->foff[i + 1]; x++) {
     Flag *f = flag_get(e, r->fl[x]);
     if (f->time == NEVER) {
@@ -3312,20 +3315,20 @@ static void engine_free(Engine *e) {
     g_free(e->l1c);
   }
   if (e->l2c) {
-    g_free(e->l2c->tag);
-    g_free(e->l2c->mask);
-    g_free(e->l2c->cnt);
+    ms_mem_free(e->l2c->tag);
+    ms_mem_free(e->l2c->mask);
+    ms_mem_free(e->l2c->cnt);
     g_free(e->l2c);
   }
-  g_free(e->cursor);
-  g_free(e->ready);
-  g_free(e->rtop);
-  g_free(e->rhead);
-  g_free(e->rdone);
+  ms_mem_free(e->cursor);
+  ms_mem_free(e->ready);
+  ms_mem_free(e->rtop);
+  ms_mem_free(e->rhead);
+  ms_mem_free(e->rdone);
   if (e->flags) g_hash_table_destroy(e->flags);
-  g_free(e->fpend);
-  g_free(e->wdone);
-  g_free(e->pipe);
+  ms_mem_free(e->fpend);
+  ms_mem_free(e->wdone);
+  ms_mem_free(e->pipe);
   g_free(e->free_at);
   g_free(e->lb);
   g_free(e->lat);
@@ -3351,7 +3354,7 @@ static void engine_free(Engine *e) {
     for (guint x = 0; x < e->model->dmms; x++) g_free(e->rbits[x]);
   g_free(e->rbits);
   g_free(e->rbwords);
-  g_free(e->ridx);
+  ms_mem_free(e->ridx);
   if (e->res_list) {
     for (guint x = 0; x < e->model->dmms; x++)
       if (e->res_list[x]) g_array_free(e->res_list[x], TRUE);
@@ -3416,7 +3419,7 @@ static void engine_free(Engine *e) {
     g_clear_error(&c->error);
   }
   g_free(e->ctr);
-  g_free(e->work);
+  ms_mem_free(e->work);
 }
 
 MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *options,
@@ -3441,19 +3444,19 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   if (e.opt->per_step) R->per_step = g_array_new(FALSE, FALSE, sizeof(MsStepResult));
   if (e.opt->max_events) R->events = g_array_new(FALSE, FALSE, sizeof(MsEvent));
 
-  e.cursor = g_new0(guint64, e.W);
-  e.ready = g_new0(gint64, e.W);
+  e.cursor = ms_mem_new(guint64, e.W);
+  e.ready = ms_mem_new(gint64, e.W);
   e.issue = model->read_window > 1 || model->posted_writes;
   if (e.issue) {
     e.m = MAX(model->read_window, 1u);
-    e.rtop = g_new(gint64, e.W * e.m);
-    e.rhead = g_new0(guint32, e.W);
-    e.rdone = g_new(gint64, e.W);
-    e.wdone = g_new(gint64, e.W);
+    e.rtop = ms_mem_new(gint64, e.W * e.m);
+    e.rhead = ms_mem_new(guint32, e.W);
+    e.rdone = ms_mem_new(gint64, e.W);
+    e.wdone = ms_mem_new(gint64, e.W);
     for (guint64 i = 0; i < e.W * e.m; i++) e.rtop[i] = -1;
     for (guint64 i = 0; i < e.W; i++) e.rdone[i] = e.wdone[i] = -1;
   }
-  e.pipe = g_new(gint32, e.W);
+  e.pipe = ms_mem_new(gint32, e.W);
   for (guint64 j = 0; j < e.W; j++) e.pipe[j] = PIPE_DONE;
   e.free_at = g_new0(gint64, e.P);
   e.lb = g_new(gint64, e.P);
@@ -3500,9 +3503,9 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     L->sets = MAX(G_GUINT64_CONSTANT(1), model->l2_words / lw / model->l2_ways / L->parts);
     L->smag = rate_magic((gint64)L->sets);
     L->qshift = (L->q & (L->q - 1)) == 0 ? __builtin_ctz(L->q) : -1;
-    L->tag = g_new(guint64, L->parts * L->sets * L->ways);
-    L->mask = g_new(guint32, L->parts * L->sets * L->ways);
-    L->cnt = g_new0(guint8, L->parts * L->sets);
+    L->tag = ms_mem_new(guint64, L->parts * L->sets * L->ways); /* probed at random: huge pages */
+    L->mask = ms_mem_new(guint32, L->parts * L->sets * L->ways);
+    L->cnt = ms_mem_new(guint8, L->parts * L->sets);
     e.l2c = L;
   }
   e.pw = e.l2 || e.l2c ? model->l2_partial_write_stages : model->partial_write_stages;
@@ -3583,7 +3586,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     e.res_list = g_new0(GArray *, d);
     e.rbits = g_new0(guint64 *, d);
     e.rbwords = g_new0(guint, d);
-    e.ridx = g_new0(guint32, e.W);
+    e.ridx = ms_mem_new(guint32, e.W);
     for (guint x = 0; x < d; x++) {
       e.lastwarp[x] = -1;
       e.res_list[x] = g_array_new(FALSE, FALSE, sizeof(guint64));
@@ -3637,7 +3640,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
 
   e.cap = 64;
   e.ring = g_new0(StepRec *, e.cap);
-  e.kpool = g_ptr_array_new_with_free_func(g_free);
+  e.kpool = g_ptr_array_new_with_free_func(ms_mem_free);
   e.chunk = (guint64)e.w * MAX(1u, 16384u / e.w);
   guint32 hs = 1024;
   while (hs < 32 * e.w) hs <<= 1;
@@ -3664,7 +3667,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     c->dmm_stages = g_new0(guint64, model->dmms);
   }
   e.cwork = MAX(G_GUINT64_CONSTANT(1), MIN(e.W, G_GUINT64_CONSTANT(1) << 20));
-  e.work = g_new(guint64, e.cwork);
+  e.work = ms_mem_new(guint64, e.cwork);
   e.last_complete = -1;
 
   /* load ahead: with more than one thread, a large trace's steps are produced on a thread of

@@ -36,6 +36,11 @@ const char *ms_json_type_name(const cJSON *item);
 gboolean ms_json_get_double(const cJSON *item, const char *filename, const char *where,
                             double *out, GError **error);
 
+/* ---- ms-mem.c: large zeroed arrays (huge pages where lent); free with ms_mem_free ---- */
+gpointer ms_mem_new0(gsize bytes);
+void ms_mem_free(gpointer p);
+#define ms_mem_new(T, n) ((T *)ms_mem_new0(sizeof(T) * (gsize)(n)))
+
 /* ---- ms-source.c ---- */
 struct _MsSource {
   char *name;
