@@ -974,17 +974,276 @@ sat_1r1w_lookback(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32
   }
 }
 
+/* The look-back SAT with the chunk's loads one chunk ahead, by the copy engine (2026-11-27,
+ * eighth session; MEMSIM_LB_VARIANT 8, H = 32, V = 2, release/acquire flags). The same
+ * algorithm, accesses and flags as sat_1r1w_lookback, but the H rows of chunk c + 1 are
+ * fetched into shared memory by cp.async.bulk (one 2 KiB copy per row, issued by one thread
+ * after barrier A of chunk c, completing on an mbarrier) while the block works on chunk c:
+ * the kernel's loads were in flight only between a chunk's start and its column prefix, and
+ * at 16 warps per SM the H200's DRAM waited through the rest (docs/measurements.md). Each
+ * thread then reads its V columns of every row from shared memory instead of global. */
+__device__ __forceinline__ unsigned lb_smem(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
+__device__ __forceinline__ void lb_mbar_init(unsigned long long *m) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(lb_smem(m)) : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+__device__ __forceinline__ void lb_mbar_expect(unsigned long long *m, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(lb_smem(m)), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void lb_bulk_load(void *dst, const void *src, unsigned bytes, unsigned long long *m) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                   lb_smem(dst)),
+               "l"(src), "r"(bytes), "r"(lb_smem(m))
+               : "memory");
+}
+/* The same with an L2 evict-first policy (the input is read once, as __ldcs reads it). */
+__device__ __forceinline__ void lb_bulk_load_ef(void *dst, const void *src, unsigned bytes, unsigned long long *m) {
+  asm volatile("{\n"
+               ".reg .b64 pol;\n"
+               "createpolicy.fractional.L2::evict_first.b64 pol, 1.0;\n"
+               "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], pol;\n"
+               "}\n" ::"r"(lb_smem(dst)),
+               "l"(src), "r"(bytes), "r"(lb_smem(m))
+               : "memory");
+}
+__device__ __forceinline__ void lb_mbar_wait(unsigned long long *m, unsigned parity) {
+  asm volatile("{\n"
+               ".reg .pred p;\n"
+               "W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+               "@!p bra W;\n"
+               "}\n" ::"r"(lb_smem(m)),
+               "r"(parity)
+               : "memory");
+}
+
+template <int H, bool R, bool EF = false, bool EARLY = false>
+__global__ void __launch_bounds__(LB_T, 2)
+sat_1r1w_lookback_bulk(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32 *incv, u32 *flags,
+                       u32 *ticket, int n, u32 epoch) {
+  constexpr int V = 2, NT = LB_T, C = NT * V, NW = NT / 32, SEG = H, NSEG = NT / SEG, RS = NSEG * (SEG + 4);
+  static_assert(NSEG * H == NT && NSEG <= 32 && SEG % 4 == 0, "one scan thread per (row, segment)");
+  extern __shared__ __align__(128) u32 Abuf[]; /* H rows of C words: the chunk in flight */
+  __shared__ int s_strip, s_lo;
+  __shared__ __align__(16) u32 T[H * RS];
+  __shared__ u32 wex[NW];
+  __shared__ u32 carry[2][H + 1];
+  __shared__ __align__(8) unsigned long long mbar;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  if (tid == 0) {
+    s_strip = (int)atomicAdd(ticket, 1u);
+    lb_mbar_init(&mbar);
+  }
+  if (tid <= H) carry[0][tid] = 0;
+  __syncthreads();
+  const int s = s_strip, nchunks = n / C;
+  const u32 *arow = a + (size_t)s * H * n;
+  u32 *brow = b + (size_t)s * H * n;
+  auto fetch = [&](int c) { /* one thread: chunk c's H rows into Abuf */
+    lb_mbar_expect(&mbar, (unsigned)(H * C * sizeof(u32)));
+#pragma unroll 1
+    for (int r = 0; r < H; r++) {
+      if (EF) lb_bulk_load_ef(Abuf + r * C, arow + (size_t)r * n + (size_t)c * C, C * sizeof(u32), &mbar);
+      else lb_bulk_load(Abuf + r * C, arow + (size_t)r * n + (size_t)c * C, C * sizeof(u32), &mbar);
+    }
+  };
+  if (tid == 0) fetch(0);
+  const u32 f_agg = (epoch << 2) | 1u, f_inc = (epoch << 2) | 2u;
+  const int myp = tid + (tid / SEG) * 4;
+  const int sr = tid / NSEG, sg = tid % NSEG;
+  for (int c = 0; c < nchunks; c++) {
+    const int par = c & 1;
+    const int col = c * C + tid * V;
+    u32 v[H][V];
+    lb_mbar_wait(&mbar, (unsigned)par);
+#pragma unroll
+    for (int r = 0; r < H; r++) {
+      const uint2 t = *(const uint2 *)&Abuf[r * C + tid * V];
+      v[r][0] = t.x;
+      v[r][1] = t.y;
+    }
+    if (EARLY) { /* every thread has its chunk: the next one's copy can start now */
+      __syncthreads();
+      if (tid == 0 && c + 1 < nchunks) {
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        fetch(c + 1);
+      }
+    }
+#pragma unroll
+    for (int r = 1; r < H; r++)
+#pragma unroll
+      for (int e = 0; e < V; e++) v[r][e] += v[r - 1][e];
+    u32 agg[V];
+#pragma unroll
+    for (int e = 0; e < V; e++) agg[e] = v[H - 1][e];
+    u32 *my_inc = incv + (size_t)s * n + col;
+    if (s == 0) stv_cg<V>(my_inc, agg);
+    else stv_cg<V>(aggv + (size_t)s * n + col, agg);
+    __syncthreads(); /* A: this chunk's agg (or, strip 0, inc) stored; T free; Abuf read by all */
+    if (tid == 0) {
+      lb_st_release(flags + (size_t)s * nchunks + c, s == 0 ? f_inc : f_agg);
+      if (!EARLY && c + 1 < nchunks) {
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* the reads above before the copy's writes */
+        fetch(c + 1);
+      }
+    }
+    if (s > 0 && warp == 0) {
+      int lo = -1, hi = s - 1;
+      for (;;) {
+        const int k = hi - lane;
+        const u32 f = k < 0 ? f_inc : lb_ld_acquire(flags + (size_t)k * nchunks + c);
+        const unsigned incm = __ballot_sync(0xffffffffu, f == f_inc);
+        const unsigned need = incm ? ((incm & (0u - incm)) << 1) - 1u : 0xffffffffu;
+        const unsigned bad = __ballot_sync(0xffffffffu, f != f_inc && f != f_agg) & need;
+        if (bad) continue;
+        if (incm) { lo = hi - (__ffs(incm) - 1); break; }
+        hi -= 32;
+      }
+      if (lane == 0) s_lo = lo;
+    }
+#pragma unroll
+    for (int r = 0; r < H; r++) {
+#pragma unroll
+      for (int e = 1; e < V; e++) v[r][e] += v[r][e - 1];
+      T[r * RS + myp] = v[r][V - 1];
+    }
+    u32 ex[V];
+#pragma unroll
+    for (int e = 0; e < V; e++) ex[e] = 0;
+    if (R) {
+      /* R: the segment scan of T between barriers B and C, while the look-back's loads are
+       * in flight (it does not depend on them), and no barrier D */
+      __syncthreads(); /* B: s_lo known, T written */
+      const int lo = s > 0 ? s_lo : 0;
+      if (s > 0) {
+        ldv_cg<V>(ex, incv + (size_t)lo * n + col);
+        for (int k = lo + 1; k < s; k++) {
+          u32 t[V];
+          ldv_cg<V>(t, aggv + (size_t)k * n + col);
+#pragma unroll
+          for (int e = 0; e < V; e++) ex[e] += t[e];
+        }
+      }
+    {
+      uint4 *q4 = (uint4 *)&T[sr * RS + sg * (SEG + 4)];
+      uint4 q[SEG / 4];
+#pragma unroll
+      for (int i = 0; i < SEG / 4; i++) q[i] = q4[i];
+      u32 *qv = (u32 *)q;
+      u32 run = 0;
+#pragma unroll
+      for (int k = 0; k < SEG; k++) {
+        const u32 x = qv[k];
+        qv[k] = run;
+        run += x;
+      }
+      u32 incl = run;
+#pragma unroll
+      for (int o = 1; o < NSEG; o <<= 1) {
+        const u32 y = __shfl_up_sync(0xffffffffu, incl, o, NSEG);
+        if (sg >= o) incl += y;
+      }
+      const u32 rc = carry[par][sr];
+      const u32 add = incl - run + rc;
+#pragma unroll
+      for (int k = 0; k < SEG; k++) qv[k] += add;
+#pragma unroll
+      for (int i = 0; i < SEG / 4; i++) q4[i] = q[i];
+      if (sg == NSEG - 1) carry[par ^ 1][sr] = incl + rc;
+    }
+      if (s > 0) {
+        u32 inc[V];
+#pragma unroll
+        for (int e = 0; e < V; e++) inc[e] = agg[e] + ex[e];
+        stv_cg<V>(my_inc, inc);
+      }
+    } else if (s > 0) {
+      __syncthreads(); /* B: s_lo known */
+      const int lo = s_lo;
+      ldv_cg<V>(ex, incv + (size_t)lo * n + col);
+      for (int k = lo + 1; k < s; k++) {
+        u32 t[V];
+        ldv_cg<V>(t, aggv + (size_t)k * n + col);
+#pragma unroll
+        for (int e = 0; e < V; e++) ex[e] += t[e];
+      }
+      u32 inc[V];
+#pragma unroll
+      for (int e = 0; e < V; e++) inc[e] = agg[e] + ex[e];
+      stv_cg<V>(my_inc, inc);
+    }
+#pragma unroll
+    for (int e = 1; e < V; e++) ex[e] += ex[e - 1];
+    const u32 et = ex[V - 1];
+    const u32 eincl = warp_scan32(et, lane);
+    if (lane == 31) wex[warp] = eincl;
+    __syncthreads(); /* C: T, wex, and this chunk's inc stored (R: T's offsets too) */
+    if (s > 0 && tid == 0) lb_st_release(flags + (size_t)s * nchunks + c, f_inc);
+    if (!R) {
+    {
+      uint4 *q4 = (uint4 *)&T[sr * RS + sg * (SEG + 4)];
+      uint4 q[SEG / 4];
+#pragma unroll
+      for (int i = 0; i < SEG / 4; i++) q[i] = q4[i];
+      u32 *qv = (u32 *)q;
+      u32 run = 0;
+#pragma unroll
+      for (int k = 0; k < SEG; k++) {
+        const u32 x = qv[k];
+        qv[k] = run;
+        run += x;
+      }
+      u32 incl = run;
+#pragma unroll
+      for (int o = 1; o < NSEG; o <<= 1) {
+        const u32 y = __shfl_up_sync(0xffffffffu, incl, o, NSEG);
+        if (sg >= o) incl += y;
+      }
+      const u32 rc = carry[par][sr];
+      const u32 add = incl - run + rc;
+#pragma unroll
+      for (int k = 0; k < SEG; k++) qv[k] += add;
+#pragma unroll
+      for (int i = 0; i < SEG / 4; i++) q4[i] = q[i];
+      if (sg == NSEG - 1) carry[par ^ 1][sr] = incl + rc;
+    }
+    }
+    u32 eoff = carry[par][H] + eincl - et;
+    for (int w2 = 0; w2 < warp; w2++) eoff += wex[w2];
+    u32 erow[V];
+#pragma unroll
+    for (int e = 0; e < V; e++) erow[e] = ex[e] + eoff;
+    if (!R) __syncthreads(); /* D: the offsets in T */
+    if (tid == NT - 1) carry[par ^ 1][H] = erow[V - 1];
+#pragma unroll
+    for (int r = 0; r < H; r++) {
+      const u32 off = T[r * RS + myp];
+      u32 o[V];
+#pragma unroll
+      for (int e = 0; e < V; e++) o[e] = v[r][e] + off + erow[e];
+      stv_cs<V>(brow + (size_t)r * n + col, o);
+    }
+  }
+}
+
 /* Look-back configuration: MEMSIM_LB_VARIANT (tuning runs only, bench/lb-tuning/run.sh)
- * 0 the recorded kernel (strips of 32 rows, V = 2, release/acquire flags); 1 the
- * 2026-11-25 kernel (16 rows, V = 4, fences); 2 32 rows with fences; 3 16 rows with
- * release/acquire; 4 .. 7 diagnostics 1 .. 4 of the recorded kernel (wrong sums). */
+ * 0 the recorded kernel (since 2026-11-27, eighth session: sat_1r1w_lookback_bulk<32, true>,
+ * the chunk's rows one chunk ahead by cp.async.bulk, the segment scan between barriers B and
+ * C); 14 the kernel recorded from 2026-11-26 (sat_1r1w_lookback, strips of 32 rows, V = 2,
+ * release/acquire flags); 1 the 2026-11-25 kernel (16 rows, V = 4, fences); 2 32 rows with
+ * fences; 3 16 rows with release/acquire; 4 .. 7 diagnostics 1 .. 4 of variant 14 (wrong
+ * sums); 8 the bulk copies alone (barrier D kept), 9 the same in strips of 16 rows, 11 as 0
+ * with an L2 evict-first policy on the copies, 12 as 11 and the copy issued after a barrier
+ * of its own right after the chunk's shared reads, 13 as 12 without the policy. */
 struct LbConf {
-  int h = 32, v = 2, var = 0;
+  int h = 32, v = 2, var = 0, ahead = 1; /* ahead: chunks the loads run ahead (0: none) */
 };
 LbConf lb_conf(int n) {
   LbConf c;
   if (const char *e = std::getenv("MEMSIM_LB_VARIANT")) c.var = std::atoi(e);
   if (c.var == 1 || c.var == 3) c.h = 16, c.v = 4;
+  if (c.var == 9) c.h = 16;
+  if (c.var >= 1 && c.var <= 7) c.ahead = 0;
+  if (c.var == 14) c.ahead = 0;
   if (n % (LB_T * c.v)) {
     std::fprintf(stderr, "sat: 1r1w-lookback: n %d is not a multiple of %d\n", n, LB_T * c.v);
     std::exit(2);
@@ -1247,7 +1506,26 @@ void launch_sat(SatBufs &B, const std::string &alg, double r) {
     case 5: MS_LB(2, 32, true, 2); break;
     case 6: MS_LB(2, 32, true, 3); break;
     case 7: MS_LB(2, 32, false, 4); break;
-    default: MS_LB(2, 32, true, 0); break;
+    default: { /* 0 (recorded) and 8 .. 13: the chunk's rows one chunk ahead by cp.async.bulk (32 or 16 rows); 10: reordered */
+      const int hh = c.var == 9 ? 16 : 32;
+      const size_t dyn = (size_t)hh * LB_T * 2 * sizeof(u32);
+#define MS_LBB(HH, ...)                                                                                        \
+  do {                                                                                                         \
+    MS_CUDA(cudaFuncSetAttribute(sat_1r1w_lookback_bulk<HH, __VA_ARGS__>,                                      \
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));                      \
+    sat_1r1w_lookback_bulk<HH, __VA_ARGS__><<<n / HH, LB_T, dyn>>>(B.a, B.b, B.aggv, B.incv, B.flags, B.ticket, \
+                                                                   n, B.epoch);                                \
+  } while (0)
+      if (c.var == 8) MS_LBB(32, false);
+      else if (c.var == 9) MS_LBB(16, false);
+      else if (c.var == 11) MS_LBB(32, true, true);
+      else if (c.var == 12) MS_LBB(32, true, true, true);
+      else if (c.var == 13) MS_LBB(32, true, false, true);
+      else MS_LBB(32, true); /* 0 and 10 */
+#undef MS_LBB
+      break;
+    }
+    case 14: MS_LB(2, 32, true, 0); break;
     }
 #undef MS_LB
   }
@@ -1485,6 +1763,7 @@ void run_size(const MsOptions &o, int n, const std::vector<std::string> &algs,
         const LbConf c = lb_conf(n);
         rec.x("strip_rows", (long long)c.h);
         rec.x("cols_per_thread", (long long)c.v);
+        if (c.ahead) rec.x("chunks_ahead", (long long)c.ahead);
       }
       auto poison = [&] { MS_CUDA(cudaMemset(B.b, 0xff, N * 4)); };
       auto launch = [&] { launch_sat(B, alg, r); };

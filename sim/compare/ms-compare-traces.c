@@ -355,11 +355,17 @@ MsSource *ms_cmp_sat_ordered(guint64 n, guint64 m, GError **error) {
                    2 * n * n + 4 * T * n + 1 + (m ? 4 * T * n + 3 * T * T : 0), error);
 }
 
-MsSource *ms_cmp_sat_lookback(guint64 n, guint64 H, guint64 V, GError **error) {
+MsSource *ms_cmp_sat_lookback(guint64 n, guint64 H, guint64 V, guint64 ahead, GError **error) {
   const guint64 T = 256;
   if ((H != 16 && H != 32) || (V != 2 && V != 4)) {
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
                 "1r1w-lookback kernel: strips of " U " rows with " U " columns per thread: kernels/sat.cu has 16 or 32 rows, 2 or 4 columns",
+                H, V);
+    return NULL;
+  }
+  if (ahead && (H != 32 || V != 2)) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "1r1w-lookback kernel: loads a chunk ahead with strips of " U " rows and " U " columns per thread: kernels/sat.cu has them with 32 and 2",
                 H, V);
     return NULL;
   }
@@ -370,19 +376,35 @@ MsSource *ms_cmp_sat_lookback(guint64 n, guint64 H, guint64 V, GError **error) {
   const guint64 NSEG = T / H, RS = NSEG * (H + 4);
 
   const guint64 C = T * V, NC = n / C, S = n / H, NW = T / 32;
-  const guint64 sw = H * RS + NW + 2 * (H + 1);
+  const guint64 sw0 = H * RS + NW + 2 * (H + 1), sw = sw0 + (ahead ? H * C : 0);
+  /* ahead (sat_1r1w_lookback_bulk, since 2026-11-27): the copy engine fetches chunk c + 1 into
+   * the chunk buffer AB while the block works on chunk c.  The trace form has no asynchronous
+   * copy: its global reads stay the warps' reads at the chunk's start (the same addresses, a
+   * chunk later than the kernel makes them), and every thread reads its V words of each row
+   * from AB.  The segment scan of T runs between barriers B and C, and barrier D is gone. */
+  static const char *const scan =
+      "  {\"repeat\": \"H / 4\", \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"ltid / NSEG * RS + ltid %% NSEG * (H + 4) + 4 * q\"}]},"
+      "  {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"CA + c %% 2 * (H + 1) + ltid / NSEG\"},"
+      "  {\"repeat\": \"H / 4\", \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"ltid / NSEG * RS + ltid %% NSEG * (H + 4) + 4 * q\"}]},"
+      "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"CA + (c + 1) %% 2 * (H + 1) + ltid / NSEG\", \"when\": \"ltid %% NSEG == NSEG - 1\"},";
+  static const char *const abuf =
+      "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": [{\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"AB + r * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\"}]}]},";
   /* a, b: n x n; aggv, incv: S x n; flags: S x NC.  Shared: T, then WX (the excl totals),
-   * then CA (the carries, two rows of H + 1) */
-  char *t = g_strdup_printf(
+   * then CA (the carries, two rows of H + 1), then (ahead) AB */
+  char *fmt = g_strconcat(
       "{\"memsim_trace\": 1, \"form\": \"compact\","
-      " \"name\": \"sat 1r1w-lookback kernel (strips of " U " rows, chunks of " U " columns) n=" U "\","
+      " \"name\": \"sat 1r1w-lookback kernel (strips of " U " rows, chunks of " U " columns%s) n=" U "\","
       " \"threads\": " U ", \"block_threads\": " U ", \"shared_words\": " U ", \"global_words\": " U ","
       " \"constants\": {\"N\": " U ", \"H\": " U ", \"V\": " U ", \"C\": " U ", \"NC\": " U ", \"S\": " U ","
       "  \"B\": \"N * N\", \"AGG\": \"2 * N * N\", \"INC\": \"2 * N * N + S * N\", \"FL\": \"2 * N * N + 2 * S * N\","
-      "  \"RS\": " U ", \"NSEG\": " U ", \"WX\": \"H * RS\", \"CA\": \"H * RS + " U "\"},"
+      "  \"RS\": " U ", \"NSEG\": " U ", \"WX\": \"H * RS\", \"CA\": \"H * RS + " U "\", \"AB\": " U "},"
       " \"steps\": [{\"repeat\": \"NC\", \"var\": \"c\", \"steps\": ["
       "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": [{\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
-      "   {\"op\": \"read\", \"addr\": \"(bid * H + r) * N + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\"}]}]},"
+      "   {\"op\": \"read\", \"addr\": \"(bid * H + r) * N + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\"}]}]},",
+      ahead ? abuf : "",
       "  {\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
       "   {\"op\": \"write\", \"addr\": \"INC + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\", \"when\": \"bid == 0\"},"
       "   {\"op\": \"write\", \"addr\": \"AGG + bid * N + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\", \"when\": \"bid > 0\"}]},"
@@ -393,30 +415,32 @@ MsSource *ms_cmp_sat_lookback(guint64 n, guint64 H, guint64 V, GError **error) {
       "  {\"op\": \"read\", \"addr\": \"FL + (bid - 1 - ltid) * NC + c\", \"when\": \"ltid < 32 && bid > ltid\"},"
       "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": ["
       "   {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"r * RS + ltid + ltid / H * 4\"}]},"
-      "  {\"op\": \"sync\", \"scope\": \"block\"},"
+      "  {\"op\": \"sync\", \"scope\": \"block\"},",
+      ahead ? scan : "",
       "  {\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
       "   {\"op\": \"read\", \"addr\": \"INC + (bid - 1) * N + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\", \"when\": \"bid > 0\"}]},"
       "  {\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
       "   {\"op\": \"write\", \"addr\": \"INC + bid * N + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\", \"when\": \"bid > 0\"}]},"
       "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"WX + ltid / 32\", \"when\": \"ltid %% 32 == 31\"},"
       "  {\"op\": \"sync\", \"scope\": \"block\"},"
-      "  {\"op\": \"write\", \"addr\": \"FL + bid * NC + c\", \"when\": \"ltid == 0 && bid > 0\"},"
-      "  {\"repeat\": \"H / 4\", \"var\": \"q\", \"steps\": ["
-      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"ltid / NSEG * RS + ltid %% NSEG * (H + 4) + 4 * q\"}]},"
-      "  {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"CA + c %% 2 * (H + 1) + ltid / NSEG\"},"
-      "  {\"repeat\": \"H / 4\", \"var\": \"q\", \"steps\": ["
-      "   {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"ltid / NSEG * RS + ltid %% NSEG * (H + 4) + 4 * q\"}]},"
-      "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"CA + (c + 1) %% 2 * (H + 1) + ltid / NSEG\", \"when\": \"ltid %% NSEG == NSEG - 1\"},"
+      "  {\"op\": \"write\", \"addr\": \"FL + bid * NC + c\", \"when\": \"ltid == 0 && bid > 0\"},",
+      ahead ? "" : scan,
       "  {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"CA + c %% 2 * (H + 1) + H\"},"
       "  {\"repeat\": \"" U "\", \"var\": \"w\", \"steps\": ["
-      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"WX + w\", \"when\": \"w < ltid / 32\"}]},"
-      "  {\"op\": \"sync\", \"scope\": \"block\"},"
+      "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"WX + w\", \"when\": \"w < ltid / 32\"}]},",
+      ahead ? "" : "  {\"op\": \"sync\", \"scope\": \"block\"},",
       "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"CA + (c + 1) %% 2 * (H + 1) + H\", \"when\": \"ltid == 255\"},"
       "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": ["
       "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"r * RS + ltid + ltid / H * 4\"},"
       "   {\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
       "    {\"op\": \"write\", \"addr\": \"B + (bid * H + r) * N + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\"}]}]}]}]}",
-      H, C, n, S * T, T, sw, 2 * n * n + 2 * S * n + S * NC, n, H, V, C, NC, S, RS, NSEG, NW, NW - 1);
+      NULL);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  char *t = g_strdup_printf(fmt, H, C, ahead ? ", loads a chunk ahead" : "", n, S * T, T, sw, 2 * n * n + 2 * S * n + S * NC, n,
+                            H, V, C, NC, S, RS, NSEG, NW, sw0, NW - 1);
+#pragma GCC diagnostic pop
+  g_free(fmt);
   return open_text(t, "1r1w-lookback kernel", 0, 0, error);
 }
 

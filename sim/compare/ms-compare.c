@@ -179,7 +179,7 @@ static gboolean read_record(MsCompare *cmp, const char *file, const char *device
   }
   /* Record-level extras the mapping needs (docs/measurements.md): positive integers. */
   static const char *const extras[] = {"inner_repeats", "threads_per_block", "steps_per_launch", "strip_rows",
-                                       "words_per_warp", "strip_columns", "cols_per_thread", NULL};
+                                       "words_per_warp", "strip_columns", "cols_per_thread", "chunks_ahead", NULL};
   for (int x = 0; extras[x]; x++) {
     it = cJSON_GetObjectItemCaseSensitive(j, extras[x]);
     if (!it) continue;
@@ -225,9 +225,10 @@ static char *params_to_text(GHashTable *h);
  * except the extras that name a reworked kernel's configuration: " strip_columns", which
  * the reworked hmm-scheduled (2026-11-25) adds to the same measurement (its records replace
  * the five-kernel ones), and " strip_rows" and " cols_per_thread" of 1r1w-lookback (strips
- * of 16 rows on 2026-11-25, of 32 on 2026-11-26: each replaces the one before). */
+ * of 16 rows on 2026-11-25, of 32 on 2026-11-26, loads a chunk ahead with " chunks_ahead" on
+ * 2026-11-27: each replaces the one before). */
 static char *supersede_text(GHashTable *params) {
-  static const char *const kernel_keys[] = {" strip_columns", " strip_rows", " cols_per_thread", NULL};
+  static const char *const kernel_keys[] = {" strip_columns", " strip_rows", " cols_per_thread", " chunks_ahead", NULL};
   gboolean any = FALSE;
   for (const char *const *k = kernel_keys; *k; k++) any = any || g_hash_table_contains(params, *k);
   if (!any) return params_to_text(params);
@@ -438,6 +439,8 @@ static void map_sat(const MsCompare *cmp, MsCmpRecord *r, GHashTable *p, const c
                          "which has no trace here: skipped");
     if (sr) g_hash_table_replace(p, g_strdup("strip_rows"), g_strdup(sr));
     if (cv) g_hash_table_replace(p, g_strdup("cols_per_thread"), g_strdup(cv));
+    const char *ca = g_hash_table_lookup(r->params, " chunks_ahead"); /* since 2026-11-27, eighth session */
+    if (ca) g_hash_table_replace(p, g_strdup("chunks_ahead"), g_strdup(ca));
     *alg = "1r1w-lookback-kernel";
   }
   if (strcmp(*alg, "copy") == 0) *alg = "copy-kernel"; /* 16-byte vectors, grid-stride (since 2026-11-25) */
@@ -621,7 +624,7 @@ static gboolean tiles_of(const MsCmpRecord *r) {
 
 /* The comparer's own traces; NULL with *handled FALSE for the generators'. */
 static MsSource *own_source(const MsCmpRecord *r, GHashTable *p, gboolean *handled, GError **error) {
-  static const char *const sat_known[] = {"n", "block", "seed", "strip_rows", "cols_per_thread", "chains", NULL};
+  static const char *const sat_known[] = {"n", "block", "seed", "strip_rows", "cols_per_thread", "chunks_ahead", "chains", NULL};
   static const char *const life_known[] = {"size", "steps", "steps_per_launch", "strip_rows", "words_per_warp",
                                            "threads_per_block", NULL};
   guint64 n, size, steps, t, h, ow, bt;
@@ -658,11 +661,12 @@ static MsSource *own_source(const MsCmpRecord *r, GHashTable *p, gboolean *handl
     if (!ms_param_check(p, sat_known, "sat", error) || !ms_param_uint(p, "n", 1024, 1, 1u << 16, &n, error))
       return NULL;
     if (!lookback) return ms_cmp_sat_copy(n, error);
-    guint64 sr, cv;
+    guint64 sr, cv, ca;
     if (!ms_param_uint(p, "strip_rows", 32, 1, 1024, &sr, error) ||
-        !ms_param_uint(p, "cols_per_thread", sr == 16 ? 4 : 2, 1, 64, &cv, error))
+        !ms_param_uint(p, "cols_per_thread", sr == 16 ? 4 : 2, 1, 64, &cv, error) ||
+        !ms_param_uint(p, "chunks_ahead", 0, 0, 1, &ca, error))
       return NULL;
-    return ms_cmp_sat_lookback(n, sr, cv, error);
+    return ms_cmp_sat_lookback(n, sr, cv, ca, error);
   }
   if (strcmp(r->sim_family, "permutation") == 0 && strcmp(r->sim_algorithm, "hmm-transpose-kernel") == 0) {
     static const char *const known[] = {"n", "permutation", "seed", "elem_words", "width", NULL};

@@ -167,7 +167,11 @@ MsSource *ms_cmp_hmm_transpose(guint64 n, GError **error);
 /* kernels/sat.cu sat_1r1w_lookback<V, H> (strips of strip_rows = H rows, chunks of 256 V
  * columns, cols_per_thread = V words per thread; H = 32, V = 2 or H = 16, V = 4): its
  * requests in program order; the wait for the strip above is not a request (below). */
-MsSource *ms_cmp_sat_lookback(guint64 n, guint64 strip_rows, guint64 cols_per_thread, GError **error);
+/* chunks_ahead 1: sat_1r1w_lookback_bulk (since 2026-11-27), whose copy engine fetches the
+ * next chunk into a shared buffer: the buffer in shared_words, every thread's reads of it, the
+ * segment scan between barriers B and C and no barrier D (32 rows, 2 columns only). */
+MsSource *ms_cmp_sat_lookback(guint64 n, guint64 strip_rows, guint64 cols_per_thread, guint64 chunks_ahead,
+                              GError **error);
 /* kernels/sat.cu sat_1r1w_ordered: the tiles from tile diagonal m on, by ticket (1r1w-ordered:
  * m = 0; 1+r-ordered: 2R1W has done the first m diagonals). */
 MsSource *ms_cmp_sat_ordered(guint64 n, guint64 m, GError **error);

@@ -656,14 +656,16 @@ Test(compare, traces_declare_their_global_words) {
    * (32, 2), the present one. a, b (n^2 each), aggv and incv (S = n / H strips x n), flags
    * (S x NC chunks of 256 V columns); shared: T (H rows of 256 / H segments of H + 4 words),
    * the 8 excl totals, two rows of H + 1 carries */
-  static const guint64 hv[][2] = {{16, 4}, {32, 2}};
+  /* and (32, 2) with the loads a chunk ahead (2026-11-27): the chunk buffer of H x 256 V
+   * words, which every thread reads its V words of each row from */
+  static const guint64 hv[][3] = {{16, 4, 0}, {32, 2, 0}, {32, 2, 1}};
   for (size_t i = 0; i < G_N_ELEMENTS(hv); i++) {
-    const guint64 H = hv[i][0], V = hv[i][1], S = 1024 / H, NC = 1024 / (256 * V), NSEG = 256 / H;
-    t = ms_cmp_sat_lookback(1024, H, V, &e);
+    const guint64 H = hv[i][0], V = hv[i][1], A = hv[i][2], S = 1024 / H, NC = 1024 / (256 * V), NSEG = 256 / H;
+    t = ms_cmp_sat_lookback(1024, H, V, A, &e);
     cr_assert_not_null(t, "%s", e ? e->message : "");
     cr_expect_eq(ms_source_global_words(t), 2 * 1024 * 1024 + 2 * S * 1024 + S * NC);
     cr_expect_eq(ms_source_block_threads(t), 256);
-    cr_expect_eq(ms_source_shared_words(t), H * NSEG * (H + 4) + 8 + 2 * (H + 1));
+    cr_expect_eq(ms_source_shared_words(t), H * NSEG * (H + 4) + 8 + 2 * (H + 1) + A * H * 256 * V);
     /* its requests, counted from the kernel's code (kernels/sat.cu sat_1r1w_lookback<V, H>):
      * per strip s and chunk, per thread: H loads and H stores (V words: V requests each, a
      * warp's 128 V bytes), the column sums (agg or inc), and for s > 0 the inc above read and
@@ -678,6 +680,7 @@ Test(compare, traces_declare_their_global_words) {
         want += 256 * V * (H + H + 1) + (s > 0 ? 2 * V * 256 : 0);
         want += 1 + (s > 0) + MIN(s, 32);
         want += H * 256 + H * 256 + (H / 2) * 256 + 256 + H + 8 + 256 + 32 * 28 + 1;
+        want += A * H * V * 256;
       }
     g_autoptr(MsModel) m = ms_model_new(MS_MODEL_UMM, 32, 10, 1, 1, 10);
     MsResult *r = ms_simulate(m, t, NULL, &e);
@@ -769,10 +772,14 @@ Test(compare, traces_declare_their_global_words) {
     cr_expect_str_eq(e ? e->message : "", "1r1w stage kernels: n 1000 is not a multiple of 32");
     g_clear_error(&e);
   }
-  cr_expect_null(ms_cmp_sat_lookback(1000, 32, 2, &e));
+  cr_expect_null(ms_cmp_sat_lookback(1000, 32, 2, 0, &e));
   cr_expect_str_eq(e ? e->message : "", "1r1w-lookback kernel: n 1000 is not a multiple of 512");
   g_clear_error(&e);
-  cr_expect_null(ms_cmp_sat_lookback(1024, 8, 2, &e));
+  cr_expect_null(ms_cmp_sat_lookback(1024, 16, 4, 1, &e));
+  cr_expect_str_eq(e ? e->message : "",
+                   "1r1w-lookback kernel: loads a chunk ahead with strips of 16 rows and 4 columns per thread: kernels/sat.cu has them with 32 and 2");
+  g_clear_error(&e);
+  cr_expect_null(ms_cmp_sat_lookback(1024, 8, 2, 0, &e));
   cr_expect_str_eq(e ? e->message : "",
                    "1r1w-lookback kernel: strips of 8 rows with 2 columns per thread: kernels/sat.cu has 16 or 32 rows, 2 or 4 columns");
   g_clear_error(&e);
