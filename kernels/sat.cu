@@ -1509,10 +1509,14 @@ void launch_sat(SatBufs &B, const std::string &alg, double r) {
     default: { /* 0 (recorded) and 8 .. 13: the chunk's rows one chunk ahead by cp.async.bulk (32 or 16 rows); 10: reordered */
       const int hh = c.var == 9 ? 16 : 32;
       const size_t dyn = (size_t)hh * LB_T * 2 * sizeof(u32);
+/* the attribute once per kernel and process: ncu's range replay refuses it inside a range */
 #define MS_LBB(HH, ...)                                                                                        \
   do {                                                                                                         \
-    MS_CUDA(cudaFuncSetAttribute(sat_1r1w_lookback_bulk<HH, __VA_ARGS__>,                                      \
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));                      \
+    static bool attr_set = false;                                                                              \
+    if (!attr_set)                                                                                             \
+      MS_CUDA(cudaFuncSetAttribute(sat_1r1w_lookback_bulk<HH, __VA_ARGS__>,                                    \
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));                    \
+    attr_set = true;                                                                                           \
     sat_1r1w_lookback_bulk<HH, __VA_ARGS__><<<n / HH, LB_T, dyn>>>(B.a, B.b, B.aggv, B.incv, B.flags, B.ticket, \
                                                                    n, B.epoch);                                \
   } while (0)
