@@ -17,16 +17,30 @@ typedef struct {
 } MemHead;
 #define MS_MEM_HEAD ((gsize)64) /* keeps the array 64-byte aligned in the heap case */
 
+/* MEMSIM_HUGE_PAGES=0 turns the huge pages off (every array from g_malloc0). */
+static gboolean huge_on(void) {
+  static gint on = -1;
+  if (g_atomic_int_get(&on) < 0) {
+    const char *v = g_getenv("MEMSIM_HUGE_PAGES");
+    g_atomic_int_set(&on, !(v && strcmp(v, "0") == 0));
+  }
+  return g_atomic_int_get(&on) == 1;
+}
+
 gpointer ms_mem_new0(gsize bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(MS_NO_HUGE)
-  if (bytes >= MS_MEM_HUGE && bytes <= G_MAXSIZE - 2 * MS_MEM_HUGE) {
-    /* one huge page more than needed, so that the array can start on a 2 MiB boundary with
-     * its header in the page before; untouched pages cost nothing */
-    const gsize len = bytes + 2 * MS_MEM_HUGE;
+  if (bytes >= MS_MEM_HUGE && bytes <= G_MAXSIZE - 4 * MS_MEM_HUGE && huge_on()) {
+    /* Room for a start past a 2 MiB boundary, with the header in the page before.  The
+     * arrays start at different offsets from that boundary (k * 4160 bytes, k = 1 .. 16 in
+     * turn): arrays read at the same index (a warp's cursor, ready time, pipeline ...) would
+     * otherwise fall in the same cache sets.  Untouched pages cost nothing. */
+    static gint turn;
+    const gsize off = (gsize)(g_atomic_int_add(&turn, 1) % 16 + 1) * 4160;
+    const gsize len = bytes + off + 2 * MS_MEM_HUGE;
     void *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base != MAP_FAILED) {
-      guintptr p = ((guintptr)base + MS_MEM_HEAD + MS_MEM_HUGE - 1) & ~(guintptr)(MS_MEM_HUGE - 1);
-      (void)madvise((void *)p, bytes, MADV_HUGEPAGE); /* advice only: 4 KiB pages if refused */
+      const guintptr a = ((guintptr)base + MS_MEM_HUGE - 1) & ~(guintptr)(MS_MEM_HUGE - 1), p = a + off;
+      (void)madvise((void *)a, bytes + off, MADV_HUGEPAGE); /* advice only: 4 KiB pages if refused */
       MemHead *h = (MemHead *)(p - MS_MEM_HEAD);
       h->base = base;
       h->len = len;
