@@ -1016,7 +1016,7 @@ __device__ __forceinline__ void lb_mbar_wait(unsigned long long *m, unsigned par
                : "memory");
 }
 
-template <int H, bool R, bool EF = false, bool EARLY = false>
+template <int H, bool R, bool EF = false, bool EARLY = false, int PUB = 0>
 __global__ void __launch_bounds__(LB_T, 2)
 sat_1r1w_lookback_bulk(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv, u32 *incv, u32 *flags,
                        u32 *ticket, int n, u32 epoch) {
@@ -1046,7 +1046,7 @@ sat_1r1w_lookback_bulk(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv
       else lb_bulk_load(Abuf + r * C, arow + (size_t)r * n + (size_t)c * C, C * sizeof(u32), &mbar);
     }
   };
-  if (tid == 0) fetch(0);
+  if (tid == PUB) fetch(0);
   const u32 f_agg = (epoch << 2) | 1u, f_inc = (epoch << 2) | 2u;
   const int myp = tid + (tid / SEG) * 4;
   const int sr = tid / NSEG, sg = tid % NSEG;
@@ -1079,7 +1079,7 @@ sat_1r1w_lookback_bulk(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv
     if (s == 0) stv_cg<V>(my_inc, agg);
     else stv_cg<V>(aggv + (size_t)s * n + col, agg);
     __syncthreads(); /* A: this chunk's agg (or, strip 0, inc) stored; T free; Abuf read by all */
-    if (tid == 0) {
+    if (tid == PUB) { /* PUB: the thread that publishes and fetches (0, or a warp that does not look back) */
       lb_st_release(flags + (size_t)s * nchunks + c, s == 0 ? f_inc : f_agg);
       if (!EARLY && c + 1 < nchunks) {
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* the reads above before the copy's writes */
@@ -1177,7 +1177,7 @@ sat_1r1w_lookback_bulk(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv
     const u32 eincl = warp_scan32(et, lane);
     if (lane == 31) wex[warp] = eincl;
     __syncthreads(); /* C: T, wex, and this chunk's inc stored (R: T's offsets too) */
-    if (s > 0 && tid == 0) lb_st_release(flags + (size_t)s * nchunks + c, f_inc);
+    if (s > 0 && tid == PUB) lb_st_release(flags + (size_t)s * nchunks + c, f_inc);
     if (!R) {
     {
       uint4 *q4 = (uint4 *)&T[sr * RS + sg * (SEG + 4)];
@@ -1233,7 +1233,9 @@ sat_1r1w_lookback_bulk(const u32 *__restrict__ a, u32 *__restrict__ b, u32 *aggv
  * fences; 3 16 rows with release/acquire; 4 .. 7 diagnostics 1 .. 4 of variant 14 (wrong
  * sums); 8 the bulk copies alone (barrier D kept), 9 the same in strips of 16 rows, 11 as 0
  * with an L2 evict-first policy on the copies, 12 as 11 and the copy issued after a barrier
- * of its own right after the chunk's shared reads, 13 as 12 without the policy. */
+ * of its own right after the chunk's shared reads, 13 as 12 without the policy; 15, 16 as 0
+ * with the flags published and the copies issued by thread 224 or 32 instead of 0 (not by
+ * the warp that looks back). */
 struct LbConf {
   int h = 32, v = 2, var = 0, ahead = 1; /* ahead: chunks the loads run ahead (0: none) */
 };
@@ -1525,6 +1527,8 @@ void launch_sat(SatBufs &B, const std::string &alg, double r) {
       else if (c.var == 11) MS_LBB(32, true, true);
       else if (c.var == 12) MS_LBB(32, true, true, true);
       else if (c.var == 13) MS_LBB(32, true, false, true);
+      else if (c.var == 15) MS_LBB(32, true, false, false, 224);
+      else if (c.var == 16) MS_LBB(32, true, false, false, 32);
       else MS_LBB(32, true); /* 0 and 10 */
 #undef MS_LBB
       break;
