@@ -415,6 +415,16 @@ for m in textbook-umm textbook-dmm hmm h200; do
   if [ -s par1.out ] && cmp -s par1.out par3.out; then echo "ok - threads_same_result on $m"
   else fail "threads_same_result on $m: $(head -c 300 par.err) $(diff par1.out par3.out | head -3)"; fi
 done
+# the engine's large arrays in huge pages or not (MEMSIM_HUGE_PAGES=0): the same results, for
+# per-warp arrays of 2^19 warps (hmm-transpose) and the grounded model's L2 tags (par.json)
+for mt in "hmm $src/bench/traces/hmm-transpose.json" "h200 par.json"; do
+  set -- $mt
+  n=$((n + 1))
+  "$memsim" run "$src/models/$1.json" "$2" --json --per-step --threads 2 >hp1.out 2>hp.err
+  MEMSIM_HUGE_PAGES=0 "$memsim" run "$src/models/$1.json" "$2" --json --per-step --threads 2 >hp0.out 2>>hp.err
+  if [ -s hp1.out ] && cmp -s hp1.out hp0.out; then echo "ok - huge_pages_same_result on $1"
+  else fail "huge_pages_same_result on $1: $(head -c 300 hp.err) $(diff hp1.out hp0.out | head -3)"; fi
+done
 n=$((n + 1))
 "$memsim" run "$src/models/textbook-umm.json" parbad.json --threads 1 >/dev/null 2>parbad1.err; rc1=$?
 "$memsim" run "$src/models/textbook-umm.json" parbad.json --threads 4 >/dev/null 2>parbad4.err; rc4=$?
