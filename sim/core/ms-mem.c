@@ -15,7 +15,7 @@ typedef struct {
   void *base;
   gsize len;
 } MemHead;
-#define MS_MEM_HEAD ((gsize)64) /* keeps the array 64-byte aligned in the heap case */
+#define MS_MEM_HEAD ((gsize)64) /* a cache line: the array keeps malloc's alignment, and 64 bytes in a mapping */
 
 /* MEMSIM_HUGE_PAGES=0 turns the huge pages off (every array from g_malloc0). */
 static gboolean huge_on(void) {
@@ -35,7 +35,7 @@ gpointer ms_mem_new0(gsize bytes) {
      * turn): arrays read at the same index (a warp's cursor, ready time, pipeline ...) would
      * otherwise fall in the same cache sets.  Untouched pages cost nothing. */
     static gint turn;
-    const gsize off = (gsize)(g_atomic_int_add(&turn, 1) % 16 + 1) * 4160;
+    const gsize off = (gsize)((guint)g_atomic_int_add(&turn, 1) % 16 + 1) * 4160;
     const gsize len = bytes + off + 2 * MS_MEM_HUGE;
     void *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base != MAP_FAILED) {
