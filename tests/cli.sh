@@ -583,6 +583,19 @@ if out=$("$memsim" run "$src/models/textbook-umm.json" "$src/traces/flags.json" 
    out2=$("$memsim" run "$src/models/textbook-umm.json" flags.bin --json 2>/dev/null) &&
    grep -q '^{"time_units":15,' <<<"$out2"; then echo "ok - flags_worked_example"
 else fail "flags_worked_example: $out"; fi
+# asynchronous copies (docs/models.md): the worked example, 11 time units, in the explicit,
+# binary and compact forms
+n=$((n + 1))
+printf '%s\n' '{"memsim_trace": 1, "form": "compact", "threads": 4,' \
+  ' "steps": [{"op": "read", "async": true, "addr": "tid"}, {"op": "sync", "scope": "block"},' \
+  '           {"op": "read", "addr": "4 + tid"}, {"op": "await"}, {"op": "write", "addr": "8 + tid"}]}' >async-compact.json
+if out=$("$memsim" run "$src/models/textbook-umm.json" "$src/traces/async-copy.json" --json 2>/dev/null) &&
+   grep -q '^{"time_units":11,' <<<"$out" && grep -q '"async_reads":1,"awaits":1' <<<"$out" &&
+   "$memsim" convert "$src/traces/async-copy.json" --to binary -o async.bin &&
+   "$memsim" run "$src/models/textbook-umm.json" async.bin --json 2>/dev/null | grep -q '^{"time_units":11,' &&
+   "$memsim" run "$src/models/textbook-umm.json" async-compact.json --json 2>/dev/null | grep -q '^{"time_units":11,'; then
+  echo "ok - async_copy_worked_example"
+else fail "async_copy_worked_example: $out"; fi
 # instructions (docs/models.md, "Instructions"): the worked example in the explicit, binary and
 # compact forms, 16 time units with instruction_units 2 and 11 on the textbook UMM
 n=$((n + 1))

@@ -21,6 +21,7 @@ typedef struct {
   guint64 shuffle_steps, shuffles;
   guint64 compute_steps, instructions, issue_units;
   guint64 signals, waits;
+  guint64 async_reads, awaits;
   guint64 l1_hits, l1_misses;
   guint64 nsteps;
   guint64 step_stages[64], step_disp[64], step_req[64]; /* the traces have at most 64 steps */
@@ -333,7 +334,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
     }
     const gint64 *a0 = g_ptr_array_index(t->addr, s);
     gint64 *a = g_memdup2(a0, p * sizeof *a0); /* the L1's hit lanes become -1 */
-    if (st.op == MS_OP_SHUFFLE || MS_OP_IS_VALUE(st.op)) { /* no stage: its warps with an active thread, and those threads */
+    if (MS_OP_NO_STAGE(st.op)) { /* no stage: its warps with an active thread, and those threads */
       for (guint64 j = 0; j < W; j++)
         for (guint64 i = j * w; i < MIN(p, (j + 1) * w); i++)
           if (a[i] >= 0) {
@@ -344,6 +345,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
           }
       if (st.op == MS_OP_SIGNAL) out->signals += out->step_disp[s];
       else if (st.op == MS_OP_WAIT) out->waits += out->step_disp[s];
+      else if (st.op == MS_OP_AWAIT) out->awaits += out->step_disp[s];
       else if (st.op == MS_OP_COMPUTE) {
         out->compute_steps += out->step_disp[s] > 0;
         for (guint64 j = 0; j < W; j++) out->instructions += (guint64)ci[s * W + j];
@@ -376,6 +378,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
         if (hmm) per_dmm[(j / wpb) % d] += kk;
       }
     }
+    if (st.async) out->async_reads += out->step_disp[s];
     if (shared_rule) {
       out->shared_stages += out->step_stages[s];
       out->shared_dispatches += out->step_disp[s];
@@ -451,10 +454,14 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   gboolean ext = m->read_window > 1 || m->posted_writes;
   gint64 *start = g_new(gint64, W), *issue = g_new(gint64, W);
   GArray **rdone = g_new(GArray *, W), **wdone = g_new(GArray *, W);
+  /* asynchronous copies: the completion times of each warp's async reads; only an await, a
+   * grid barrier and the warp's end wait for them (any model) */
+  GArray **adone = g_new(GArray *, W);
   for (guint64 j = 0; j < W; j++) {
     start[j] = issue[j] = L;
     rdone[j] = g_array_new(FALSE, FALSE, sizeof(gint64));
     wdone[j] = g_array_new(FALSE, FALSE, sizeof(gint64));
+    adone[j] = g_array_new(FALSE, FALSE, sizeof(gint64));
   }
   for (guint q = 0; q < npipes; q++) last_warp[q] = -1;
   guint64 kernels = 1;
@@ -491,6 +498,15 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
             if (!all) break;
             ready[j] = MAX(ready[j], tf);
             if (ext) start[j] = MAX(start[j], tf);
+            pos[j]++;
+            changed = TRUE;
+            continue;
+          }
+          if (st.op == MS_OP_AWAIT && sh[pos[j] * W + j]) { /* after its copies complete */
+            gint64 ta = -1;
+            for (guint i = 0; i < adone[j]->len; i++) ta = MAX(ta, g_array_index(adone[j], gint64, i) + 1);
+            ready[j] = MAX(ready[j], ta);
+            if (ext) issue[j] = MAX(issue[j], ta);
             pos[j]++;
             changed = TRUE;
             continue;
@@ -537,7 +553,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
             if (ext) {
               t0 = MAX(issue[j], start[j]);
               GArray *rd = rdone[j];
-              if (rd->len >= m->read_window) { /* the read_window-th latest read's completion */
+              if (!st.async && rd->len >= m->read_window) { /* the read_window-th latest read's completion */
                 gint64 *v = g_memdup2(rd->data, rd->len * sizeof(gint64));
                 for (guint x = 0; x < m->read_window; x++)
                   for (guint y = x + 1; y < rd->len; y++)
@@ -553,7 +569,11 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
                 for (guint i = 0; i < wdone[j]->len; i++) t0 = MAX(t0, g_array_index(wdone[j], gint64, i) + 1);
             }
             const gint64 done = t0 + (gint64)m->l1_latency - 1;
-            if (ext) {
+            if (st.async) { /* the warp goes on at once */
+              g_array_append_val(adone[j], done);
+              if (ext) issue[j] = t0 + 1;
+              ready[j] = MAX(ready[j], t0 + 1);
+            } else if (ext) {
               issue[j] = t0 + 1;
               g_array_append_val(rdone[j], done);
               ready[j] = MAX(ready[j], done + 1);
@@ -588,6 +608,8 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
           /* residency: a block passes its kernel's end once it has started (and retired) */
           if (pos[i] != s || (dyn && !placed[i / wpb])) all = FALSE;
           rel = MAX(rel, ready[i]);
+          if (st.scope == MS_SCOPE_GRID) /* a kernel's end waits for its copies */
+            for (guint x = 0; x < adone[i]->len; x++) rel = MAX(rel, g_array_index(adone[i], gint64, x) + 1);
         }
         if (!all) continue;
         if (st.scope == MS_SCOPE_GRID && iacc) {
@@ -628,6 +650,8 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
               at_end = st.op == MS_OP_SYNC && st.scope == MS_SCOPE_GRID;
             }
             if (!at_end || ready[j] > now) done = FALSE;
+            for (guint x = 0; x < adone[j]->len; x++) /* and its copies */
+              if (g_array_index(adone[j], gint64, x) + 1 > now) done = FALSE;
           }
           if (done) {
             resident[b] = FALSE;
@@ -695,7 +719,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
           if (dyn && !resident[j / wpb]) continue;
           if (pos[j] >= nsteps) continue;
           MsStep st = g_array_index(t->steps, MsStep, pos[j]);
-          if (st.op == MS_OP_SYNC || st.op == MS_OP_SHUFFLE || MS_OP_IS_FLAG(st.op)) continue;
+          if (st.op == MS_OP_SYNC || st.op == MS_OP_SHUFFLE || st.op == MS_OP_AWAIT || MS_OP_IS_FLAG(st.op)) continue;
           if (!ext && ready[j] > now) continue;
           if (ext) { /* may it issue now? */
             if (start[j] > now || issue[j] > now) continue;
@@ -703,7 +727,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
             for (guint i = 0; i < rdone[j]->len; i++) inflight += g_array_index(rdone[j], gint64, i) >= now;
             for (guint i = 0; i < wdone[j]->len; i++) wait += g_array_index(wdone[j], gint64, i) >= now;
             if (m->posted_writes) wait = 0; /* reads and writes pass posted writes */
-            if (st.op == MS_OP_READ ? inflight >= m->read_window : inflight > 0) continue;
+            if (st.async ? FALSE : st.op == MS_OP_READ ? inflight >= m->read_window : inflight > 0) continue;
             if (wait) continue;
           }
           guint pipe = !hmm ? 0 : st.space == MS_SPACE_GLOBAL ? d : (guint)bdmm[j / wpb];
@@ -745,7 +769,16 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
           next_slot[q] = s0 + (gint64)kk;
           busy[q] += kk;
           ready[j] = complete + 1;
-          if (ext) { /* ready: everything complete (barriers, the end); issue: the next step */
+          if (st.async) { /* an async read: the warp goes on one time unit after it entered */
+            g_array_append_val(adone[j], complete);
+            ready[j] = entered + 1;
+            if (ext) {
+              ready[j] = MAX(ready[j], start[j]);
+              for (guint i = 0; i < rdone[j]->len; i++) ready[j] = MAX(ready[j], g_array_index(rdone[j], gint64, i) + 1);
+              for (guint i = 0; i < wdone[j]->len; i++) ready[j] = MAX(ready[j], g_array_index(wdone[j], gint64, i) + 1);
+              issue[j] = entered + 1;
+            }
+          } else if (ext) { /* ready: everything complete (barriers, the end); issue: the next step */
             ready[j] = MAX(ready[j], start[j]);
             for (guint i = 0; i < rdone[j]->len; i++) ready[j] = MAX(ready[j], g_array_index(rdone[j], gint64, i) + 1);
             for (guint i = 0; i < wdone[j]->len; i++) ready[j] = MAX(ready[j], g_array_index(wdone[j], gint64, i) + 1);
@@ -797,7 +830,9 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   for (guint64 j = 0; j < W; j++) {
     g_array_free(rdone[j], TRUE);
     g_array_free(wdone[j], TRUE);
+    g_array_free(adone[j], TRUE);
   }
+  g_free(adone);
   g_free(rdone);
   g_free(wdone);
   g_free(start);
@@ -907,13 +942,13 @@ static char *describe(const MsModel *m, const MtTrace *t, guint32 seed, guint it
       g_string_append(s, "]\n");
       continue;
     }
-    if (st.op == MS_OP_SHUFFLE) {
-      g_string_append(s, "  shuffle [");
+    if (st.op == MS_OP_SHUFFLE || st.op == MS_OP_AWAIT) {
+      g_string_append_printf(s, "  %s [", ms_op_name(st.op));
       for (guint64 j = 0; j < t->threads; j++) g_string_append(s, a[j] < 0 ? "." : "x");
       g_string_append(s, "]\n");
       continue;
     }
-    g_string_append_printf(s, "  %s %s [", ms_op_name(st.op), ms_space_name(st.space));
+    g_string_append_printf(s, "  %s%s %s [", ms_op_name(st.op), st.async ? " async" : "", ms_space_name(st.space));
     for (guint64 j = 0; j < t->threads; j++) {
       if (j) g_string_append(s, j % m->width ? ", " : " | ");
       if (a[j] < 0) g_string_append(s, "null");
@@ -956,6 +991,8 @@ static void compare(const MsResult *r, const Naive *n, const char *desc) {
   CHECK("issue_units", r->issue_units, n->issue_units);
   CHECK("signals", r->signals, n->signals);
   CHECK("waits", r->waits, n->waits);
+  CHECK("async_reads", r->async_reads, n->async_reads);
+  CHECK("awaits", r->awaits, n->awaits);
   CHECK("l1_hits", r->l1_hits, n->l1_hits);
   CHECK("l1_misses", r->l1_misses, n->l1_misses);
   if (!r->per_step) return;
@@ -1195,6 +1232,105 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_flags) {
   cr_expect_gt(waited, RANDOM_FLAG_TRACES / 4, "waits under-tested: %u", waited);
   cr_expect_gt(delayed, RANDOM_FLAG_TRACES / 40, "waits that delay under-tested: %u", delayed);
   cr_expect_gt(dyn, RANDOM_FLAG_TRACES / 50, "waits with residency limits under-tested: %u", dyn);
+  g_rand_free(g);
+}
+
+/* Asynchronous copies (docs/models.md, "Asynchronous copies"): t's global reads, each made
+ * async or not at random, with await steps of random warps and lanes put between the steps. */
+static MtTrace *random_async(GRand *g, const MtTrace *t, guint w) {
+  const guint64 p = t->threads, W = (p + w - 1) / w;
+  MtTrace *o = mt_trace_new(p, t->block_threads);
+  o->shared_words = t->shared_words;
+  o->global_words = t->global_words;
+  guint room = 16 - t->steps->len;
+  for (guint s = 0; s <= t->steps->len; s++) {
+    if (room && g_rand_int_range(g, 0, 3) == 0) {
+      gint64 *a = mt_mem(o, MS_OP_AWAIT, MS_SPACE_GLOBAL);
+      room--;
+      const gboolean all = g_rand_boolean(g);
+      for (guint64 j = 0; j < W; j++) {
+        const gboolean part = all || g_rand_int_range(g, 0, 3) != 0;
+        for (guint64 i = j * w; i < MIN(p, (j + 1) * w); i++)
+          a[i] = part && (all || g_rand_int_range(g, 0, 2)) ? 0 : MS_ADDR_NONE;
+      }
+    }
+    if (s == t->steps->len) break;
+    const MsStep st = g_array_index(t->steps, MsStep, s);
+    if (st.op == MS_OP_SYNC) {
+      mt_sync(o, st.scope);
+      continue;
+    }
+    mt_mem_arr(o, st.op, st.space, g_ptr_array_index(t->addr, s));
+    if (st.op == MS_OP_READ && st.space == MS_SPACE_GLOBAL && g_rand_int_range(g, 0, 3))
+      g_array_index(o->steps, MsStep, o->steps->len - 1).async = TRUE;
+  }
+  return o;
+}
+
+/* The same trace without its asynchrony: async reads made plain, await steps left out. */
+static MtTrace *without_async(const MtTrace *t) {
+  MtTrace *o = mt_trace_new(t->threads, t->block_threads);
+  o->shared_words = t->shared_words;
+  o->global_words = t->global_words;
+  for (guint s = 0; s < t->steps->len; s++) {
+    const MsStep st = g_array_index(t->steps, MsStep, s);
+    if (st.op == MS_OP_SYNC) mt_sync(o, st.scope);
+    else if (st.op != MS_OP_AWAIT) mt_mem_arr(o, st.op, st.space, g_ptr_array_index(t->addr, s));
+  }
+  return o;
+}
+
+#define RANDOM_ASYNC_TRACES 3000
+
+/* Async reads and await steps, on random models with and without the GPU extensions. */
+Test(bruteforce, engine_should_match_naive_evaluator_with_async_copies) {
+  guint32 seed = test_seed(20261127u);
+  GRand *g = g_rand_new_with_seed(seed);
+  guint copied = 0, sooner = 0, held = 0, dyn = 0, ext = 0;
+  for (guint it = 0; it < RANDOM_ASYNC_TRACES; it++) {
+    MsModel *m = random_model(g);
+    MtTrace *t0 = random_trace(g, m->width);
+    if (g_rand_boolean(g)) random_extensions(g, m, t0);
+    MtTrace *t = random_async(g, t0, m->width);
+    mt_trace_free(t0);
+    g_autofree char *desc = describe(m, t, seed, it);
+    if (g_getenv("DBG")) fprintf(stderr, "%s\n", desc);
+    Naive n;
+    naive_eval(m, t, &n);
+    MsSimOptions opt = {.per_step = TRUE};
+    MsResult *r = mt_run(m, t, &opt);
+    compare(r, &n, desc);
+    if (r->async_reads) {
+      copied++;
+      dyn += ms_model_is_hmm(m) && (m->resident_warps || m->resident_blocks);
+      ext += m->read_window > 1 || m->posted_writes;
+      /* the same without asynchrony: sooner (the copies overlap), and the awaits alone */
+      MtTrace *plain = without_async(t);
+      MsResult *rp = mt_run(m, plain, &opt);
+      sooner += r->time_units < rp->time_units;
+      ms_result_free(rp);
+      mt_trace_free(plain);
+      MtTrace *noawait = without_async(t);
+      for (guint s = 0, q = 0; s < t->steps->len; s++) { /* async again, awaits still out */
+        const MsStep st = g_array_index(t->steps, MsStep, s);
+        if (st.op == MS_OP_AWAIT) continue;
+        g_array_index(noawait->steps, MsStep, q++).async = st.async;
+      }
+      MsResult *rn = mt_run(m, noawait, &opt);
+      held += rn->time_units != r->time_units;
+      ms_result_free(rn);
+      mt_trace_free(noawait);
+    }
+    ms_result_free(r);
+    mt_trace_free(t);
+    ms_model_free(m);
+  }
+  cr_expect_gt(copied, RANDOM_ASYNC_TRACES / 4, "async reads under-tested: %u", copied);
+  cr_expect_gt(sooner, RANDOM_ASYNC_TRACES / 20, "async reads that overlap under-tested: %u", sooner);
+  cr_expect_gt(held, RANDOM_ASYNC_TRACES / 40, "awaits that hold under-tested: %u", held);
+  cr_expect_gt(dyn, RANDOM_ASYNC_TRACES / 50, "async reads with residency limits under-tested: %u", dyn);
+  cr_expect_gt(ext, RANDOM_ASYNC_TRACES / 20, "async reads with the warp issue keys under-tested: %u", ext);
+  cr_log_info("async: %u traces with copies, %u sooner than without, %u held by their awaits", copied, sooner, held);
   g_rand_free(g);
 }
 
@@ -1519,6 +1655,8 @@ static void same_result(const MsResult *a, const MsResult *b, const char *desc) 
   cr_assert_eq(a->kernels, b->kernels, "%s", desc);
   cr_assert_eq(a->signals, b->signals, "%s", desc);
   cr_assert_eq(a->waits, b->waits, "%s", desc);
+  cr_assert_eq(a->async_reads, b->async_reads, "%s", desc);
+  cr_assert_eq(a->awaits, b->awaits, "%s", desc);
   cr_assert_eq(a->per_step->len, b->per_step->len, "%s", desc);
   cr_assert(memcmp(a->per_step->data, b->per_step->data, a->per_step->len * sizeof(MsStepResult)) == 0, "%s", desc);
 }
@@ -1536,6 +1674,10 @@ Test(threads, results_should_not_depend_on_the_number_of_threads) {
       mt_trace_free(t);
       t = f;
       m->block_start_units = 0;
+    } else if (it % 5 == 4) { /* async reads and await steps */
+      MtTrace *f = random_async(g, t, m->width);
+      mt_trace_free(t);
+      t = f;
     }
     kinds[m->kind]++;
     g_autofree char *desc = describe(m, t, seed, it);

@@ -73,7 +73,7 @@ static const BadCase bad[] = {
      "c.json: steps[0]: missing key \"addr\""},
     {"unknown_key",
      "{\"memsim_trace\":1,\"form\":\"compact\",\"threads\":4,\"steps\":[{\"op\":\"read\",\"addr\":\"tid\",\"adr\":\"tid\"}]}",
-     "c.json: steps[0]: unknown key \"adr\" (known: op, space, addr, when)"},
+     "c.json: steps[0]: unknown key \"adr\" (known: op, space, addr, when, async)"},
     {"shuffle_addr",
      "{\"memsim_trace\":1,\"form\":\"compact\",\"threads\":4,\"steps\":[{\"op\":\"shuffle\",\"addr\":\"tid\"}]}",
      "c.json: steps[0]: unknown key \"addr\" (known: op, when)"},

@@ -1237,6 +1237,57 @@ Test(stages, counting_paths_should_match_hand_counts) {
 /* docs/models.md, "Flags": traces/flags.json on the textbook UMM (w = 4, l = 5).  W0 writes at
  * 0 (complete 4) and sets flag 0 at 5; W1 waits for it, writes at 5 (complete 9), sets flag 1
  * at 10; W2 writes at 10 (complete 14): 15 time units, against 7 without the waits. */
+/* docs/models.md, "Asynchronous copies": one warp copies a ahead, passes a block barrier,
+ * reads b, awaits a and writes c; on the textbook UMM 11 time units (a 0..4, b 1..5, the
+ * write at 6 .. 10), 15 with a plain read (a 0..4, b 5..9, the write 10..14); the same with
+ * read_window 2 and posted writes (the barrier waits for the plain read a). */
+Test(async, worked_example) {
+  for (int ext = 0; ext < 2; ext++) {
+    g_autoptr(MsModel) m = ms_model_new(MS_MODEL_UMM, 4, 5, 1, 0, 0);
+    if (ext) {
+      m->read_window = 2;
+      m->posted_writes = TRUE;
+    }
+    for (int async = 0; async < 2; async++) {
+      MtTrace *t = mt_trace_new(4, 4);
+      gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+      for (int i = 0; i < 4; i++) a[i] = i;
+      g_array_index(t->steps, MsStep, 0).async = async;
+      mt_sync(t, MS_SCOPE_BLOCK);
+      a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+      for (int i = 0; i < 4; i++) a[i] = 4 + i;
+      if (async) {
+        a = mt_mem(t, MS_OP_AWAIT, MS_SPACE_GLOBAL);
+        for (int i = 0; i < 4; i++) a[i] = 0;
+      }
+      a = mt_mem(t, MS_OP_WRITE, MS_SPACE_GLOBAL);
+      for (int i = 0; i < 4; i++) a[i] = 8 + i;
+      MsSimOptions opt = {.per_step = TRUE};
+      g_autoptr(MsResult) r = mt_run(m, t, &opt);
+      cr_expect_eq(r->time_units, async ? 11 : 15, "ext %d async %d: %" G_GUINT64_FORMAT " time units", ext, async,
+                   r->time_units);
+      cr_expect_eq(r->stages, 3, "an await takes no stage");
+      cr_expect_eq(r->async_reads, (guint64)async);
+      cr_expect_eq(r->awaits, (guint64)async);
+      if (async) {
+        const MsStepResult *w = &g_array_index(r->per_step, MsStepResult, 4);
+        cr_expect_eq(w->first_dispatch, 6, "the write after the await: %" G_GINT64_FORMAT, w->first_dispatch);
+      }
+      mt_trace_free(t);
+    }
+  }
+  /* the shipped file */
+  g_autoptr(MsModel) m = ms_model_new(MS_MODEL_UMM, 4, 5, 1, 0, 0);
+  g_autofree char *path = g_build_filename(g_getenv("MEMSIM_SRCDIR") ? g_getenv("MEMSIM_SRCDIR") : ".", "traces",
+                                           "async-copy.json", NULL);
+  GError *err = NULL;
+  MsSource *src = ms_trace_open(path, &err);
+  cr_assert_not_null(src, "%s", err ? err->message : "?");
+  g_autoptr(MsResult) r = mt_run_source(m, src, NULL);
+  cr_expect_eq(r->time_units, 11);
+  ms_source_free(src);
+}
+
 Test(flags, worked_example) {
   g_autoptr(MsModel) m = ms_model_new(MS_MODEL_UMM, 4, 5, 1, 0, 0);
   for (int waits = 0; waits < 2; waits++) {

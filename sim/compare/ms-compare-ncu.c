@@ -103,7 +103,7 @@ static void predict(MsCompare *cmp, MsCmpCounter *k) {
     if (!res) break;
     for (guint i = 0; i < res->per_step->len; i++) {
       const MsStepResult *st = &g_array_index(res->per_step, MsStepResult, i);
-      if (st->step.op == MS_OP_SYNC || st->step.op == MS_OP_SHUFFLE || MS_OP_IS_VALUE(st->step.op)) continue;
+      if (st->step.op == MS_OP_SYNC || MS_OP_NO_STAGE(st->step.op)) continue;
       gboolean rd = st->step.op == MS_OP_READ;
       if (pass == 0 && st->step.space == MS_SPACE_SHARED && ms_model_is_hmm(cmp->model)) {
         guint64 x = st->stages - st->dispatches;

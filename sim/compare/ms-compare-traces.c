@@ -378,10 +378,13 @@ MsSource *ms_cmp_sat_lookback(guint64 n, guint64 H, guint64 V, guint64 ahead, GE
   const guint64 C = T * V, NC = n / C, S = n / H, NW = T / 32;
   const guint64 sw0 = H * RS + NW + 2 * (H + 1), sw = sw0 + (ahead ? H * C : 0);
   /* ahead (sat_1r1w_lookback_bulk, since 2026-11-27): the copy engine fetches chunk c + 1 into
-   * the chunk buffer AB while the block works on chunk c.  The trace form has no asynchronous
-   * copy: its global reads stay the warps' reads at the chunk's start (the same addresses, a
-   * chunk later than the kernel makes them), and every thread reads its V words of each row
-   * from AB.  The segment scan of T runs between barriers B and C, and barrier D is gone. */
+   * the chunk buffer AB while the block works on chunk c: thread 0 issues the chunk's H row
+   * copies after barrier A (and its flag), and every thread waits on the mbarrier before it
+   * reads its V words of each row from AB.  The trace states the copies as async reads
+   * (docs/models.md, "Asynchronous copies", since 2026-11-27, ninth session), each warp
+   * its own columns' share (the same requests as the H bulk copies), chunk 0's before the
+   * loop, and an await at each chunk's start.  The segment scan of T runs between barriers
+   * B and C, and barrier D is gone. */
   static const char *const scan =
       "  {\"repeat\": \"H / 4\", \"var\": \"q\", \"steps\": ["
       "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"ltid / NSEG * RS + ltid %% NSEG * (H + 4) + 4 * q\"}]},"
@@ -390,8 +393,19 @@ MsSource *ms_cmp_sat_lookback(guint64 n, guint64 H, guint64 V, guint64 ahead, GE
       "   {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"ltid / NSEG * RS + ltid %% NSEG * (H + 4) + 4 * q\"}]},"
       "  {\"op\": \"write\", \"space\": \"shared\", \"addr\": \"CA + (c + 1) %% 2 * (H + 1) + ltid / NSEG\", \"when\": \"ltid %% NSEG == NSEG - 1\"},";
   static const char *const abuf =
+      "  {\"op\": \"await\"},"
       "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": [{\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
       "   {\"op\": \"read\", \"space\": \"shared\", \"addr\": \"AB + r * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\"}]}]},";
+  static const char *const load =
+      "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": [{\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"read\", \"addr\": \"(bid * H + r) * N + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\"}]}]},";
+  static const char *const copy0 = /* chunk 0, before the loop */
+      "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": [{\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"read\", \"async\": true, \"addr\": \"(bid * H + r) * N + ltid / 32 * 32 * V + ltid %% 32 + q * 32\"}]}]},";
+  static const char *const copy1 = /* chunk c + 1, after barrier A and the flag */
+      "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": [{\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
+      "   {\"op\": \"read\", \"async\": true, \"addr\": \"(bid * H + r) * N + (c + 1) * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\","
+      "    \"when\": \"c + 1 < NC\"}]}]},";
   /* a, b: n x n; aggv, incv: S x n; flags: S x NC.  Shared: T, then WX (the excl totals),
    * then CA (the carries, two rows of H + 1), then (ahead) AB */
   char *fmt = g_strconcat(
@@ -401,16 +415,17 @@ MsSource *ms_cmp_sat_lookback(guint64 n, guint64 H, guint64 V, guint64 ahead, GE
       " \"constants\": {\"N\": " U ", \"H\": " U ", \"V\": " U ", \"C\": " U ", \"NC\": " U ", \"S\": " U ","
       "  \"B\": \"N * N\", \"AGG\": \"2 * N * N\", \"INC\": \"2 * N * N + S * N\", \"FL\": \"2 * N * N + 2 * S * N\","
       "  \"RS\": " U ", \"NSEG\": " U ", \"WX\": \"H * RS\", \"CA\": \"H * RS + " U "\", \"AB\": " U "},"
-      " \"steps\": [{\"repeat\": \"NC\", \"var\": \"c\", \"steps\": ["
-      "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": [{\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
-      "   {\"op\": \"read\", \"addr\": \"(bid * H + r) * N + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\"}]}]},",
-      ahead ? abuf : "",
+      " \"steps\": [",
+      ahead ? copy0 : "",
+      "  {\"repeat\": \"NC\", \"var\": \"c\", \"steps\": [",
+      ahead ? abuf : load,
       "  {\"repeat\": \"V\", \"var\": \"q\", \"steps\": ["
       "   {\"op\": \"write\", \"addr\": \"INC + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\", \"when\": \"bid == 0\"},"
       "   {\"op\": \"write\", \"addr\": \"AGG + bid * N + c * C + ltid / 32 * 32 * V + ltid %% 32 + q * 32\", \"when\": \"bid > 0\"}]},"
       "  {\"op\": \"sync\", \"scope\": \"block\"},"
       "  {\"op\": \"write\", \"addr\": \"FL + bid * NC + c\", \"when\": \"ltid == 0\"},"
-      "  {\"op\": \"signal\", \"flag\": \"bid * NC + c\", \"when\": \"ltid == 0\"},"
+      "  {\"op\": \"signal\", \"flag\": \"bid * NC + c\", \"when\": \"ltid == 0\"},",
+      ahead ? copy1 : "",
       "  {\"op\": \"wait\", \"flag\": \"(bid - 1) * NC + c\", \"when\": \"ltid == 0 && bid > 0\"},"
       "  {\"op\": \"read\", \"addr\": \"FL + (bid - 1 - ltid) * NC + c\", \"when\": \"ltid < 32 && bid > ltid\"},"
       "  {\"repeat\": \"H\", \"var\": \"r\", \"steps\": ["

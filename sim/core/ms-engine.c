@@ -92,7 +92,7 @@ typedef struct {
   gint64 *block_release;
   MsStepResult res;
   struct { /* what loading the step adds to the result's counts (commit_step) */
-    guint64 signals, waits, compute_steps, instructions, shuffle_steps, shuffles;
+    guint64 signals, waits, compute_steps, instructions, shuffle_steps, shuffles, async_reads, awaits;
     guint64 stages, disp, req, memory_steps, round;
   } d;
 } StepRec;
@@ -407,6 +407,8 @@ typedef struct Engine {
                            ring in increasing order from rhead */
   guint32 *rhead;       /* per warp: the place of its least in rtop */
   gint64 *rdone, *wdone; /* per warp: the latest completion of its reads, of its writes */
+  gint64 *adone;        /* asynchronous copies (made when a trace has them): per warp, the
+                         * latest completion of its async reads, -1 */
   /* flags (signal and wait steps): flag number -> Flag, made as steps name them */
   GHashTable *flags;
   guint32 *fpend;       /* per warp, while at a wait step: its flags not yet set */
@@ -1061,7 +1063,8 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
   const guint64 end = MIN(e->p, c->wto * e->w);
   const guint wid = (guint)(c - e->ctr);
   /* L1: a global step's warps look in their block's share first (one thread, in order) */
-  const gboolean l1 = e->l1c && r->step.op != MS_OP_SHUFFLE && r->step.op != MS_OP_COMPUTE && !dmm_rule;
+  const gboolean l1 = e->l1c && r->step.op != MS_OP_SHUFFLE && r->step.op != MS_OP_COMPUTE &&
+                      r->step.op != MS_OP_AWAIT && !dmm_rule;
   const gboolean write = r->step.op == MS_OP_WRITE;
   for (guint64 first = c->wfrom * e->w; first < end; first += e->chunk) {
     guint64 cnt = MIN(e->chunk, end - first);
@@ -1079,7 +1082,7 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
         hit = l1_warp(e, c, w0 + off / e->w, c->addr + off, n, write);
         if (c->error) return;
       }
-      guint k = r->step.op == MS_OP_SHUFFLE   ? shuffle_warp(c->addr + off, n, &act)
+      guint k = r->step.op == MS_OP_SHUFFLE || r->step.op == MS_OP_AWAIT ? shuffle_warp(c->addr + off, n, &act)
                 : r->step.op == MS_OP_COMPUTE ? compute_warp(e, c, r, c->addr + off, n, first + off, &act)
                 : dmm_rule                    ? dmm_stages(e, c, c->addr + off, n, &act)
                 : pw                        ? umm_write_stages(e, c, c->addr + off, n, &act, pw)
@@ -1583,7 +1586,7 @@ static int produce_step(Engine *e, StepRec **out, GError **err) {
     /* a shuffle step is counted like a memory step (its warps with an active thread), on
      * no pipeline: no stage rule, no cache, no repeated blocks */
     const gboolean flag = MS_OP_IS_FLAG(st.op);
-    const gboolean shfl = st.op == MS_OP_SHUFFLE || st.op == MS_OP_COMPUTE || flag; /* no pipeline, no stage */
+    const gboolean shfl = MS_OP_NO_STAGE(st.op); /* no pipeline, no stage */
     gboolean dmm_rule = !shfl && (e->model->kind == MS_MODEL_DMM || (e->hmm && st.space == MS_SPACE_SHARED));
     const gboolean shared_hmm = !shfl && e->hmm && st.space == MS_SPACE_SHARED;
     /* partial_write_stages: a global write's groups it does not cover cost more */
@@ -1670,10 +1673,15 @@ static int produce_step(Engine *e, StepRec **out, GError **err) {
       r->d.compute_steps = step_disp > 0;
       r->d.instructions = step_stages;
       r->res.stages = step_stages = step_disp = step_req = 0;
+    } else if (st.op == MS_OP_AWAIT) { /* its warps, no stage; no memory counts, no round */
+      r->d.awaits = step_disp;
+      r->res.stages = step_stages = step_disp = step_req = 0;
     } else if (shfl) { /* its warps and threads, no stage; no memory counts, no round */
       r->d.shuffle_steps = step_disp > 0;
       r->d.shuffles = step_disp;
       r->res.stages = step_stages = step_disp = step_req = 0;
+    } else if (st.async) {
+      r->d.async_reads = step_disp;
     }
     r->d.stages = step_stages;
     r->d.disp = step_disp;
@@ -1713,6 +1721,15 @@ static void commit_step(Engine *e, StepRec *r) {
     R->instructions += r->d.instructions;
     R->shuffle_steps += r->d.shuffle_steps;
     R->shuffles += r->d.shuffles;
+    R->async_reads += r->d.async_reads;
+    R->awaits += r->d.awaits;
+    if (G_UNLIKELY((st.async || st.op == MS_OP_AWAIT) && !e->adone)) {
+      /* the first asynchronous copy or await: each warp's latest copy; dispatch() tracks them,
+       * so not dispatch_plain() nor serve_run() from now on (their results are the same) */
+      e->adone = ms_mem_new(gint64, e->W);
+      for (guint64 i = 0; i < e->W; i++) e->adone[i] = -1;
+      e->plain = e->fastrun = FALSE;
+    }
     MsMemoryCounts *mc = (e->model->kind == MS_MODEL_DMM || (e->hmm && st.space == MS_SPACE_SHARED))
                              ? &R->shared : &R->global;
     mc->stages += r->d.stages;
@@ -2442,11 +2459,24 @@ static inline void hold(Engine *e, guint64 j, MsOp op) {
   e->ready[j] = t;
 }
 
+/* Asynchronous copies (docs/models.md): an await step, a grid barrier and the warp's end
+ * hold warp j until its async reads have completed; nothing else waits for them. */
+static inline void await_copies(Engine *e, guint64 j) {
+  if (e->adone) e->ready[j] = MAX(e->ready[j], e->adone[j] + 1);
+}
+
+/* An async read issues as a read does but outside the read window: it waits only for the
+ * warp's writes, unless they are posted. */
+static inline void hold_async(Engine *e, guint64 j) {
+  if (e->issue && !e->model->posted_writes) e->ready[j] = MAX(e->ready[j], e->wdone[j] + 1);
+}
+
 /* Flags (docs/models.md, "Flags"). */
 static void flag_free(gpointer p);
 G_STATIC_ASSERT(sizeof(gsize) >= sizeof(guint64)); /* a flag number is its hash table key */
-/* advance() tests op > MS_OP_SHUFFLE for signal, wait and compute */
-G_STATIC_ASSERT(MS_OP_SIGNAL > MS_OP_SHUFFLE && MS_OP_WAIT > MS_OP_SHUFFLE && MS_OP_COMPUTE > MS_OP_SHUFFLE);
+/* advance() tests op > MS_OP_SHUFFLE for signal, wait, compute and await */
+G_STATIC_ASSERT(MS_OP_SIGNAL > MS_OP_SHUFFLE && MS_OP_WAIT > MS_OP_SHUFFLE && MS_OP_COMPUTE > MS_OP_SHUFFLE &&
+                MS_OP_AWAIT > MS_OP_SHUFFLE);
 
 static Flag *flag_get(Engine *e, guint64 f) {
   if (!e->flags) e->flags = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, flag_free);
@@ -2597,7 +2627,8 @@ static void krep_fp(const Engine *e, guint64 first, guint64 close, guint64 h[2])
   if (e->lastwarp) fp_add(h, e->lastwarp, e->model->dmms * sizeof *e->lastwarp);
   for (guint64 s = first; s <= close; s++) {
     const StepRec *r = win_get((Engine *)e, s);
-    const guint64 hd[8] = {r->step.op, r->step.space, r->step.scope, r->klo, r->khi, r->k != NULL, r->kd != NULL, r->kh != NULL};
+    const guint64 hd[9] = {r->step.op, r->step.space, r->step.scope, r->klo, r->khi, r->k != NULL, r->kd != NULL, r->kh != NULL,
+                           (guint64)r->step.async};
     fp_add(h, hd, sizeof hd);
     const guint64 n = r->khi - r->klo;
     if (r->k) fp_add(h, r->k, n * sizeof *r->k);
@@ -2711,6 +2742,7 @@ static gboolean advance(Engine *e, guint64 j) {
     if (!r) {
       if (e->error) return FALSE;
       hold(e, j, MS_OP_SYNC);
+      await_copies(e, j);
       e->pipe[j] = PIPE_DONE;
       e->done_warps++;
       if (e->dyn) block_arrive(e, j);
@@ -2734,6 +2766,7 @@ static gboolean advance(Engine *e, guint64 j) {
       hold(e, j, MS_OP_SYNC);
       e->pipe[j] = PIPE_BARRIER;
       if (r->step.scope == MS_SCOPE_GRID) {
+        await_copies(e, j);
         r->arrived++;
         r->release = MAX(r->release, e->ready[j]);
         if (e->dyn) block_arrive(e, j);
@@ -2790,7 +2823,7 @@ static gboolean advance(Engine *e, guint64 j) {
       pass(e, r);
       continue;
     }
-    if (G_UNLIKELY(r->step.op > MS_OP_SHUFFLE)) { /* signal, wait, compute: one test on the memory steps' path */
+    if (G_UNLIKELY(r->step.op > MS_OP_SHUFFLE)) { /* signal, wait, compute, await: one test on the memory steps' path */
       if (r->step.op == MS_OP_COMPUTE) { /* no stage: wait for the reads it computes on, then
                                           * its instructions at instruction_units each; with
                                           * none, no wait either (the papers' model) */
@@ -2804,6 +2837,8 @@ static gboolean advance(Engine *e, guint64 j) {
           e->last_complete = MAX(e->last_complete, done);
           e->ready[j] += cu;
         }
+      } else if (r->step.op == MS_OP_AWAIT) {
+        await_copies(e, j);
       } else if (r->step.op == MS_OP_SIGNAL) {
         if (!flag_signal(e, r, j)) return FALSE;
       } else if (flag_wait(e, r, j)) {
@@ -2836,13 +2871,17 @@ static gboolean advance(Engine *e, guint64 j) {
       }
       e->ready[j] = MAX(e->ready[j], e->blk_start[b]);
     }
-    hold(e, j, r->step.op);
+    if (G_UNLIKELY(r->step.async)) hold_async(e, j);
+    else hold(e, j, r->step.op);
     if (kj == 0) { /* L1: every group hit: no pipeline; it completes l1_latency on */
       const gint64 t = e->ready[j], done = t + e->l1lat - 1;
       if (r->res.first_dispatch < 0 || t < r->res.first_dispatch) r->res.first_dispatch = t;
       r->res.last_complete = MAX(r->res.last_complete, done);
       e->last_complete = MAX(e->last_complete, done);
-      if (e->issue) {
+      if (G_UNLIKELY(r->step.async)) {
+        e->adone[j] = MAX(e->adone[j], done);
+        e->ready[j] = t + 1;
+      } else if (e->issue) {
         rtop_put(e, j, done);
         e->rdone[j] = MAX(e->rdone[j], done);
         e->ready[j] = t + 1;
@@ -2998,7 +3037,10 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   e->free_at[p] = rate_div(e->slot[p], g, e->rmag[p]);
   e->busy[p] += (guint64)k;
   e->ready[j] = complete + 1;
-  if (e->issue) { /* may issue one time unit after its last stage entered; hold() does the rest */
+  if (G_UNLIKELY(r->step.async)) { /* an async read: the warp goes on, an await waits for it */
+    e->ready[j] = entered + 1;
+    e->adone[j] = MAX(e->adone[j], complete);
+  } else if (e->issue) { /* may issue one time unit after its last stage entered; hold() does the rest */
     e->ready[j] = entered + 1;
     if (r->step.op == MS_OP_READ) {
       rtop_put(e, j, complete);
@@ -3325,6 +3367,7 @@ static void engine_free(Engine *e) {
   ms_mem_free(e->rtop);
   ms_mem_free(e->rhead);
   ms_mem_free(e->rdone);
+  ms_mem_free(e->adone);
   if (e->flags) g_hash_table_destroy(e->flags);
   ms_mem_free(e->fpend);
   ms_mem_free(e->wdone);

@@ -12,6 +12,7 @@ const char *ms_op_name(MsOp op) {
   case MS_OP_SIGNAL: return "signal";
   case MS_OP_WAIT: return "wait";
   case MS_OP_COMPUTE: return "compute";
+  case MS_OP_AWAIT: return "await";
   }
   return "?";
 }

@@ -115,6 +115,10 @@ char *ms_result_to_json(const MsResult *r, const MsModel *m, const MsSource *src
     cJSON_AddNumberToObject(o, "signals", (double)r->signals);
     cJSON_AddNumberToObject(o, "waits", (double)r->waits);
   }
+  if (r->async_reads || r->awaits) { /* only traces with asynchronous copies */
+    cJSON_AddNumberToObject(o, "async_reads", (double)r->async_reads);
+    cJSON_AddNumberToObject(o, "awaits", (double)r->awaits);
+  }
   cJSON_AddNumberToObject(o, "kernel_calls", (double)(r->grid_barriers + 1));
   cJSON_AddNumberToObject(o, "threads", (double)r->threads);
   cJSON_AddNumberToObject(o, "warps", (double)r->warps);
@@ -159,7 +163,7 @@ char *ms_result_to_json(const MsResult *r, const MsModel *m, const MsSource *src
       cJSON_AddStringToObject(e, "op", ms_op_name(s->step.op));
       if (s->step.op == MS_OP_SYNC) {
         cJSON_AddStringToObject(e, "scope", ms_scope_name(s->step.scope));
-      } else if (s->step.op == MS_OP_SHUFFLE || MS_OP_IS_VALUE(s->step.op)) {
+      } else if (MS_OP_NO_STAGE(s->step.op)) {
         cJSON_AddNumberToObject(e, "threads", (double)s->requests);
         cJSON_AddNumberToObject(e, "warps", (double)s->dispatches);
       } else {
@@ -201,6 +205,8 @@ void ms_result_print_text(const MsResult *r, const MsModel *m, const MsSource *s
             r->shuffle_steps);
   if (r->signals || r->waits)
     fprintf(out, "flags    %" G_GUINT64_FORMAT " warp signals, %" G_GUINT64_FORMAT " warp waits\n", r->signals, r->waits);
+  if (r->async_reads || r->awaits)
+    fprintf(out, "async    %" G_GUINT64_FORMAT " warp copies, %" G_GUINT64_FORMAT " warp awaits\n", r->async_reads, r->awaits);
   fprintf(out, "---\n");
   fprintf(out, "time units     %" G_GUINT64_FORMAT "\n", r->time_units);
   fprintf(out, "round sum      %" G_GUINT64_FORMAT "   (papers' per-round bound)\n", r->round_sum);
@@ -251,7 +257,7 @@ void ms_result_print_text(const MsResult *r, const MsModel *m, const MsSource *s
         fprintf(out, "%6" G_GUINT64_FORMAT " %-5s %-6s\n", s->index, "sync", ms_scope_name(s->step.scope));
         continue;
       }
-      if (s->step.op == MS_OP_SHUFFLE || MS_OP_IS_VALUE(s->step.op)) { /* requests: its active threads; dispatch: its warps */
+      if (MS_OP_NO_STAGE(s->step.op)) { /* requests: its active threads; dispatch: its warps */
         fprintf(out, "%6" G_GUINT64_FORMAT " %-5s %-6s %10" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT "\n", s->index,
                 s->step.op == MS_OP_SHUFFLE ? "shfl" : ms_op_name(s->step.op), "-", s->requests, s->dispatches);
         continue;

@@ -29,6 +29,9 @@ guint64 ms_source_global_words(const MsSource *s) { return s->global_words; }
 void ms_source_set_global_words(MsSource *s, guint64 words) { s->global_words = words; }
 
 MsNext ms_source_next(MsSource *s, MsStep *step, GError **error) {
+  /* fields a source does not set are 0 (a generator that predates MsStep.async sets op,
+   * space and scope only) */
+  memset(step, 0, sizeof *step);
   return s->funcs.next(s->self, step, error);
 }
 

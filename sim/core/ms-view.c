@@ -546,6 +546,11 @@ static void draw_trace(Pic *p) {
       p->y += 22;
       continue;
     }
+    if (vs->step.op == MS_OP_AWAIT) {
+      text(p, MARGIN, p->y + 12, "class=\"h2\"", "step %u: await (a warp waits for its asynchronous copies: no memory stage)", si);
+      p->y += 22;
+      continue;
+    }
     if (MS_OP_IS_FLAG(vs->step.op)) {
       text(p, MARGIN, p->y + 12, "class=\"h2\"", "step %u: %s (flags between warps: no memory stage)", si,
            ms_op_name(vs->step.op));
@@ -553,7 +558,8 @@ static void draw_trace(Pic *p) {
       continue;
     }
     gboolean banks = uses_banks(m, &vs->step);
-    text(p, MARGIN, p->y + 12, "class=\"h2\"", "step %u: %s %s (%s)", si, ms_op_name(vs->step.op),
+    text(p, MARGIN, p->y + 12, "class=\"h2\"", "step %u: %s%s %s (%s)", si, ms_op_name(vs->step.op),
+         vs->step.async ? " (asynchronous)" : "",
          ms_model_is_hmm(m) ? ms_space_name(vs->step.space) : m->kind == MS_MODEL_DMM ? "shared" : "global",
          banks ? "banks" : "address groups");
     p->y += 20;
@@ -917,7 +923,7 @@ static GArray *make_bins(const MsView *v) {
       b->syncs++;
       continue;
     }
-    if (s->step.op == MS_OP_SHUFFLE || MS_OP_IS_VALUE(s->step.op)) continue; /* no memory stage */
+    if (MS_OP_NO_STAGE(s->step.op)) continue; /* no memory stage */
     b->stages += s->stages, b->dispatches += s->dispatches, b->requests += s->requests;
     if (uses_banks(v->model, &s->step)) b->shared_stages += s->stages;
     if (s->first_dispatch >= 0 && (b->first < 0 || s->first_dispatch < b->first)) b->first = s->first_dispatch;

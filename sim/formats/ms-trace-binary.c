@@ -73,8 +73,9 @@ static MsNext bin_next(gpointer self, MsStep *step, GError **error) {
   memset(step, 0, sizeof *step);
   /* op 3, a shuffle, is encoded as a memory step whose addresses only say which threads
    * take part (arg 0); ops 4 and 5, signal and wait, as one whose addresses are flags (arg 0);
-   * op 6, compute, as one whose addresses are instruction counts (arg 0) */
-  if (h[0] > 6 || h[1] > 1 || h[3] != 0 || (h[0] == 2 && h[2] != 0) || (h[0] != 2 && h[2] > ENC_AFFINE) ||
+   * op 6, compute, as one whose addresses are instruction counts (arg 0); op 7, await, as a
+   * shuffle; op 8, an asynchronous global read, as a read (arg 0). */
+  if (h[0] > 8 || h[1] > 1 || h[3] != 0 || (h[0] == 2 && h[2] != 0) || (h[0] != 2 && h[2] > ENC_AFFINE) ||
       (h[0] >= 3 && h[1] != 0)) {
     g_set_error(error, MS_ERROR, MS_ERROR_SYNTAX,
                 "%s: byte %" G_GUINT64_FORMAT ", step %" G_GUINT64_FORMAT
@@ -82,10 +83,12 @@ static MsNext bin_next(gpointer self, MsStep *step, GError **error) {
                 b->fn, at, b->step, h[0], h[1], h[2], h[3]);
     return MS_NEXT_ERROR;
   }
-  static const MsOp ops[] = {MS_OP_READ, MS_OP_WRITE, MS_OP_SYNC, MS_OP_SHUFFLE, MS_OP_SIGNAL, MS_OP_WAIT, MS_OP_COMPUTE};
+  static const MsOp ops[] = {MS_OP_READ,   MS_OP_WRITE, MS_OP_SYNC,    MS_OP_SHUFFLE,
+                             MS_OP_SIGNAL, MS_OP_WAIT,  MS_OP_COMPUTE, MS_OP_AWAIT, MS_OP_READ};
   step->op = ops[h[0]];
   if (step->op == MS_OP_SYNC) step->scope = h[1] ? MS_SCOPE_BLOCK : MS_SCOPE_GRID;
   else if (step->op == MS_OP_READ || step->op == MS_OP_WRITE) step->space = h[1] ? MS_SPACE_SHARED : MS_SPACE_GLOBAL;
+  step->async = h[0] == 8;
   b->enc = h[2];
   if (step->op != MS_OP_SYNC && b->enc == ENC_AFFINE) {
     guint8 v[16];
@@ -279,18 +282,19 @@ gboolean ms_trace_binary_write(MsSource *src, FILE *out, const char *name, GErro
       break;
     }
     sh[0] = st.op == MS_OP_READ ? 0 : st.op == MS_OP_WRITE ? 1 : st.op == MS_OP_SYNC ? 2 : st.op == MS_OP_SHUFFLE ? 3
-            : st.op == MS_OP_SIGNAL ? 4 : st.op == MS_OP_WAIT ? 5 : 6;
+            : st.op == MS_OP_SIGNAL ? 4 : st.op == MS_OP_WAIT ? 5 : st.op == MS_OP_COMPUTE ? 6 : 7;
     if (st.op == MS_OP_SYNC) {
       sh[1] = st.scope == MS_SCOPE_BLOCK;
       fwrite(sh, 1, 4, out);
       continue;
     }
     sh[1] = (st.op == MS_OP_READ || st.op == MS_OP_WRITE) && st.space == MS_SPACE_SHARED;
+    if (st.async) sh[0] = 8; /* a global read */
     if (!ms_source_fill(src, 0, p, a, error)) {
       ok = FALSE;
       break;
     }
-    if (st.op == MS_OP_SHUFFLE) /* only activity counts: 0 for an active thread */
+    if (st.op == MS_OP_SHUFFLE || st.op == MS_OP_AWAIT) /* only activity counts: 0 for an active thread */
       for (guint64 i = 0; i < p; i++) a[i] = a[i] < 0 ? MS_ADDR_NONE : 0;
     /* smallest encoding that holds the step exactly */
     gboolean affine = p >= 2 && a[0] >= 0, small = TRUE;

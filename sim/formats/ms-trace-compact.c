@@ -375,7 +375,7 @@ static GPtrArray *parse_steps(Compact *c, const cJSON *steps, const char *where,
 
 static Item *parse_item(Compact *c, const cJSON *st, const char *where, int depth,
                         guint64 *static_steps, GError **error) {
-  static const char *const mem_keys[] = {"op", "space", "addr", "when", NULL};
+  static const char *const mem_keys[] = {"op", "space", "addr", "when", "async", NULL};
   static const char *const sync_keys[] = {"op", "scope", NULL};
   static const char *const loop_keys[] = {"repeat", "var", "steps", NULL};
   if (!cJSON_IsObject(st)) {
@@ -456,7 +456,8 @@ static Item *parse_item(Compact *c, const cJSON *st, const char *where, int dept
   static const char *const shuffle_keys[] = {"op", "when", NULL};
   static const char *const flag_keys[] = {"op", "flag", "when", NULL};
   static const char *const compute_keys[] = {"op", "instructions", "when", NULL};
-  const gboolean shfl = it->step.op == MS_OP_SHUFFLE, flag = MS_OP_IS_FLAG(it->step.op);
+  /* an await step has a shuffle's form: the threads that take part */
+  const gboolean shfl = it->step.op == MS_OP_SHUFFLE || it->step.op == MS_OP_AWAIT, flag = MS_OP_IS_FLAG(it->step.op);
   const gboolean comp = it->step.op == MS_OP_COMPUTE;
   if (!ms_json_check_keys(st, shfl ? shuffle_keys : flag ? flag_keys : comp ? compute_keys : mem_keys, c->fn, where, error))
     goto fail;

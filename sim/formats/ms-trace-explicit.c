@@ -62,15 +62,17 @@ gboolean ms_parse_op(const cJSON *step, const char *fn, const char *where, MsSte
   else if (strcmp(s, "signal") == 0) out->op = MS_OP_SIGNAL;
   else if (strcmp(s, "wait") == 0) out->op = MS_OP_WAIT;
   else if (strcmp(s, "compute") == 0) out->op = MS_OP_COMPUTE;
+  else if (strcmp(s, "await") == 0) out->op = MS_OP_AWAIT;
   else {
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
-                "%s: %s.op: unknown op \"%s\" (expected read, write, sync, shuffle, signal, wait or compute)", fn, where, s);
+                "%s: %s.op: unknown op \"%s\" (expected read, write, sync, shuffle, signal, wait, compute or await)", fn, where, s);
     return FALSE;
   }
-  if (out->op == MS_OP_SHUFFLE || MS_OP_IS_VALUE(out->op)) { /* register exchange, flags, compute: no memory, no barrier */
+  if (MS_OP_NO_STAGE(out->op)) { /* register exchange, flags, compute: no memory, no barrier */
     if (cJSON_GetObjectItemCaseSensitive(step, "space") || cJSON_GetObjectItemCaseSensitive(step, "scope")) {
       g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
-                  "%s: %s: a %s step has neither a space nor a scope", fn, where, s);
+                  "%s: %s: %s %s step has neither a space nor a scope", fn, where,
+                  out->op == MS_OP_AWAIT ? "an" : "a", s);
       return FALSE;
     }
   } else if (out->op == MS_OP_SYNC) {
@@ -112,6 +114,21 @@ gboolean ms_parse_op(const cJSON *step, const char *fn, const char *where, MsSte
       else {
         g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
                     "%s: %s.space: unknown space \"%s\" (expected global or shared)", fn, where, v);
+        return FALSE;
+      }
+    }
+    const cJSON *as = cJSON_GetObjectItemCaseSensitive(step, "async");
+    if (as) { /* an asynchronous copy (docs/models.md, "Asynchronous copies") */
+      if (!cJSON_IsBool(as)) {
+        g_set_error(error, MS_ERROR, MS_ERROR_INVALID, "%s: %s.async: expected true or false, got %s", fn, where,
+                    ms_json_type_name(as));
+        return FALSE;
+      }
+      out->async = cJSON_IsTrue(as);
+      if (out->async && (out->op != MS_OP_READ || out->space != MS_SPACE_GLOBAL)) {
+        g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                    "%s: %s.async: only a global read is asynchronous (this step is a %s %s)", fn, where,
+                    ms_space_name(out->space), s);
         return FALSE;
       }
     }
@@ -167,7 +184,7 @@ gboolean ms_parse_global_words(const cJSON *root, const char *fn, guint64 *words
 MsSource *ms_trace_explicit_from_json(const cJSON *root, const char *fn, GError **error) {
   static const char *const keys[] = {"memsim_trace", "form", "name", "threads", "block_threads",
                                      "shared_words", "global_words", "steps", NULL};
-  static const char *const mem_keys[] = {"op", "space", "addr", NULL};
+  static const char *const mem_keys[] = {"op", "space", "addr", "async", NULL};
   static const char *const sync_keys[] = {"op", "scope", NULL};
   static const char *const shuffle_keys[] = {"op", "active", NULL};
   static const char *const flag_keys[] = {"op", "flag", NULL};
@@ -204,14 +221,14 @@ MsSource *ms_trace_explicit_from_json(const cJSON *root, const char *fn, GError 
     if (!ms_parse_op(st, fn, where, &step, error)) goto fail;
     if (!ms_json_check_keys(st,
                             step.op == MS_OP_SYNC      ? sync_keys
-                            : step.op == MS_OP_SHUFFLE ? shuffle_keys
+                            : step.op == MS_OP_SHUFFLE || step.op == MS_OP_AWAIT ? shuffle_keys
                             : MS_OP_IS_FLAG(step.op)   ? flag_keys
                             : step.op == MS_OP_COMPUTE ? compute_keys
                                                        : mem_keys,
                             fn, where, error))
       goto fail;
     gint64 *a = NULL;
-    if (step.op == MS_OP_SHUFFLE) { /* "active": one true/false per thread; absent: all */
+    if (step.op == MS_OP_SHUFFLE || step.op == MS_OP_AWAIT) { /* "active": one true/false per thread; absent: all */
       const cJSON *ac = cJSON_GetObjectItemCaseSensitive(st, "active");
       a = g_new0(gint64, threads);
       if (ac) {

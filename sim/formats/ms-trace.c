@@ -110,7 +110,7 @@ static gboolean write_explicit(MsSource *src, FILE *out, const char *name, GErro
       fprintf(out, ", \"scope\": \"%s\"}", ms_scope_name(st.scope));
       continue;
     }
-    if (st.op == MS_OP_SHUFFLE) { /* "active" only when some thread is not */
+    if (st.op == MS_OP_SHUFFLE || st.op == MS_OP_AWAIT) { /* "active" only when some thread is not */
       guint8 *act = g_malloc(p);
       gboolean all = TRUE;
       for (guint64 f = 0; f < p && ok; f += 65536) {
@@ -134,7 +134,7 @@ static gboolean write_explicit(MsSource *src, FILE *out, const char *name, GErro
     }
     if (MS_OP_IS_FLAG(st.op)) fputs(", \"flag\": [", out); /* a flag number per thread */
     else if (st.op == MS_OP_COMPUTE) fputs(", \"instructions\": [", out); /* an instruction count per thread */
-    else fprintf(out, ", \"space\": \"%s\", \"addr\": [", ms_space_name(st.space));
+    else fprintf(out, "%s, \"space\": \"%s\", \"addr\": [", st.async ? ", \"async\": true" : "", ms_space_name(st.space));
     for (guint64 f = 0; f < p && ok; f += 65536) {
       guint64 n = MIN(65536, p - f);
       if (!ms_source_fill(src, f, n, a, error)) ok = FALSE;

@@ -217,10 +217,15 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(MsModel, ms_model_free)
 /* MS_OP_COMPUTE: a warp's dependent instructions between its requests (docs/models.md,
  * "Instructions"): fill() gives each active thread's instruction count (1 .. 65535) as its
  * address; the warp's count is the largest of its active threads'; no memory stage. */
-typedef enum { MS_OP_READ, MS_OP_WRITE, MS_OP_SYNC, MS_OP_SHUFFLE, MS_OP_SIGNAL, MS_OP_WAIT, MS_OP_COMPUTE } MsOp;
+/* MS_OP_AWAIT: a warp waits for its asynchronous reads (MsStep.async; docs/models.md,
+ * "Asynchronous copies"): its threads are those fill() marks active, as a shuffle's; no
+ * memory stage. */
+typedef enum { MS_OP_READ, MS_OP_WRITE, MS_OP_SYNC, MS_OP_SHUFFLE, MS_OP_SIGNAL, MS_OP_WAIT, MS_OP_COMPUTE, MS_OP_AWAIT } MsOp;
 #define MS_OP_IS_FLAG(op) ((op) == MS_OP_SIGNAL || (op) == MS_OP_WAIT)
 /* Steps whose per-thread values are not memory addresses: flag numbers, instruction counts. */
 #define MS_OP_IS_VALUE(op) (MS_OP_IS_FLAG(op) || (op) == MS_OP_COMPUTE)
+/* Steps of no memory stage and no barrier: shuffle, signal, wait, compute, await. */
+#define MS_OP_NO_STAGE(op) ((op) == MS_OP_SHUFFLE || (op) == MS_OP_AWAIT || MS_OP_IS_VALUE(op))
 /* The largest instruction count of a compute step's thread. */
 #define MS_MAX_INSTRUCTIONS 65535
 typedef enum { MS_SPACE_GLOBAL, MS_SPACE_SHARED } MsSpace;
@@ -233,6 +238,8 @@ typedef struct {
   MsOp op;
   MsSpace space; /* memory steps */
   MsScope scope; /* sync steps */
+  gboolean async; /* global read steps: an asynchronous copy, awaited only by an await step,
+                   * a grid barrier or the warp's end (docs/models.md, "Asynchronous copies") */
 } MsStep;
 
 const char *ms_op_name(MsOp op);
@@ -397,6 +404,8 @@ typedef struct {
   guint64 instructions;   /* compute steps' instructions: each warp's count, summed */
   guint64 issue_units;    /* issue_rate: the time units its bound charges, summed over the phases */
   guint64 signals, waits; /* flags: warps with an active thread in signal, in wait steps */
+  guint64 async_reads, awaits; /* asynchronous copies: warps with a request in async read
+                                * steps, with an active thread in await steps */
   guint64 threads, warps, blocks;
   /* GPU extensions: what bounds the time (docs/models.md) */
   guint64 kernels;        /* 1 + kernel boundaries (grid barriers of async-hmm, or of hmm

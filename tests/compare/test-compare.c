@@ -657,7 +657,7 @@ Test(compare, traces_declare_their_global_words) {
    * (S x NC chunks of 256 V columns); shared: T (H rows of 256 / H segments of H + 4 words),
    * the 8 excl totals, two rows of H + 1 carries */
   /* and (32, 2) with the loads a chunk ahead (2026-11-27): the chunk buffer of H x 256 V
-   * words, which every thread reads its V words of each row from */
+   * words, which every thread reads its V words of each row from, filled by async reads */
   static const guint64 hv[][3] = {{16, 4, 0}, {32, 2, 0}, {32, 2, 1}};
   for (size_t i = 0; i < G_N_ELEMENTS(hv); i++) {
     const guint64 H = hv[i][0], V = hv[i][1], A = hv[i][2], S = 1024 / H, NC = 1024 / (256 * V), NSEG = 256 / H;
@@ -690,6 +690,10 @@ Test(compare, traces_declare_their_global_words) {
     /* flags: each strip's thread 0 signals per chunk; warp 0 of every strip but the first waits */
     cr_expect_eq(r->signals, S * NC);
     cr_expect_eq(r->waits, (S - 1) * NC);
+    /* ahead: the chunk's loads are the copies (async reads, each of the 8 warps its columns'
+     * H V requests), and each warp awaits them at every chunk */
+    cr_expect_eq(r->async_reads, A * S * NC * 8 * H * V);
+    cr_expect_eq(r->awaits, A * S * NC * 8);
     ms_result_free(r);
     ms_source_free(t);
   }
