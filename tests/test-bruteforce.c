@@ -457,11 +457,15 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   /* asynchronous copies: the completion times of each warp's async reads; only an await, a
    * grid barrier and the warp's end wait for them (any model) */
   GArray **adone = g_new(GArray *, W);
+  /* l2_posted_fences: when the L2 had each of a warp's writes (a signal waits for those) */
+  GArray **wl2 = g_new(GArray *, W);
+  const gboolean pfence = m->l2_posted_fences && m->l2_ways;
   for (guint64 j = 0; j < W; j++) {
     start[j] = issue[j] = L;
     rdone[j] = g_array_new(FALSE, FALSE, sizeof(gint64));
     wdone[j] = g_array_new(FALSE, FALSE, sizeof(gint64));
     adone[j] = g_array_new(FALSE, FALSE, sizeof(gint64));
+    wl2[j] = g_array_new(FALSE, FALSE, sizeof(gint64));
   }
   for (guint q = 0; q < npipes; q++) last_warp[q] = -1;
   guint64 kernels = 1;
@@ -483,6 +487,11 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
             const gint64 *fa = g_ptr_array_index(t->addr, pos[j]);
             gint64 tf = -1; /* a wait: the latest of its flags' times (its requests may be in flight) */
             if (st.op == MS_OP_SIGNAL) tf = ext ? MAX(ready[j], MAX(issue[j], start[j])) : ready[j];
+            if (st.op == MS_OP_SIGNAL && ext && pfence) { /* its writes only until the L2 has them */
+              tf = MAX(issue[j], start[j]);
+              for (guint x = 0; x < rdone[j]->len; x++) tf = MAX(tf, g_array_index(rdone[j], gint64, x) + 1);
+              for (guint x = 0; x < wl2[j]->len; x++) tf = MAX(tf, g_array_index(wl2[j], gint64, x) + 1);
+            }
             gboolean all = TRUE;
             for (guint64 i = j * w; i < MIN(p, (j + 1) * w); i++) {
               if (fa[i] < 0) continue;
@@ -742,6 +751,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
             naive_enter(entered_main, s0, (gint64)kk, rate);
           }
           gint64 complete = (s0 + (gint64)kk - 1) / rate + (gint64)l - 1;
+          gint64 at_l2 = complete; /* l2_posted_fences: the L2 has it (its port included) */
           const gint64 dk = (gint64)kd[pos[j] * W + j];
           if (dk) { /* the cache's DRAM slots, after those taken before, from now on */
             gint64 d0 = MAX(next_dslot, now * d_rate);
@@ -763,6 +773,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
             gint64 p0 = MAX(next_pslot[x], now * p_rate);
             gint64 pe = (p0 + (gint64)kk - 1) / p_rate;
             complete = MAX(complete, pe + (gint64)l - 1);
+            at_l2 = MAX(at_l2, pe + (gint64)l - 1);
             entered = MAX(entered, pe);
             next_pslot[x] = p0 + (gint64)kk;
           }
@@ -784,6 +795,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
             for (guint i = 0; i < wdone[j]->len; i++) ready[j] = MAX(ready[j], g_array_index(wdone[j], gint64, i) + 1);
             issue[j] = entered + 1;
             g_array_append_val(st.op == MS_OP_READ ? rdone[j] : wdone[j], complete);
+            if (st.op == MS_OP_WRITE) g_array_append_val(wl2[j], at_l2);
           }
           last_warp[q] = (gint64)j;
           if (out->first[pos[j]] < 0 || now < out->first[pos[j]]) out->first[pos[j]] = now;
@@ -831,8 +843,10 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
     g_array_free(rdone[j], TRUE);
     g_array_free(wdone[j], TRUE);
     g_array_free(adone[j], TRUE);
+    g_array_free(wl2[j], TRUE);
   }
   g_free(adone);
+  g_free(wl2);
   g_free(rdone);
   g_free(wdone);
   g_free(start);
@@ -1195,12 +1209,15 @@ static MtTrace *random_flags(GRand *g, const MtTrace *t, guint w) {
 Test(bruteforce, engine_should_match_naive_evaluator_with_flags) {
   guint32 seed = test_seed(20261126u);
   GRand *g = g_rand_new_with_seed(seed);
+  GRand *gf = g_rand_new_with_seed(seed ^ 0x0f0f0f0fu);
+  guint fenced = 0; /* traces whose time l2_posted_fences changes */
   guint waited = 0, delayed = 0, dyn = 0;
   for (guint it = 0; it < RANDOM_FLAG_TRACES; it++) {
     MsModel *m = random_model(g);
     MtTrace *t0 = random_trace(g, m->width);
     if (g_rand_boolean(g)) random_extensions(g, m, t0);
     m->block_start_units = 0; /* as for shuffles: a wait before a block's first request */
+    if (m->l2_ways) m->l2_posted_fences = g_rand_boolean(gf); /* its own generator: the draws above stay */
     MtTrace *t = random_flags(g, t0, m->width);
     mt_trace_free(t0);
     g_autofree char *desc = describe(m, t, seed, it);
@@ -1225,6 +1242,14 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_flags) {
     delayed += r2->time_units != r->time_units;
     ms_result_free(r2);
     mt_trace_free(nw);
+    if (m->l2_posted_fences) { /* does it matter? the same without the key */
+      MsModel *m2 = ms_model_copy(m);
+      m2->l2_posted_fences = FALSE;
+      MsResult *r3 = mt_run(m2, t, &opt);
+      fenced += r3->time_units != r->time_units;
+      ms_result_free(r3);
+      ms_model_free(m2);
+    }
     ms_result_free(r);
     mt_trace_free(t);
     ms_model_free(m);
@@ -1232,7 +1257,10 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_flags) {
   cr_expect_gt(waited, RANDOM_FLAG_TRACES / 4, "waits under-tested: %u", waited);
   cr_expect_gt(delayed, RANDOM_FLAG_TRACES / 40, "waits that delay under-tested: %u", delayed);
   cr_expect_gt(dyn, RANDOM_FLAG_TRACES / 50, "waits with residency limits under-tested: %u", dyn);
+  /* (rarely: the posted_fences test below makes the traces where it does) */
+  cr_log_info("l2_posted_fences: %u traces whose time depends on it", fenced);
   g_rand_free(g);
+  g_rand_free(gf);
 }
 
 /* Asynchronous copies (docs/models.md, "Asynchronous copies"): t's global reads, each made
@@ -1331,6 +1359,57 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_async_copies) {
   cr_expect_gt(dyn, RANDOM_ASYNC_TRACES / 50, "async reads with residency limits under-tested: %u", dyn);
   cr_expect_gt(ext, RANDOM_ASYNC_TRACES / 20, "async reads with the warp issue keys under-tested: %u", ext);
   cr_log_info("async: %u traces with copies, %u sooner than without, %u held by their awaits", copied, sooner, held);
+  g_rand_free(g);
+}
+
+#define RANDOM_FENCE_TRACES 2000
+
+/* l2_posted_fences (docs/models.md, "Posted fences"): traces with flags on umm and hmm models
+ * that run them through an L2 cache, with posted writes, so that a signal has writes in flight
+ * whose DRAM slots come after the L2 has them. */
+Test(bruteforce, engine_should_match_naive_evaluator_with_posted_fences) {
+  guint32 seed = test_seed(20261128u);
+  GRand *g = g_rand_new_with_seed(seed);
+  guint fenced = 0;
+  for (guint it = 0; it < RANDOM_FENCE_TRACES; it++) {
+    MsModel *m = random_model(g);
+    while (m->kind == MS_MODEL_DMM) {
+      ms_model_free(m);
+      m = random_model(g);
+    }
+    MtTrace *t0 = random_trace(g, m->width);
+    random_extensions(g, m, t0);
+    if (!m->l2_ways) { /* a small cache the trace does not fit */
+      m->l2_words = (guint64)g_rand_int_range(g, (gint32)m->group_words, 120);
+      m->l2_latency = (guint64)g_rand_int_range(g, 1, 9);
+      m->l2_rate = (guint32)g_rand_int_range(g, 1, 5);
+      m->l2_ways = (guint32)g_rand_int_range(g, 1, 5);
+      m->partial_write_stages = 0;
+      t0->global_words = m->l2_words + 1;
+    }
+    m->posted_writes = TRUE;
+    m->l2_posted_fences = TRUE;
+    m->block_start_units = 0; /* as in the flags test */
+    MtTrace *t = random_flags(g, t0, m->width);
+    mt_trace_free(t0);
+    g_autofree char *desc = describe(m, t, seed, it);
+    Naive n;
+    naive_eval(m, t, &n);
+    MsSimOptions opt = {.per_step = TRUE};
+    MsResult *r = mt_run(m, t, &opt);
+    compare(r, &n, desc);
+    MsModel *m2 = ms_model_copy(m);
+    m2->l2_posted_fences = FALSE;
+    MsResult *r2 = mt_run(m2, t, &opt);
+    fenced += r2->time_units != r->time_units;
+    ms_result_free(r2);
+    ms_model_free(m2);
+    ms_result_free(r);
+    mt_trace_free(t);
+    ms_model_free(m);
+  }
+  cr_expect_gt(fenced, RANDOM_FENCE_TRACES / 20, "signals that the key moves under-tested: %u", fenced);
+  cr_log_info("l2_posted_fences: %u traces whose time depends on it", fenced);
   g_rand_free(g);
 }
 

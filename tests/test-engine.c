@@ -908,6 +908,39 @@ Test(gpu, l2_posted_write_backs_worked_example) {
   }
 }
 
+/* docs/models.md, "Posted fences" (models/extensions/umm-l2-posted-fences.json,
+ * traces/posted-fence.json): UMM w = 4, l = 5, group_words 4, an L2 cache of two groups
+ * (l2_latency 2), posted writes.  Warp 0 writes group 0 (a miss: L2 at 0 .. 1, its DRAM slot
+ * 0 .. 4) and signals flag 0; warp 1 waits for it and reads group 4 (a miss).  Without the
+ * key the flag is set at 5, the read's DRAM slot 5 completes at 9: 10 time units; with it the
+ * flag is set at 2 (the L2 has the write at 1), the read's DRAM slot is 2 .. 6: 7. */
+Test(gpu, l2_posted_fences_worked_example) {
+  for (int fences = 0; fences <= 1; fences++) {
+    g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 4, 5);
+    m->group_words = 4;
+    m->l2_words = 8;
+    m->l2_latency = 2;
+    m->l2_rate = 1;
+    m->l2_ways = 1;
+    m->posted_writes = TRUE;
+    m->l2_posted_fences = fences;
+    MtTrace *t = mt_trace_new(8, 4);
+    gint64 *a = mt_mem(t, MS_OP_WRITE, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 4; i++) a[i] = i;
+    mt_mem(t, MS_OP_SIGNAL, MS_SPACE_GLOBAL)[0] = 0;
+    mt_mem(t, MS_OP_WAIT, MS_SPACE_GLOBAL)[4] = 0;
+    a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+    for (int i = 4; i < 8; i++) a[i] = 12 + i;
+    MsSimOptions opt = {.per_step = TRUE};
+    g_autoptr(MsResult) r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, fences ? 7u : 10u, "fences %d: %" G_GUINT64_FORMAT " time units", fences, r->time_units);
+    const MsStepResult *rd = &g_array_index(r->per_step, MsStepResult, 3);
+    cr_expect_eq(rd->first_dispatch, fences ? 2 : 5, "the read after the wait: %" G_GINT64_FORMAT, rd->first_dispatch);
+    cr_expect_eq(r->dram_stages, 2u, "the write still takes its DRAM slot");
+    mt_trace_free(t);
+  }
+}
+
 /* docs/models.md, "L2 partitions": HMM d = 2, w = 4, global latency 5, group_words 4,
  * l2_words 8, l2_latency 2, l2_rate 1, l2_ways 1; two blocks of one warp read group 0 twice.
  * One cache: warp 1 hits what warp 0 brought in, 7 time units; two partitions: each block's

@@ -8,7 +8,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
   char *output = NULL;
   gboolean quiet = FALSE, to_stdout = TRUE;
   gint l2_ways = 0;
-  gboolean hashed = FALSE, no_starts = FALSE, port = FALSE, l1 = FALSE, shuffles = FALSE, loaded = FALSE, instructions = FALSE, issue = FALSE;
+  gboolean hashed = FALSE, no_starts = FALSE, fences = FALSE, port = FALSE, l1 = FALSE, shuffles = FALSE, loaded = FALSE, instructions = FALSE, issue = FALSE;
   GOptionEntry entries[] = {
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the model to FILE ('-' or absent: stdout)", "FILE"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "With -o FILE: do not print the derivation summary", NULL},
@@ -20,6 +20,11 @@ int ms_cmd_calibrate(int argc, char **argv) {
       {"no-block-starts", 0, 0, G_OPTION_ARG_NONE, &no_starts,
        "Leave block_start_units out of the model even where launch-blocks records give it (the calibration "
        "object still shows the figure, marked left out): the shipped models' choice (docs/calibration.md)",
+       NULL},
+      {"posted-fences", 0, 0, G_OPTION_ARG_NONE, &fences,
+       "With --l2-ways: the store-fence-loop records give l2_posted_fences (a signal step, the fence that "
+       "publishes a flag, waits for the warp's writes until the L2 has them) instead of l2_posted_write_backs "
+       "(every write done when the L2 has it; docs/models.md, \"Posted fences\")",
        NULL},
       {"dmm-port", 0, 0, G_OPTION_ARG_NONE, &port,
        "Add dmm_global_rate from the sm-strided-read records (a DMM's port, docs/models.md)",
@@ -66,6 +71,12 @@ int ms_cmd_calibrate(int argc, char **argv) {
     goto out;
   }
   c->l2_hashed_sets = hashed;
+  if (fences && !l2_ways) {
+    fprintf(stderr, "memsim calibrate: --posted-fences needs --l2-ways\n");
+    code = MS_EXIT_INPUT;
+    goto out;
+  }
+  c->posted_fences = fences;
   c->no_block_starts = no_starts;
   c->dmm_port = port;
   c->l1 = l1;

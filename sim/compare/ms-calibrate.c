@@ -1136,7 +1136,7 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
     cJSON_AddNumberToObject(o, "clocks_per_iteration", d->store_loop_clocks);
   }
   if (d->from_fence) {
-    o = figure(cal, "l2_posted_write_backs", d->posted_write_backs, d->from_fence,
+    o = figure(cal, c->posted_fences ? "l2_posted_fences" : "l2_posted_write_backs", d->posted_write_backs, d->from_fence,
                "store-fence-loop result.clocks_per_iteration at its largest footprint (beyond L2) <= 1.1 x at its "
                "smallest (within half the L2)");
     cJSON_ReplaceItemInObject(o, "value", cJSON_CreateBool(d->posted_write_backs));
@@ -1260,7 +1260,8 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
   if (d->from_l2_writes) cJSON_AddNumberToObject(o, "l2_partial_write_stages", d->l2_partial_write_stages);
   if (c->l2_ways) cJSON_AddNumberToObject(o, "l2_ways", c->l2_ways);
   if (c->l2_ways && c->l2_hashed_sets) cJSON_AddBoolToObject(o, "l2_hashed_sets", TRUE);
-  if (d->from_fence && d->posted_write_backs) cJSON_AddBoolToObject(o, "l2_posted_write_backs", TRUE);
+  if (d->from_fence && d->posted_write_backs)
+    cJSON_AddBoolToObject(o, c->posted_fences ? "l2_posted_fences" : "l2_posted_write_backs", TRUE);
   if (d->from_random && d->l2_partitions > 1) cJSON_AddNumberToObject(o, "l2_partitions", d->l2_partitions);
   if (d->from_line && d->l2_line_words > d->group_words) cJSON_AddNumberToObject(o, "l2_line_words", (double)d->l2_line_words);
   if (d->from_blocks && d->block_start_units && !c->no_block_starts) cJSON_AddNumberToObject(o, "block_start_units", (double)d->block_start_units);
@@ -1338,7 +1339,8 @@ char *ms_calib_summary(const MsCalib *c) {
     g_string_append_printf(s, "  %-21s %-9s no store-loop record (the papers' rule)\n", "posted_writes", "false");
   if (d->from_fence)
     g_string_append_printf(s, "  %-21s %-9s one-warp store and fence %.1f clocks per iteration in L2, %.1f beyond   %s\n",
-                           "l2_posted_write_backs", d->posted_write_backs ? "true" : "false", d->fence_l2_clocks,
+                           c->posted_fences ? "l2_posted_fences" : "l2_posted_write_backs",
+                           d->posted_write_backs ? "true" : "false", d->fence_l2_clocks,
                            d->fence_clocks, d->from_fence);
   if (d->from_writes)
     g_string_append_printf(s, "  %-21s %-9u partial-sector store / read %.3g (median, strides 2 .. 32)   %s\n",

@@ -114,6 +114,8 @@ typedef struct {
   gboolean derived;
   gboolean l2_hashed_sets; /* --l2-hashed-sets: the cache's lines go to hashed sets */
   gboolean no_block_starts; /* --no-block-starts: block_start_units derived, not written */
+  gboolean posted_fences;  /* --posted-fences: the store-fence-loop records give l2_posted_fences
+                            * (a signal waits for the L2), not l2_posted_write_backs */
   gboolean dmm_port;       /* --dmm-port: dmm_global_rate from sm-strided-read records */
   gboolean l1;             /* --l1: l1_words and l1_latency from l1-sweep records */
   gboolean shuffles;       /* --shuffles: shuffle_units from the shuffle-latency record */

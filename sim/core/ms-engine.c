@@ -409,6 +409,8 @@ typedef struct Engine {
   gint64 *rdone, *wdone; /* per warp: the latest completion of its reads, of its writes */
   gint64 *adone;        /* asynchronous copies (made when a trace has them): per warp, the
                          * latest completion of its async reads, -1 */
+  gint64 *wl2;          /* l2_posted_fences (with the issue rule): per warp, the latest time
+                         * the L2 had one of its writes, -1 */
   /* flags (signal and wait steps): flag number -> Flag, made as steps name them */
   GHashTable *flags;
   guint32 *fpend;       /* per warp, while at a wait step: its flags not yet set */
@@ -1066,6 +1068,8 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
   const gboolean l1 = e->l1c && r->step.op != MS_OP_SHUFFLE && r->step.op != MS_OP_COMPUTE &&
                       r->step.op != MS_OP_AWAIT && !dmm_rule;
   const gboolean write = r->step.op == MS_OP_WRITE;
+  const gboolean active_only = r->step.op == MS_OP_SHUFFLE || r->step.op == MS_OP_AWAIT; /* warps with a thread */
+  const gboolean comp = r->step.op == MS_OP_COMPUTE;
   for (guint64 first = c->wfrom * e->w; first < end; first += e->chunk) {
     guint64 cnt = MIN(e->chunk, end - first);
     gboolean ok = worker ? ms_source_fill_worker(e->src, wid, first, cnt, c->addr, &c->error)
@@ -1082,8 +1086,8 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
         hit = l1_warp(e, c, w0 + off / e->w, c->addr + off, n, write);
         if (c->error) return;
       }
-      guint k = r->step.op == MS_OP_SHUFFLE || r->step.op == MS_OP_AWAIT ? shuffle_warp(c->addr + off, n, &act)
-                : r->step.op == MS_OP_COMPUTE ? compute_warp(e, c, r, c->addr + off, n, first + off, &act)
+      guint k = active_only ? shuffle_warp(c->addr + off, n, &act)
+                : comp        ? compute_warp(e, c, r, c->addr + off, n, first + off, &act)
                 : dmm_rule                    ? dmm_stages(e, c, c->addr + off, n, &act)
                 : pw                        ? umm_write_stages(e, c, c->addr + off, n, &act, pw)
                                             : umm_stages(e, c, c->addr + off, n, &act);
@@ -2499,7 +2503,10 @@ static void flag_free(gpointer p) {
  * completed and goes on from then; each warp waiting for them only for this one is released. */
 G_GNUC_NO_INLINE static gboolean flag_signal(Engine *e, StepRec *r, guint64 j) {
   const guint64 i = j - r->klo;
-  hold(e, j, MS_OP_SYNC);
+  if (e->wl2) /* l2_posted_fences: its reads, and its writes until the L2 has them */
+    e->ready[j] = MAX(e->ready[j], MAX(e->rdone[j], e->wl2[j]) + 1);
+  else
+    hold(e, j, MS_OP_SYNC);
   const gint64 t = e->ready[j];
   for (guint32 x = r->foff[i]; x < r->foff[i + 1]; x++) {
     Flag *f = flag_get(e, r->fl[x]);
@@ -3025,11 +3032,13 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   }
   if (khof(r, j)) complete = MAX(complete, t + e->l1lat - 1); /* L1: its hits */
   gint64 entered = last; /* the time its last stage entered */
+  gint64 cl2 = last + lat - 1; /* l2_posted_fences: when the L2 has it (its port included) */
   if (e->pslot && p == e->P - 1) { /* dmm_global_rate: its DMM's port, from its dispatch on */
     const guint x = pipe_of(e, j, MS_SPACE_SHARED);
     gint64 p0 = MAX(e->pslot[x], t * e->prate);
     gint64 pe = rate_div(p0 + k - 1, e->prate, e->pmag);
     complete = MAX(complete, pe + lat - 1);
+    cl2 = MAX(cl2, pe + lat - 1);
     entered = MAX(entered, pe);
     e->pslot[x] = p0 + k;
   }
@@ -3047,6 +3056,7 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
       e->rdone[j] = MAX(e->rdone[j], complete);
     } else {
       e->wdone[j] = MAX(e->wdone[j], complete);
+      if (e->wl2) e->wl2[j] = MAX(e->wl2[j], cl2);
     }
   }
   e->elig[p]--;
@@ -3368,6 +3378,7 @@ static void engine_free(Engine *e) {
   ms_mem_free(e->rhead);
   ms_mem_free(e->rdone);
   ms_mem_free(e->adone);
+  ms_mem_free(e->wl2);
   if (e->flags) g_hash_table_destroy(e->flags);
   ms_mem_free(e->fpend);
   ms_mem_free(e->wdone);
@@ -3498,6 +3509,10 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     e.wdone = ms_mem_new(gint64, e.W);
     for (guint64 i = 0; i < e.W * e.m; i++) e.rtop[i] = -1;
     for (guint64 i = 0; i < e.W; i++) e.rdone[i] = e.wdone[i] = -1;
+    if (model->l2_posted_fences && model->l2_ways) {
+      e.wl2 = ms_mem_new(gint64, e.W);
+      for (guint64 i = 0; i < e.W; i++) e.wl2[i] = -1;
+    }
   }
   e.pipe = ms_mem_new(gint32, e.W);
   for (guint64 j = 0; j < e.W; j++) e.pipe[j] = PIPE_DONE;

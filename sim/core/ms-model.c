@@ -89,6 +89,7 @@ char *ms_model_describe(const MsModel *m) {
   if (m->l2_line_words) g_string_append_printf(s, " l2_line_words=%" G_GUINT64_FORMAT, m->l2_line_words);
   if (m->l2_hashed_sets) g_string_append(s, " l2_hashed_sets=true");
   if (m->l2_posted_write_backs) g_string_append(s, " l2_posted_write_backs=true");
+  if (m->l2_posted_fences) g_string_append(s, " l2_posted_fences=true");
   if (m->dmm_global_rate) g_string_append_printf(s, " dmm_global_rate=%u", m->dmm_global_rate);
   if (m->shuffle_units) g_string_append_printf(s, " shuffle_units=%" G_GUINT64_FORMAT, m->shuffle_units);
   if (m->instruction_units) g_string_append_printf(s, " instruction_units=%" G_GUINT64_FORMAT, m->instruction_units);
@@ -116,7 +117,7 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "posted_writes", "partial_write_stages",
                                          "l2_partial_write_stages", "l2_ways",
                                          "l2_partitions", "block_start_units", "l2_line_words", "l2_hashed_sets",
-                                         "l2_posted_write_backs",
+                                         "l2_posted_write_backs", "l2_posted_fences",
                                          "dmm_global_rate", "shuffle_units", "instruction_units", "issue_rate", "l1_words",
                                          "l1_latency", "l1_ways", "global_loaded_latency",
                                          "l2_loaded_latency", "validation", NULL};
@@ -454,6 +455,12 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
     if (!cJSON_IsBool(it)) return fail(error, MS_ERROR_INVALID, "%s: l2_posted_write_backs: expected true or false", fn);
     if (!m->l2_ways) return fail(error, MS_ERROR_INVALID, "%s: l2_posted_write_backs: needs l2_ways", fn);
     m->l2_posted_write_backs = cJSON_IsTrue(it);
+  }
+  it = cJSON_GetObjectItemCaseSensitive(root, "l2_posted_fences");
+  if (it) {
+    if (!cJSON_IsBool(it)) return fail(error, MS_ERROR_INVALID, "%s: l2_posted_fences: expected true or false", fn);
+    if (!m->l2_ways) return fail(error, MS_ERROR_INVALID, "%s: l2_posted_fences: needs l2_ways", fn);
+    m->l2_posted_fences = cJSON_IsTrue(it);
   }
   /* L1: l1_words and l1_latency go together; l1_ways needs them */
   it = cJSON_GetObjectItemCaseSensitive(root, "l1_words");

@@ -44,6 +44,7 @@ static cJSON *model_json(const MsModel *m) {
   if (m->l2_line_words) cJSON_AddNumberToObject(o, "l2_line_words", (double)m->l2_line_words);
   if (m->l2_hashed_sets) cJSON_AddBoolToObject(o, "l2_hashed_sets", TRUE);
   if (m->l2_posted_write_backs) cJSON_AddBoolToObject(o, "l2_posted_write_backs", TRUE);
+  if (m->l2_posted_fences) cJSON_AddBoolToObject(o, "l2_posted_fences", TRUE);
   if (m->dmm_global_rate) cJSON_AddNumberToObject(o, "dmm_global_rate", m->dmm_global_rate);
   if (m->shuffle_units) cJSON_AddNumberToObject(o, "shuffle_units", (double)m->shuffle_units);
   if (m->instruction_units) cJSON_AddNumberToObject(o, "instruction_units", (double)m->instruction_units);

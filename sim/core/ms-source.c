@@ -31,7 +31,7 @@ void ms_source_set_global_words(MsSource *s, guint64 words) { s->global_words = 
 MsNext ms_source_next(MsSource *s, MsStep *step, GError **error) {
   /* fields a source does not set are 0 (a generator that predates MsStep.async sets op,
    * space and scope only) */
-  memset(step, 0, sizeof *step);
+  *step = (MsStep){0};
   return s->funcs.next(s->self, step, error);
 }
 

@@ -129,6 +129,10 @@ typedef struct {
    * DRAM slots its groups take (write-backs, fills) are taken as before but do not delay its
    * completion (docs/models.md, "Posted write-backs").  FALSE: it completes with them. */
   gboolean l2_posted_write_backs;
+  /* l2_posted_fences (with l2_ways; FALSE): a signal step (the flag's fence) waits for the
+   * warp's writes only until the L2 has them, not for the DRAM slots they take
+   * (docs/models.md, "Posted fences").  FALSE: until they complete. */
+  gboolean l2_posted_fences;
   /* hmm kinds (a project extension, docs/models.md, "A DMM's port"): a DMM passes at most
    * this many global stages per time unit; a request of k stages from a DMM also takes k
    * slots of its port and completes no earlier than its last port slot + the latency - 1
