@@ -83,6 +83,11 @@
  *                      dependent IMAD, clocked: what the loop costs an op of a short chain
  *   shuffle-rate       all threads of a full grid run 8 independent shuffle chains each:
  *                      warp shuffles per SM per clock
+ *   barrier-loop       B = 1 or 2 blocks per SM of W = 1 .. 32 warps: each thread runs a loop of
+ *                      block barriers (`barrier`), or of one shared load, one shared store and
+ *                      a barrier (`pass`, the DMM permutation kernel's copy pass): clocks per
+ *                      iteration of a block = what a barrier costs beyond its warps' work
+ *                      (recorded 2026-11-27; not a model key yet)
  *   issue-rate         one block per SM of W = 1, 2, 4, 8, 16, 32 warps, each thread 8
  *                      independent chains of IMAD (op imad), LOP3 (alu) or both (mixed):
  *                      clocks per warp instruction of one warp (the model's
@@ -712,6 +717,27 @@ template <int OP, int CH> __global__ void __launch_bounds__(1024) issue_rate(int
 #pragma unroll
   for (int c = 0; c < CH; c++) s += x[c];
   out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = s;
+  block_clock_end(t0, clk);
+}
+
+/* barrier-loop: `iters` iterations of a block barrier (PASS 0), or of a shared load of a
+ * neighbour's word, a shared store of it and a barrier (PASS 1: dmm_permute's copy pass,
+ * b[i] = a[i + 1]); thread 0 stores the block's clocks, every thread its last word. */
+template <int PASS> __global__ void __launch_bounds__(1024) barrier_loop(int iters, uint32_t *out, unsigned long long *clk) {
+  __shared__ uint32_t a[1024], b[1024];
+  const int t = threadIdx.x, n = blockDim.x;
+  a[t] = pattern((uint32_t)t);
+  b[t] = 0;
+  __syncthreads();
+  const long long t0 = clock64();
+  for (int i = 0; i < iters; i++) {
+    if (PASS) {
+      uint32_t *src = (i & 1) ? b : a, *dst = (i & 1) ? a : b;
+      dst[t] = src[(t + 1) % n];
+    }
+    __syncthreads();
+  }
+  out[(size_t)blockIdx.x * n + t] = PASS ? ((iters & 1) ? b[t] : a[t]) : (uint32_t)iters;
   block_clock_end(t0, clk);
 }
 
@@ -1853,6 +1879,58 @@ template <int OP, int CH> void run_issue_rate_op(const MsOptions &o, const Dev &
   }
 }
 
+/* barrier-loop: B = 1 or 2 blocks per SM (a grid of B x SM-count blocks) of W = 1 .. 32 warps,
+ * 4096 iterations (512 with --quick) of a barrier alone or of the copy pass; from the blocks'
+ * median clock64() count, clocks per iteration. */
+template <int PASS> void run_barrier_loop_op(const MsOptions &o, const Dev &d) {
+  const int iters = o.quick ? 512 : 4096;
+  for (int per_sm : {1, 2})
+    for (int warps : {1, 2, 4, 8, 16, 32}) {
+      const int tpb = 32 * warps, blocks = d.sms * per_sm;
+      const size_t threads = (size_t)blocks * tpb;
+      uint32_t *out;
+      unsigned long long *clk;
+      MS_CUDA(cudaMalloc(&out, threads * 4));
+      MS_CUDA(cudaMalloc(&clk, blocks * sizeof(unsigned long long)));
+      std::vector<uint32_t> h(threads), want(tpb);
+      for (int t = 0; t < tpb; t++) /* after k passes thread t holds pattern((t + k) mod tpb) */
+        want[t] = PASS ? pattern((uint32_t)((t + iters) % tpb)) : (uint32_t)iters;
+      std::vector<unsigned long long> hclk(blocks);
+      MsRecord rec;
+      rec.workload = "calibrate";
+      rec.algorithm = "barrier-loop";
+      rec.p("op", PASS ? "pass" : "barrier");
+      rec.p("warps_per_block", (long long)warps);
+      rec.p("blocks_per_sm", (long long)per_sm);
+      rec.p("iterations", (long long)iters);
+      rec.p("blocks", (long long)blocks);
+      rec.p("threads_per_block", (long long)tpb);
+      auto poison = [&] { MS_CUDA(cudaMemset(out, 0xff, threads * 4)); };
+      auto launch = [&] { barrier_loop<PASS><<<blocks, tpb>>>(iters, out, clk); };
+      auto verify = [&]() -> std::string {
+        MS_CUDA(cudaMemcpy(h.data(), out, threads * 4, cudaMemcpyDeviceToHost));
+        for (size_t t = 0; t < threads; t++)
+          if (h[t] != want[t % tpb]) return ms_fmt("thread %zu: %u, want %u", t, h[t], want[t % tpb]);
+        return "";
+      };
+      measure(rec, poison, launch, verify, [&](const MsRecord &, double) {
+        MS_CUDA(cudaMemcpy(hclk.data(), clk, blocks * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+        std::sort(hclk.begin(), hclk.end());
+        const double med = (double)hclk[blocks / 2];
+        return "{\"clocks_per_iteration\": " + jnum(med / (double)iters) + ", \"block_clocks_median\": " + jnum(med) +
+               ", \"block_clocks_max\": " + jnum((double)hclk[blocks - 1]) + "}";
+      });
+      MS_CUDA(cudaFree(out));
+      MS_CUDA(cudaFree(clk));
+    }
+}
+
+void run_barrier_loop(const MsOptions &o, const Dev &d) {
+  if (!ms_selected("barrier-loop")) return;
+  run_barrier_loop_op<0>(o, d);
+  run_barrier_loop_op<1>(o, d);
+}
+
 void run_issue_rate(const MsOptions &o, const Dev &d) {
   if (!ms_selected("issue-rate")) return;
   run_issue_rate_op<IR_IMAD, IR_CHAINS>(o, d, "imad");
@@ -1920,4 +1998,5 @@ void ms_run_calibrate(const MsOptions &o) {
   run_shuffle_latency(o);
   run_shuffle_rate(o, d);
   run_issue_rate(o, d);
+  run_barrier_loop(o, d);
 }
