@@ -504,13 +504,13 @@ for g in h100 h200; do
   n=$((n + 1))
   m=$src/traces/measured/$g
   if "$memsim" calibrate "$m/calibrate.json" "$m/loops.json" "$m/l2sweep.json" "$m/writes.json" "$m/randsweep.json" \
-       "$m/loaded.json" "$m/shuffles.json" "$m/blocks-lines.json" "$m/fence.json" --l2-ways 16 --loaded-latency --instructions \
-       --l2-hashed-sets --no-block-starts --posted-fences -q -o "cal-$g.json" 2>cal.err &&
+       "$m/loaded.json" "$m/shuffles.json" "$m/blocks-lines.json" "$m/fence.json" "$m/barriers.json" --l2-ways 16 --loaded-latency \
+       --instructions --l2-hashed-sets --no-block-starts --posted-fences --barriers -q -o "cal-$g.json" 2>cal.err &&
      a=$("$memsim" run "cal-$g.json" "$fig" --json 2>/dev/null) && b=$("$memsim" run "$src/models/$g.json" "$fig" --json 2>/dev/null) &&
      b=$(sed 's/"validation":{[^}]*},//' <<<"$b") &&
      [ "${a%%\"trace\"*}" = "${b%%\"trace\"*}" ] && grep -q '"l2_partitions":2' <<<"$a" &&
      grep -q '"global_loaded_latency":\[\[' <<<"$a" && grep -q '"l2_loaded_latency":\[\[' <<<"$a" &&
-     grep -q '"instruction_units":4' <<<"$a" && grep -q '"l2_line_words":32,"l2_hashed_sets":true,"l2_posted_fences":true' <<<"$a" &&
+     grep -q '"instruction_units":4' <<<"$a" && grep -q '"barrier_units":13,"barrier_warp_units":2' <<<"$a" && grep -q '"l2_line_words":32,"l2_hashed_sets":true,"l2_posted_fences":true' <<<"$a" &&
      ! grep -q '"block_start_units"' <<<"$a"; then echo "ok - calibrate_makes_shipped_$g"
   else fail "calibrate_makes_shipped_$g: $(head -c 300 cal.err) / $a / $b"; fi
 done
@@ -583,6 +583,14 @@ if out=$("$memsim" run "$src/models/textbook-umm.json" "$src/traces/flags.json" 
    out2=$("$memsim" run "$src/models/textbook-umm.json" flags.bin --json 2>/dev/null) &&
    grep -q '^{"time_units":15,' <<<"$out2"; then echo "ok - flags_worked_example"
 else fail "flags_worked_example: $out"; fi
+# barrier time (docs/models.md): the worked example, 18 time units with the keys, 12 without
+n=$((n + 1))
+sed 's/, "barrier_units": 3, "barrier_warp_units": 2//' "$src/models/extensions/dmm-barrier-time.json" >no-barrier-time.json
+if out=$("$memsim" run "$src/models/extensions/dmm-barrier-time.json" "$src/traces/barrier-time.json" --json 2>/dev/null) &&
+   grep -q '^{"time_units":18,' <<<"$out" &&
+   "$memsim" run no-barrier-time.json "$src/traces/barrier-time.json" --json 2>/dev/null | grep -q '^{"time_units":12,'; then
+  echo "ok - barrier_time_worked_example"
+else fail "barrier_time_worked_example: $out"; fi
 # posted fences (docs/models.md): the worked example, 7 time units with the key, 10 without
 n=$((n + 1))
 sed 's/, "l2_posted_fences": true//' "$src/models/extensions/umm-l2-posted-fences.json" >no-fences.json

@@ -447,6 +447,9 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   gboolean *resident = g_new0(gboolean, nblocks);
   gint64 *nstart = g_new0(gint64, d);    /* block_start_units: a DMM's next block starts no earlier */
   gint64 kstart = L;                     /* the current kernel's start */
+  /* barrier time: a block that took part in a step of the current kernel pays for its block
+   * barriers from then on */
+  gboolean *seen = g_new0(gboolean, nblocks);
   for (guint64 b = 0; b < nblocks; b++) bdmm[b] = dyn ? -1 : (gint64)(b % d);
   for (guint64 j = 0; j < W; j++) ready[j] = L;
   /* read_window / posted_writes: when a warp may next issue (its last stage's entry + 1, or
@@ -480,6 +483,8 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
         if (dyn && !resident[j / wpb]) continue;
         while (pos[j] < nsteps) {
           MsStep st = g_array_index(t->steps, MsStep, pos[j]);
+          if (st.op != MS_OP_SYNC && (sh[pos[j] * W + j] || k[pos[j] * W + j] > 0 || l1h[pos[j] * W + j]))
+            seen[j / wpb] = TRUE; /* it takes part in this step */
           if (MS_OP_IS_FLAG(st.op) && sh[pos[j] * W + j]) {
             /* a signal sets its lanes' flags when everything the warp issued has completed
              * (as it would arrive at a barrier) and goes on from then; a wait goes on from
@@ -629,6 +634,20 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
           if (units) last_complete = MAX(last_complete, iphase + units - 1);
           rel = MAX(rel, iphase + units);
         }
+        if (st.scope == MS_SCOPE_BLOCK && seen[j / wpb]) { /* barrier time: its warps served one at a time */
+          gint64 end = -1;
+          gboolean *taken = g_new0(gboolean, hi - lo);
+          for (guint64 c = lo; c < hi; c++) { /* the earliest arrival not yet served, each time */
+            guint64 best = hi;
+            for (guint64 i = lo; i < hi; i++)
+              if (!taken[i - lo] && (best == hi || ready[i] < ready[best])) best = i;
+            taken[best - lo] = TRUE;
+            end = MAX(end, ready[best]) + (gint64)m->barrier_warp_units;
+          }
+          g_free(taken);
+          rel = end + (gint64)m->barrier_units;
+        }
+        if (st.scope == MS_SCOPE_GRID) memset(seen, 0, nblocks * sizeof *seen);
         if (st.scope == MS_SCOPE_GRID && boundary) { /* a kernel boundary */
           kernels++;
           rel += L;
@@ -860,6 +879,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   g_free(bdmm);
   g_free(placed);
   g_free(resident);
+  g_free(seen);
   g_free(nstart);
 }
 
@@ -1413,6 +1433,54 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_posted_fences) {
   g_rand_free(g);
 }
 
+#define RANDOM_BARRIER_TRACES 2000
+
+/* Barrier time (docs/models.md): barrier_units and barrier_warp_units on random models, with
+ * and without the GPU extensions, flags and async copies among the steps. */
+Test(bruteforce, engine_should_match_naive_evaluator_with_barrier_time) {
+  guint32 seed = test_seed(20261129u);
+  GRand *g = g_rand_new_with_seed(seed);
+  guint costly = 0;
+  for (guint it = 0; it < RANDOM_BARRIER_TRACES; it++) {
+    MsModel *m = random_model(g);
+    MtTrace *t = random_trace(g, m->width);
+    if (g_rand_boolean(g)) random_extensions(g, m, t);
+    if (it % 3 == 1) {
+      MtTrace *f = random_flags(g, t, m->width);
+      mt_trace_free(t);
+      t = f;
+      m->block_start_units = 0;
+    } else if (it % 3 == 2) {
+      MtTrace *f = random_async(g, t, m->width);
+      mt_trace_free(t);
+      t = f;
+    }
+    m->barrier_units = (guint64)g_rand_int_range(g, 0, 6);
+    m->barrier_warp_units = (guint64)g_rand_int_range(g, 0, 4);
+    /* (not with block starts: a barrier before a block's first request would delay the start
+     * the evaluator places at the block's placement, as a shuffle's or a wait's would) */
+    m->block_start_units = 0;
+    g_autofree char *desc = describe(m, t, seed, it);
+    Naive n;
+    naive_eval(m, t, &n);
+    MsSimOptions opt = {.per_step = TRUE};
+    MsResult *r = mt_run(m, t, &opt);
+    compare(r, &n, desc);
+    MsModel *m0 = ms_model_copy(m);
+    m0->barrier_units = m0->barrier_warp_units = 0;
+    MsResult *r0 = mt_run(m0, t, &opt);
+    costly += r0->time_units != r->time_units;
+    ms_result_free(r0);
+    ms_model_free(m0);
+    ms_result_free(r);
+    mt_trace_free(t);
+    ms_model_free(m);
+  }
+  cr_expect_gt(costly, RANDOM_BARRIER_TRACES / 10, "block barriers that cost under-tested: %u", costly);
+  cr_log_info("barrier time: %u traces whose time depends on it", costly);
+  g_rand_free(g);
+}
+
 #define RANDOM_EXTENSION_TRACES 4000
 
 Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
@@ -1735,6 +1803,7 @@ static void same_result(const MsResult *a, const MsResult *b, const char *desc) 
   cr_assert_eq(a->signals, b->signals, "%s", desc);
   cr_assert_eq(a->waits, b->waits, "%s", desc);
   cr_assert_eq(a->async_reads, b->async_reads, "%s", desc);
+  cr_assert_eq(a->block_barriers, b->block_barriers, "%s", desc);
   cr_assert_eq(a->awaits, b->awaits, "%s", desc);
   cr_assert_eq(a->per_step->len, b->per_step->len, "%s", desc);
   cr_assert(memcmp(a->per_step->data, b->per_step->data, a->per_step->len * sizeof(MsStepResult)) == 0, "%s", desc);
@@ -1753,7 +1822,9 @@ Test(threads, results_should_not_depend_on_the_number_of_threads) {
       mt_trace_free(t);
       t = f;
       m->block_start_units = 0;
-    } else if (it % 5 == 4) { /* async reads and await steps */
+    } else if (it % 5 == 4) { /* async reads and await steps, and barrier time */
+      m->barrier_units = (guint64)(it % 4);
+      m->barrier_warp_units = (guint64)(it % 3);
       MtTrace *f = random_async(g, t, m->width);
       mt_trace_free(t);
       t = f;

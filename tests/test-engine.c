@@ -908,6 +908,32 @@ Test(gpu, l2_posted_write_backs_worked_example) {
   }
 }
 
+/* docs/models.md, "Barrier time" (models/extensions/dmm-barrier-time.json,
+ * traces/barrier-time.json): DMM w = 4, l = 5; one block of two warps reads, passes a block
+ * barrier and reads again.  The warps arrive at 5 and 6; without barrier time the block is
+ * released at 6 and the reads complete at 10 and 11: 12 time units.  With barrier_units 3 and
+ * barrier_warp_units 2 the barrier serves them at 5 .. 7 and 7 .. 9 and releases at 12: the
+ * reads at 12 and 13, complete at 17: 18. */
+Test(gpu, barrier_time_worked_example) {
+  for (int cost = 0; cost <= 1; cost++) {
+    g_autoptr(MsModel) m = mt_model(MS_MODEL_DMM, 4, 5);
+    m->barrier_units = cost ? 3 : 0;
+    m->barrier_warp_units = cost ? 2 : 0;
+    MtTrace *t = mt_trace_new(8, 8);
+    for (int s = 0; s < 2; s++) {
+      if (s) mt_sync(t, MS_SCOPE_BLOCK);
+      gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_SHARED);
+      for (int i = 0; i < 8; i++) a[i] = i;
+    }
+    MsSimOptions opt = {.per_step = TRUE};
+    g_autoptr(MsResult) r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, cost ? 18u : 12u, "cost %d: %" G_GUINT64_FORMAT " time units", cost, r->time_units);
+    const MsStepResult *rd = &g_array_index(r->per_step, MsStepResult, 2);
+    cr_expect_eq(rd->first_dispatch, cost ? 12 : 6, "the read after the barrier: %" G_GINT64_FORMAT, rd->first_dispatch);
+    mt_trace_free(t);
+  }
+}
+
 /* docs/models.md, "Posted fences" (models/extensions/umm-l2-posted-fences.json,
  * traces/posted-fence.json): UMM w = 4, l = 5, group_words 4, an L2 cache of two groups
  * (l2_latency 2), posted writes.  Warp 0 writes group 0 (a miss: L2 at 0 .. 1, its DRAM slot

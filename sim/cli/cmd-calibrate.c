@@ -8,7 +8,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
   char *output = NULL;
   gboolean quiet = FALSE, to_stdout = TRUE;
   gint l2_ways = 0;
-  gboolean hashed = FALSE, no_starts = FALSE, fences = FALSE, port = FALSE, l1 = FALSE, shuffles = FALSE, loaded = FALSE, instructions = FALSE, issue = FALSE;
+  gboolean hashed = FALSE, no_starts = FALSE, fences = FALSE, barriers = FALSE, port = FALSE, l1 = FALSE, shuffles = FALSE, loaded = FALSE, instructions = FALSE, issue = FALSE;
   GOptionEntry entries[] = {
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the model to FILE ('-' or absent: stdout)", "FILE"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "With -o FILE: do not print the derivation summary", NULL},
@@ -25,6 +25,10 @@ int ms_cmd_calibrate(int argc, char **argv) {
        "With --l2-ways: the store-fence-loop records give l2_posted_fences (a signal step, the fence that "
        "publishes a flag, waits for the warp's writes until the L2 has them) instead of l2_posted_write_backs "
        "(every write done when the L2 has it; docs/models.md, \"Posted fences\")",
+       NULL},
+      {"barriers", 0, 0, G_OPTION_ARG_NONE, &barriers,
+       "Add barrier_units and barrier_warp_units from the barrier-loop records (a block barrier's time, "
+       "docs/models.md, \"Barrier time\")",
        NULL},
       {"dmm-port", 0, 0, G_OPTION_ARG_NONE, &port,
        "Add dmm_global_rate from the sm-strided-read records (a DMM's port, docs/models.md)",
@@ -82,6 +86,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
   c->l1 = l1;
   c->shuffles = shuffles;
   c->instructions = instructions;
+  c->barriers = barriers;
   c->issue = issue;
   c->loaded_latency = loaded;
   if (argc < 2) {

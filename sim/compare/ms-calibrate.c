@@ -44,7 +44,7 @@ static void derived_clear(MsCalDerived *d) {
                    &d->from_l2read, &d->from_l2chase, &d->from_load_loop, &d->from_store_loop,
                    &d->from_l2sweep, &d->from_writes, &d->from_l2_writes, &d->from_random,
                    &d->from_line, &d->from_blocks, &d->from_port, &d->from_l1, &d->from_shuffle_latency,
-                   &d->from_shuffle_rate, &d->from_loaded, &d->from_l2_loaded, &d->from_fence, &d->from_issue};
+                   &d->from_shuffle_rate, &d->from_loaded, &d->from_l2_loaded, &d->from_fence, &d->from_issue, &d->from_barriers};
   for (guint i = 0; i < G_N_ELEMENTS(from); i++) g_clear_pointer(from[i], g_free);
   memset(d, 0, sizeof *d);
 }
@@ -623,6 +623,42 @@ static gboolean issue_independent(const MsCalRecord *r) {
  * (mixed).  From the alu records (one pipe's rate; imad when no alu record is there) the most
  * W give the SM's rate: issue_rate.  A lone warp's clocks per instruction (the fewest W) and
  * the mixed records' rate are reported beside it.  Records of fewer chains are not used. */
+/* Barrier time (--barriers): the barrier-loop records of op "barrier" at one block per SM, W
+ * warps per block: clocks per iteration = a + b W by least squares (a barrier alone, so the
+ * iteration is the barrier's cost). */
+static gboolean derive_barriers(MsCalib *c, MsCalDerived *d, GError **error) {
+  double sw = 0, sc = 0, sww = 0, swc = 0, wmin = 0, wmax = 0;
+  guint n = 0;
+  const char *file = NULL;
+  for (guint i = 0; i < c->records->len; i++) {
+    const MsCalRecord *r = c->records->pdata[i];
+    if (strcmp(r->algorithm, "barrier-loop") != 0) continue;
+    const cJSON *op = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->json, "params"), "op");
+    if (!cJSON_IsString(op) || strcmp(op->valuestring, "barrier") != 0) continue;
+    double b, w, clk;
+    if (!field(r, "params.blocks_per_sm", FALSE, &b, error)) return FALSE;
+    if (b != 1) continue;
+    if (!field(r, "params.warps_per_block", FALSE, &w, error) || !field(r, "result.clocks_per_iteration", FALSE, &clk, error))
+      return FALSE;
+    if (!n || w < wmin) wmin = w;
+    if (!n || w > wmax) wmax = w;
+    sw += w, sc += clk, sww += w * w, swc += w * clk;
+    n++;
+    file = r->file;
+  }
+  if (n < 2 || wmin == wmax)
+    return fail(error, "--barriers: needs barrier-loop records (op barrier, blocks_per_sm 1) at 2 or more warps_per_block, "
+                "got %u (MEMSIM_ONLY=barrier-loop %s)", n, RUN_HINT);
+  d->barrier_b = (n * swc - sw * sc) / (n * sww - sw * sw);
+  d->barrier_a = (sc - d->barrier_b * sw) / n;
+  d->barrier_units = round_u64(d->barrier_a, 0, MS_MAX_LATENCY);
+  d->barrier_warp_units = round_u64(d->barrier_b, 0, MS_MAX_LATENCY);
+  d->barrier_records = n;
+  d->from_barriers = g_strdup_printf("%s, %u barrier-loop records (op barrier, one block per SM, %g .. %g warps)", file, n,
+                                     wmin, wmax);
+  return TRUE;
+}
+
 static gboolean derive_issue(MsCalib *c, MsCalDerived *d, GError **error) {
   const char *want = "imad";
   for (guint i = 0; i < c->records->len; i++) {
@@ -911,6 +947,7 @@ gboolean ms_calib_derive(MsCalib *c, GError **error) {
   if (c->l1 && !derive_l1(c, d, error)) return FALSE;
   if (!derive_shuffles(c, d, error)) return FALSE;
   if (c->issue && !derive_issue(c, d, error)) return FALSE;
+  if (c->barriers && !derive_barriers(c, d, error)) return FALSE;
   if (c->loaded_latency &&
       (!derive_loaded(c, d, "loaded-chase", d->global_rate, &d->global_loaded, &d->from_loaded, error) ||
        !derive_loaded(c, d, "l2-loaded-chase", d->l2_rate, &d->l2_loaded, &d->from_l2_loaded, error)))
@@ -1219,6 +1256,14 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
     cJSON_AddNumberToObject(o, "lone_warp_clocks_per_instruction", d->issue_one_clocks);
     cJSON_AddNumberToObject(o, "lone_warp_warps_per_sm", d->issue_one_warps);
   }
+  if (c->barriers) {
+    const char *rule = "clocks per iteration = a + b x warps_per_block, least squares over the barrier-loop records of op "
+                       "barrier at one block per SM; barrier_units = round(a), barrier_warp_units = round(b)";
+    o = figure(cal, "barrier_units", (double)d->barrier_units, d->from_barriers, rule);
+    cJSON_AddNumberToObject(o, "a", d->barrier_a);
+    o = figure(cal, "barrier_warp_units", (double)d->barrier_warp_units, d->from_barriers, rule);
+    cJSON_AddNumberToObject(o, "b", d->barrier_b);
+  }
   if (c->shuffles) {
     o = figure(cal, "shuffle_units", (double)d->shuffle_units, d->from_shuffle_latency,
                "round(result.clocks_per_shuffle), at least 1: clocks per dependent __shfl_sync of one warp's chain");
@@ -1273,6 +1318,10 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
   if (c->shuffles) cJSON_AddNumberToObject(o, "shuffle_units", (double)d->shuffle_units);
   if (c->instructions) cJSON_AddNumberToObject(o, "instruction_units", (double)d->instruction_units);
   if (c->issue) cJSON_AddNumberToObject(o, "issue_rate", d->issue_rate);
+  if (c->barriers) {
+    cJSON_AddNumberToObject(o, "barrier_units", (double)d->barrier_units);
+    cJSON_AddNumberToObject(o, "barrier_warp_units", (double)d->barrier_warp_units);
+  }
   if (d->from_loaded) {
     const MsLoadCurve *cv[2] = {&d->global_loaded, &d->l2_loaded};
     for (int k = 0; k < 2; k++) {
@@ -1381,6 +1430,11 @@ char *ms_calib_summary(const MsCalib *c) {
       g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " dependent IMAD %.2f clocks   %s\n", "instruction_units",
                              d->instruction_units, d->shuffle_imad_clocks, d->from_shuffle_latency);
   }
+  if (d->from_barriers)
+    g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " a block barrier %.2f + %.2f clocks per warp (%u records)   %s\n"
+                              "  %-21s %-9" G_GUINT64_FORMAT "\n",
+                           "barrier_units", d->barrier_units, d->barrier_a, d->barrier_b, d->barrier_records, d->from_barriers,
+                           "barrier_warp_units", d->barrier_warp_units);
   if (d->from_issue) {
     g_string_append_printf(s, "  %-21s %-9u %.2f warp instructions per SM per clock (%g warps per SM; both pipes %.2f; a lone warp "
                            "%.2f clocks each)   %s\n",

@@ -96,6 +96,13 @@ typedef struct {
   const char *issue_op; /* the records' op: "alu", else "imad" */
   guint32 issue_rate;
   char *from_issue;
+  /* barrier time (with --barriers, barrier-loop records of op barrier at one block per SM):
+   * clocks per iteration = a + b x warps_per_block by least squares over the records;
+   * barrier_units = round(a), barrier_warp_units = round(b) */
+  double barrier_a, barrier_b;
+  guint64 barrier_units, barrier_warp_units;
+  guint barrier_records;
+  char *from_barriers;
   /* loaded latency (loaded-chase and l2-loaded-chase records, with --loaded-latency): per
    * record (warps_per_sm ascending), u = 1000 x groups per time unit / the path's rate and the
    * clocks per hop; the curve keeps the points while u grows by 5% or more (past that the
@@ -120,6 +127,7 @@ typedef struct {
   gboolean l1;             /* --l1: l1_words and l1_latency from l1-sweep records */
   gboolean shuffles;       /* --shuffles: shuffle_units from the shuffle-latency record */
   gboolean instructions;   /* --instructions: instruction_units from the same record's IMAD chain */
+  gboolean barriers;       /* --barriers: barrier_units and barrier_warp_units from barrier-loop records */
   gboolean issue;          /* --issue: issue_rate from the issue-rate records */
   gboolean loaded_latency; /* --loaded-latency: the latency curves from the loaded-chase records */
   guint32 l2_ways;      /* --l2-ways: the model runs large footprints through an L2 cache of this

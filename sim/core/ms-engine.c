@@ -379,6 +379,11 @@ typedef struct Engine {
   gint32 *block_dmm;    /* per block: its DMM while resident, else -1 */
   gint64 *dmm_start;    /* block_start_units: per DMM, the earliest time its next block starts */
   gint64 *blk_start;    /* block_start_units: per block, when it started in its kernel (-1: not yet) */
+  guint64 *bseen;       /* barrier time: per block, the kernel (kstamp) in which it last took part
+                         * in a step; its block barriers cost only from then on */
+  guint64 kstamp;       /* barrier time: the kernel's number, from 1 */
+  gint64 *bbuf;         /* barrier time: a block's arrival times */
+  guint64 nbbuf;
   guint64 *blk_done;    /* per block: warps that finished the kernel */
   gint64 *blk_retire;   /* per block: when it retires (latest ready of its warps) */
   guint8 *blk_idle;     /* per block while resident: placed idle in its kernel (place_idle), its
@@ -1926,6 +1931,28 @@ static inline void work_push(Engine *e, guint64 j) {
 
 static gint64 issue_close(Engine *e);
 
+static int cmp_i64(const void *a, const void *b) {
+  const gint64 x = *(const gint64 *)a, y = *(const gint64 *)b;
+  return (x > y) - (x < y);
+}
+
+/* Barrier time (docs/models.md): warps first .. last - 1 of a block have arrived at a block
+ * barrier (their ready times); it serves them one at a time in order of arrival,
+ * barrier_warp_units each, and releases barrier_units after the last. */
+static gint64 barrier_release(Engine *e, guint64 first, guint64 last) {
+  const guint64 n = last - first;
+  if (e->nbbuf < n) {
+    e->nbbuf = n;
+    e->bbuf = g_renew(gint64, e->bbuf, n);
+  }
+  for (guint64 i = 0; i < n; i++) e->bbuf[i] = e->ready[first + i];
+  qsort(e->bbuf, n, sizeof *e->bbuf, cmp_i64);
+  const gint64 w = (gint64)e->model->barrier_warp_units;
+  gint64 end = e->bbuf[0];
+  for (guint64 i = 0; i < n; i++) end = MAX(end, e->bbuf[i]) + w;
+  return end + (gint64)e->model->barrier_units;
+}
+
 static void release_warp(Engine *e, guint64 j, gint64 t) {
   e->ready[j] = t;
   e->cursor[j]++;
@@ -2779,6 +2806,7 @@ static gboolean advance(Engine *e, guint64 j) {
         if (e->dyn) block_arrive(e, j);
         if (r->arrived == e->W) {
           gint64 t = r->release;
+          e->kstamp++; /* barrier time: a new kernel, no block has taken part yet */
           if (e->iacc) { /* issue_rate: the phase ends no earlier than its issue (not in MAX: it resets the sums) */
             const gint64 ti = issue_close(e);
             t = MAX(t, ti);
@@ -2804,6 +2832,7 @@ static gboolean advance(Engine *e, guint64 j) {
         guint64 first = b * e->wpb, last = MIN(e->W, first + e->wpb);
         if (r->block_arrived[b] == last - first) {
           gint64 t = r->block_release[b];
+          if (e->bseen && e->bseen[b] == e->kstamp) t = barrier_release(e, first, last); /* barrier time */
           for (guint64 i = first; i < last; i++) release_warp(e, i, t);
           r->remaining -= last - first;
           if (rem_of(r) == 0) win_pop_done(e);
@@ -2830,6 +2859,7 @@ static gboolean advance(Engine *e, guint64 j) {
       pass(e, r);
       continue;
     }
+    if (e->bseen) e->bseen[j / e->wpb] = e->kstamp; /* barrier time: the block takes part */
     if (G_UNLIKELY(r->step.op > MS_OP_SHUFFLE)) { /* signal, wait, compute, await: one test on the memory steps' path */
       if (r->step.op == MS_OP_COMPUTE) { /* no stage: wait for the reads it computes on, then
                                           * its instructions at instruction_units each; with
@@ -3395,6 +3425,8 @@ static void engine_free(Engine *e) {
   g_free(e->pslot);
   g_free(e->iacc);
   g_free(e->blk_start);
+  g_free(e->bseen);
+  g_free(e->bbuf);
   g_free(e->blk_done);
   g_free(e->blk_idle);
   g_free(e->blk_retire);
@@ -3500,6 +3532,10 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
 
   e.cursor = ms_mem_new(guint64, e.W);
   e.ready = ms_mem_new(gint64, e.W);
+  if (model->barrier_units || model->barrier_warp_units) { /* barrier time */
+    e.bseen = g_new0(guint64, e.blocks);
+    e.kstamp = 1;
+  }
   e.issue = model->read_window > 1 || model->posted_writes;
   if (e.issue) {
     e.m = MAX(model->read_window, 1u);

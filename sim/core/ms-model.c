@@ -76,6 +76,8 @@ char *ms_model_describe(const MsModel *m) {
     g_string_append_printf(s, " shared_words_per_dmm=%" G_GUINT64_FORMAT, m->shared_words_per_dmm);
   if (m->launch_units) g_string_append_printf(s, " launch_units=%" G_GUINT64_FORMAT, m->launch_units);
   if (m->block_start_units) g_string_append_printf(s, " block_start_units=%" G_GUINT64_FORMAT, m->block_start_units);
+  if (m->barrier_units) g_string_append_printf(s, " barrier_units=%" G_GUINT64_FORMAT, m->barrier_units);
+  if (m->barrier_warp_units) g_string_append_printf(s, " barrier_warp_units=%" G_GUINT64_FORMAT, m->barrier_warp_units);
   if (m->l2_words)
     g_string_append_printf(s, " l2_words=%" G_GUINT64_FORMAT " l2_latency=%" G_GUINT64_FORMAT " l2_rate=%u",
                            m->l2_words, m->l2_latency, m->l2_rate);
@@ -116,7 +118,7 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "l2_latency",  "l2_rate",        "read_window",
                                          "posted_writes", "partial_write_stages",
                                          "l2_partial_write_stages", "l2_ways",
-                                         "l2_partitions", "block_start_units", "l2_line_words", "l2_hashed_sets",
+                                         "l2_partitions", "block_start_units", "barrier_units", "barrier_warp_units", "l2_line_words", "l2_hashed_sets",
                                          "l2_posted_write_backs", "l2_posted_fences",
                                          "dmm_global_rate", "shuffle_units", "instruction_units", "issue_rate", "l1_words",
                                          "l1_latency", "l1_ways", "global_loaded_latency",
@@ -365,6 +367,11 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
                   "%s: block_start_units: blocks start as DMMs make room; it needs resident_warps or resident_blocks", fn);
     if (!ms_json_get_uint(it, 0, MS_MAX_LATENCY, fn, "block_start_units", &m->block_start_units, error)) return FALSE;
   }
+  it = cJSON_GetObjectItemCaseSensitive(root, "barrier_units");
+  if (it && !ms_json_get_uint(it, 0, MS_MAX_LATENCY, fn, "barrier_units", &m->barrier_units, error)) return FALSE;
+  it = cJSON_GetObjectItemCaseSensitive(root, "barrier_warp_units");
+  if (it && !ms_json_get_uint(it, 0, MS_MAX_LATENCY, fn, "barrier_warp_units", &m->barrier_warp_units, error))
+    return FALSE;
   /* L2: all three or none */
   static const char *const l2keys[] = {"l2_words", "l2_latency", "l2_rate", NULL};
   int l2n = 0;

@@ -30,6 +30,8 @@ static cJSON *model_json(const MsModel *m) {
   if (m->shared_words_per_dmm) cJSON_AddNumberToObject(o, "shared_words_per_dmm", (double)m->shared_words_per_dmm);
   if (m->launch_units) cJSON_AddNumberToObject(o, "launch_units", (double)m->launch_units);
   if (m->block_start_units) cJSON_AddNumberToObject(o, "block_start_units", (double)m->block_start_units);
+  if (m->barrier_units) cJSON_AddNumberToObject(o, "barrier_units", (double)m->barrier_units);
+  if (m->barrier_warp_units) cJSON_AddNumberToObject(o, "barrier_warp_units", (double)m->barrier_warp_units);
   if (m->l2_words) {
     cJSON_AddNumberToObject(o, "l2_words", (double)m->l2_words);
     cJSON_AddNumberToObject(o, "l2_latency", (double)m->l2_latency);

@@ -92,6 +92,10 @@ typedef struct {
   /* hmm kinds with resident_warps or resident_blocks: a DMM starts at most one block per
    * this many time units (docs/models.md, "Block starts"; 0: any number at once) */
   guint64 block_start_units;
+  /* a block barrier releases its block's warps barrier_units + barrier_warp_units x (the
+   * block's warps) time units after the last arrives, once the block has taken part in a step
+   * of its kernel (docs/models.md, "Barrier time"; 0 and 0: at once, the papers' model) */
+  guint64 barrier_units, barrier_warp_units;
   /* L2 (a project extension, docs/models.md): a trace whose declared global footprint
    * fits l2_words runs its global pipeline at l2_latency and l2_rate.  0: no L2. */
   guint64 l2_words, l2_latency;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 2026-11-27 (ninth session): the whole grounded validation with l2_posted_fences (the
+# 2026-11-27 (ninth session): the whole grounded validation with the shipped models (l2_posted_fences, then barrier time) (the
 # regenerated models/h100.json, h200.json), both GPUs from empty caches on the host's 16 cores,
 # polled across calls; checked against the committed caches with the key's name inserted
 # (.device/ref-GPU-cache.tsv): every record without signal steps must come out equal.
