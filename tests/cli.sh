@@ -583,6 +583,11 @@ if out=$("$memsim" run "$src/models/textbook-umm.json" "$src/traces/flags.json" 
    out2=$("$memsim" run "$src/models/textbook-umm.json" flags.bin --json 2>/dev/null) &&
    grep -q '^{"time_units":15,' <<<"$out2"; then echo "ok - flags_worked_example"
 else fail "flags_worked_example: $out"; fi
+# convert -o -: standard output, not a file named "-"
+n=$((n + 1))
+if out=$("$memsim" convert "$src/traces/async-copy.json" -o - 2>&1) && grep -q '"async": true' <<<"$out" && [ ! -e ./- ]; then
+  echo "ok - convert_dash_is_stdout"
+else fail "convert_dash_is_stdout: $out"; fi
 # barrier time (docs/models.md): the worked example, 18 time units with the keys, 12 without
 n=$((n + 1))
 sed 's/, "barrier_units": 3, "barrier_warp_units": 2//' "$src/models/extensions/dmm-barrier-time.json" >no-barrier-time.json

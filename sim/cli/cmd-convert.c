@@ -7,7 +7,7 @@ int ms_cmd_convert(int argc, char **argv) {
   char *to = NULL, *output = NULL;
   GOptionEntry entries[] = {
       {"to", 't', 0, G_OPTION_ARG_STRING, &to, "Target form: explicit (default) or binary", "FORM"},
-      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to FILE instead of standard output", "FILE"},
+      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to FILE instead of standard output ('-': standard output)", "FILE"},
       {NULL}};
   GOptionContext *ctx = g_option_context_new("TRACE - convert a trace to the explicit or binary form");
   g_option_context_add_main_entries(ctx, entries, NULL);
@@ -33,6 +33,7 @@ int ms_cmd_convert(int argc, char **argv) {
     code = ms_cli_fail("convert", err);
     goto done;
   }
+  if (output && strcmp(output, "-") == 0) g_clear_pointer(&output, g_free); /* "-": standard output */
   out = output ? fopen(output, "wb") : stdout;
   if (!out) {
     fprintf(stderr, "memsim convert: %s: cannot create: %s\n", output, g_strerror(errno));
