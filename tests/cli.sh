@@ -505,12 +505,12 @@ for g in h100 h200; do
   m=$src/traces/measured/$g
   if "$memsim" calibrate "$m/calibrate.json" "$m/loops.json" "$m/l2sweep.json" "$m/writes.json" "$m/randsweep.json" \
        "$m/loaded.json" "$m/shuffles.json" "$m/blocks-lines.json" "$m/fence.json" "$m/barriers.json" --l2-ways 16 --loaded-latency \
-       --instructions --l2-hashed-sets --no-block-starts --posted-fences --barriers -q -o "cal-$g.json" 2>cal.err &&
+       --instructions --l2-hashed-sets --no-block-starts --posted-fences --barriers --dram-rows 256 -q -o "cal-$g.json" 2>cal.err &&
      a=$("$memsim" run "cal-$g.json" "$fig" --json 2>/dev/null) && b=$("$memsim" run "$src/models/$g.json" "$fig" --json 2>/dev/null) &&
      b=$(sed 's/"validation":{[^}]*},//' <<<"$b") &&
      [ "${a%%\"trace\"*}" = "${b%%\"trace\"*}" ] && grep -q '"l2_partitions":2' <<<"$a" &&
      grep -q '"global_loaded_latency":\[\[' <<<"$a" && grep -q '"l2_loaded_latency":\[\[' <<<"$a" &&
-     grep -q '"instruction_units":4' <<<"$a" && grep -q '"barrier_units":13,"barrier_warp_units":2' <<<"$a" && grep -q '"l2_line_words":32,"l2_hashed_sets":true,"l2_posted_fences":true' <<<"$a" &&
+     grep -q '"instruction_units":4' <<<"$a" && grep -q '"barrier_units":13,"barrier_warp_units":2' <<<"$a" && grep -q '"l2_line_words":32,"l2_hashed_sets":true,"l2_posted_fences":true,"dram_row_words":256,"dram_lone_rate":' <<<"$a" &&
      ! grep -q '"block_start_units"' <<<"$a"; then echo "ok - calibrate_makes_shipped_$g"
   else fail "calibrate_makes_shipped_$g: $(head -c 300 cal.err) / $a / $b"; fi
 done
@@ -575,6 +575,9 @@ then echo "ok - calibrate_issue_ignores_fewer_chains"; else fail "calibrate_issu
 expect calibrate_issue_needs_records 2 "memsim calibrate: --issue: needs issue-rate records at 2 or more warps_per_sm, got 0 (MEMSIM_ONLY=issue-rate run memsim-measure --workload calibrate)" -- calibrate --issue "$src/traces/measured/h100/calibrate.json"
 expect calibrate_loaded_needs_records 2 "memsim calibrate: --loaded-latency: needs at least 2 loaded-chase records, got 0 (MEMSIM_ONLY=loaded-chase,l2-loaded-chase run memsim-measure --workload calibrate)" -- calibrate --loaded-latency "$src/traces/measured/h100/calibrate.json"
 expect calibrate_hashed_needs_ways 2 "memsim calibrate: --l2-hashed-sets needs --l2-ways" -- calibrate --l2-hashed-sets "$src/traces/measured/h100/calibrate.json"
+expect calibrate_dram_rows_needs_ways 2 "memsim calibrate: --dram-rows needs --l2-ways" -- calibrate --dram-rows 256 "$src/traces/measured/h100/calibrate.json"
+expect calibrate_dram_rows_needs_records 2 "memsim calibrate: $src/traces/measured/h100/calibrate.json: --dram-rows: no l2-random-sweep records (dram_lone_rate is their largest footprint's loads per time unit; run memsim-measure --workload calibrate)" -- calibrate --l2-ways 16 --dram-rows 256 "$src/traces/measured/h100/calibrate.json"
+expect calibrate_dram_rows_whole_groups 2 "memsim calibrate: --dram-rows: 100 words is not a multiple of group_words (16)" -- calibrate --l2-ways 16 --dram-rows 100 "$src/traces/measured/h100/calibrate.json" "$src/traces/measured/h100/randsweep.json"
 # flags (docs/models.md, "Flags"): the worked example, and the same trace through the binary form
 n=$((n + 1))
 if out=$("$memsim" run "$src/models/textbook-umm.json" "$src/traces/flags.json" --json 2>/dev/null) &&
@@ -604,6 +607,18 @@ if out=$("$memsim" run "$src/models/extensions/umm-l2-posted-fences.json" "$src/
    "$memsim" run no-fences.json "$src/traces/posted-fence.json" --json 2>/dev/null | grep -q '^{"time_units":10,'; then
   echo "ok - posted_fences_worked_example"
 else fail "posted_fences_worked_example: $out"; fi
+# DRAM rows (docs/models.md): the worked example, 14 time units with the rows, 12 without; the
+# compact form of the same trace gives the same
+n=$((n + 1))
+sed 's/, "dram_row_words": 8, "dram_lone_rate": 1//' "$src/models/extensions/umm-dram-rows.json" >no-rows.json
+printf '%s\n' '{"memsim_trace": 1, "form": "compact", "threads": 4,' \
+  ' "steps": [{"op": "read", "addr": "8 * tid"}, {"op": "read", "addr": "32 + 4 * tid"}]}' >rows-compact.json
+if out=$("$memsim" run "$src/models/extensions/umm-dram-rows.json" "$src/traces/dram-rows.json" --json 2>/dev/null) &&
+   grep -q '^{"time_units":14,' <<<"$out" && grep -q '"dram_busy":6,"dram_lone_stages":4' <<<"$out" &&
+   "$memsim" run "$src/models/extensions/umm-dram-rows.json" rows-compact.json --json 2>/dev/null | grep -q '^{"time_units":14,' &&
+   "$memsim" run no-rows.json "$src/traces/dram-rows.json" --json 2>/dev/null | grep -q '^{"time_units":12,'; then
+  echo "ok - dram_rows_worked_example"
+else fail "dram_rows_worked_example: $out"; fi
 # asynchronous copies (docs/models.md): the worked example, 11 time units, in the explicit,
 # binary and compact forms
 n=$((n + 1))

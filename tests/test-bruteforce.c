@@ -17,7 +17,7 @@ typedef struct {
   guint64 shared_stages, shared_dispatches, global_stages, global_dispatches;
   guint64 grid_barriers, block_barriers;
   guint64 kernels, launch_total, global_busy, shared_busy;
-  guint64 l2_hits, l2_misses, dram_stages;
+  guint64 l2_hits, l2_misses, dram_stages, dram_lone_stages, dram_units;
   guint64 shuffle_steps, shuffles;
   guint64 compute_steps, instructions, issue_units;
   guint64 signals, waits;
@@ -92,6 +92,7 @@ typedef struct {
   gboolean hashed;
   guint64 *tag, *used;
   guint32 *held, *dirty;
+  guint64 row, unit, lone; /* DRAM rows: groups per row (0: none); a slot's units, a lone one's */
 } NaiveCache;
 
 /* One access of partition `part`; returns the DRAM slots (docs/models.md, "The L2 cache"). */
@@ -130,7 +131,9 @@ static guint64 naive_cache_access(NaiveCache *c, Naive *out, guint64 part, guint
   return write && !full ? 2 : 1; /* a partial write miss fills the group first */
 }
 
-/* A warp's request through the cache: its distinct groups in ascending order. */
+/* A warp's request through the cache: its distinct groups in ascending order.  Returns what
+ * its DRAM slots take of the DRAM: the slots, or with DRAM rows their units, a slot of a group
+ * with no other group of the request in its row at the lone rate (docs/models.md, "DRAM rows"). */
 static guint64 naive_cache_warp(NaiveCache *c, Naive *out, guint64 part, const gint64 *a, guint n, guint64 gw,
                                 gboolean write) {
   guint64 kd = 0;
@@ -144,14 +147,26 @@ static guint64 naive_cache_warp(NaiveCache *c, Naive *out, guint64 part, const g
     }
     if (next < 0) return kd;
     guint64 words = 0;
+    gboolean alone = TRUE; /* no other group of the request in next's DRAM row */
     for (guint i = 0; i < n; i++) {
-      if (a[i] < 0 || a[i] / (gint64)gw != next) continue;
+      if (a[i] < 0) continue;
+      const gint64 g = a[i] / (gint64)gw;
+      if (c->row && g != next && (guint64)g / c->row == (guint64)next / c->row) alone = FALSE;
+      if (g != next) continue;
       gboolean dup = FALSE;
       for (guint j = 0; j < i; j++)
         if (a[j] == a[i]) dup = TRUE;
       words += !dup;
     }
-    kd += naive_cache_access(c, out, part, (guint64)next, write, words == gw);
+    const guint64 slots = naive_cache_access(c, out, part, (guint64)next, write, words == gw);
+    out->dram_stages += slots;
+    if (!c->row) kd += slots;
+    else if (alone) {
+      out->dram_lone_stages += slots;
+      kd += slots * c->lone;
+    } else {
+      kd += slots * c->unit;
+    }
     prev = next;
   }
 }
@@ -275,6 +290,11 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
     nc.used = g_new0(guint64, parts * nc.sets * nc.ways);
     nc.held = g_new0(guint32, parts * nc.sets * nc.ways);
     nc.dirty = g_new0(guint32, parts * nc.sets * nc.ways);
+    if (m->dram_row_words) {
+      nc.row = m->dram_row_words / m->group_words;
+      nc.unit = m->dram_lone_rate;
+      nc.lone = m->global_rate > 1 ? m->global_rate : 1;
+    }
   }
   /* k[s][j]: stages of warp j in step s, kd[s][j] its DRAM slots (cache); and the counters */
   guint64 *k = g_new0(guint64, nsteps * W);
@@ -370,7 +390,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
       k[s * W + j] = kk;
       if (cache && !shared_rule)
         kd[s * W + j] = naive_cache_warp(&nc, out, (j / wpb) % parts, a + j * w, n, m->group_words, st.op == MS_OP_WRITE);
-      out->dram_stages += kd[s * W + j];
+      out->dram_units += kd[s * W + j];
       if (kk) {
         out->step_disp[s]++;
         out->step_stages[s] += kk;
@@ -409,7 +429,9 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   guint64 g_rate = m->global_rate > 1 ? m->global_rate : 1;
   /* L2: a declared footprint within l2_words puts the global pipeline at the L2's figures */
   gboolean l2 = m->l2_words && t->global_words && t->global_words <= m->l2_words;
-  const gint64 d_rate = (gint64)g_rate; /* the cache's DRAM slots per time unit */
+  /* the cache's DRAM slots per time unit; with DRAM rows, units of 1 / (global_rate x
+   * dram_lone_rate) time units per time unit */
+  const gint64 d_rate = (gint64)g_rate * (m->dram_row_words ? (gint64)m->dram_lone_rate : 1);
   const gint64 d_lat = (gint64)(hmm ? m->global_latency : m->latency);
   gint64 next_dslot = 0;
   /* dmm_global_rate: each DMM's port, its next free slot */
@@ -841,7 +863,7 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   out->launch_total = kernels * (guint64)L;
   out->global_busy = out->shared_busy = 0;
   if (hmm || m->kind == MS_MODEL_UMM) out->global_busy = (busy[hmm ? d : 0] + g_rate - 1) / g_rate;
-  if (cache) out->global_busy = MAX(out->global_busy, (out->dram_stages + (guint64)d_rate - 1) / (guint64)d_rate);
+  if (cache) out->global_busy = MAX(out->global_busy, (out->dram_units + (guint64)d_rate - 1) / (guint64)d_rate);
   for (guint q = 0; q < npipes; q++)
     if (hmm ? q != d : m->kind == MS_MODEL_DMM) out->shared_busy = MAX(out->shared_busy, busy[q]);
   g_free(k);
@@ -1018,6 +1040,7 @@ static void compare(const MsResult *r, const Naive *n, const char *desc) {
   CHECK("l2_hits", r->l2_hits, n->l2_hits);
   CHECK("l2_misses", r->l2_misses, n->l2_misses);
   CHECK("dram_stages", r->dram_stages, n->dram_stages);
+  CHECK("dram_lone_stages", r->dram_lone_stages, n->dram_lone_stages);
   CHECK("shuffle_steps", r->shuffle_steps, n->shuffle_steps);
   CHECK("shuffles", r->shuffles, n->shuffles);
   CHECK("compute_steps", r->compute_steps, n->compute_steps);
@@ -1433,6 +1456,61 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_posted_fences) {
   g_rand_free(g);
 }
 
+#define RANDOM_DRAM_ROW_TRACES 2000
+
+/* DRAM rows (docs/models.md, "DRAM rows"): umm and hmm models with an L2 cache that the trace
+ * does not fit, rows of 1, 2, 4 or 8 groups and a lone rate of 1 .. global_rate, on random
+ * traces with and without the other extensions. */
+Test(bruteforce, engine_should_match_naive_evaluator_with_dram_rows) {
+  guint32 seed = test_seed(20261129u);
+  GRand *g = g_rand_new_with_seed(seed);
+  guint moved = 0, lone = 0;
+  for (guint it = 0; it < RANDOM_DRAM_ROW_TRACES; it++) {
+    MsModel *m = random_model(g);
+    while (m->kind == MS_MODEL_DMM) {
+      ms_model_free(m);
+      m = random_model(g);
+    }
+    MtTrace *t = random_trace(g, m->width);
+    if (g_rand_boolean(g)) random_extensions(g, m, t);
+    if (!m->l2_ways) { /* a small cache the trace does not fit */
+      m->l2_words = (guint64)g_rand_int_range(g, (gint32)m->group_words, 120);
+      m->l2_latency = (guint64)g_rand_int_range(g, 1, 9);
+      m->l2_rate = (guint32)g_rand_int_range(g, 1, 5);
+      m->l2_ways = (guint32)g_rand_int_range(g, 1, 5);
+      m->l2_partitions = 1;
+      m->l2_line_words = 0;
+      m->partial_write_stages = 0;
+      t->global_words = g_rand_boolean(g) ? m->l2_words + 1 : 0;
+    }
+    if (m->global_rate < 2) m->global_rate = (guint32)g_rand_int_range(g, 2, 6); /* a lone slot can cost more */
+    m->dram_row_words = m->group_words << g_rand_int_range(g, 0, 4);
+    m->dram_lone_rate = (guint32)g_rand_int_range(g, 1, (gint32)m->global_rate + 1);
+    g_autofree char *desc = describe(m, t, seed, it);
+    Naive n;
+    naive_eval(m, t, &n);
+    MsSimOptions opt = {.per_step = TRUE};
+    MsResult *r = mt_run(m, t, &opt);
+    compare(r, &n, desc);
+    lone += r->dram_lone_stages > 0;
+    MsModel *m2 = ms_model_copy(m);
+    m2->dram_row_words = 0;
+    m2->dram_lone_rate = 0;
+    MsResult *r2 = mt_run(m2, t, &opt);
+    moved += r2->time_units != r->time_units;
+    cr_assert_eq(r2->dram_stages, r->dram_stages, "%s: the rows change no slot count", desc);
+    ms_result_free(r2);
+    ms_model_free(m2);
+    ms_result_free(r);
+    mt_trace_free(t);
+    ms_model_free(m);
+  }
+  cr_expect_gt(lone, RANDOM_DRAM_ROW_TRACES / 4, "lone DRAM slots under-tested: %u", lone);
+  cr_expect_gt(moved, RANDOM_DRAM_ROW_TRACES / 10, "traces whose time the rows move under-tested: %u", moved);
+  cr_log_info("dram rows: %u traces with lone slots, %u whose time they move", lone, moved);
+  g_rand_free(g);
+}
+
 #define RANDOM_BARRIER_TRACES 2000
 
 /* Barrier time (docs/models.md): barrier_units and barrier_warp_units on random models, with
@@ -1805,6 +1883,9 @@ static void same_result(const MsResult *a, const MsResult *b, const char *desc) 
   cr_assert_eq(a->async_reads, b->async_reads, "%s", desc);
   cr_assert_eq(a->block_barriers, b->block_barriers, "%s", desc);
   cr_assert_eq(a->awaits, b->awaits, "%s", desc);
+  cr_assert_eq(a->l2_hits, b->l2_hits, "%s", desc);
+  cr_assert_eq(a->dram_stages, b->dram_stages, "%s", desc);
+  cr_assert_eq(a->dram_lone_stages, b->dram_lone_stages, "%s", desc);
   cr_assert_eq(a->per_step->len, b->per_step->len, "%s", desc);
   cr_assert(memcmp(a->per_step->data, b->per_step->data, a->per_step->len * sizeof(MsStepResult)) == 0, "%s", desc);
 }
@@ -1812,11 +1893,16 @@ static void same_result(const MsResult *a, const MsResult *b, const char *desc) 
 Test(threads, results_should_not_depend_on_the_number_of_threads) {
   guint32 seed = test_seed(20261124u);
   GRand *g = g_rand_new_with_seed(seed);
-  guint kinds[4] = {0};
+  guint kinds[4] = {0}, rows = 0;
   for (guint it = 0; it < 1500; it++) {
     MsModel *m = random_model(g);
     MtTrace *t = random_trace(g, m->width);
     if (it % 2) random_extensions(g, m, t);
+    if (m->l2_ways && it % 4 == 1) { /* DRAM rows (no draw: the traces stay those of before) */
+      if (m->global_rate < 2) m->global_rate = 3;
+      m->dram_row_words = m->group_words << (it % 3);
+      m->dram_lone_rate = 1;
+    }
     if (it % 3 == 2) { /* signal and wait steps, counted on the engine's thread */
       MtTrace *f = random_flags(g, t, m->width);
       mt_trace_free(t);
@@ -1833,6 +1919,7 @@ Test(threads, results_should_not_depend_on_the_number_of_threads) {
     g_autofree char *desc = describe(m, t, seed, it);
     MsSimOptions one = {.per_step = TRUE, .threads = 1};
     MsResult *r1 = mt_run(m, t, &one);
+    rows += r1->dram_lone_stages > 0;
     for (guint n = 2; n <= 7; n += 5) { /* the steps loaded ahead on a thread of their own */
       MsSimOptions many = {.per_step = TRUE, .threads = n, .par_min_warps = 1, .load_ahead_min_threads = 1};
       MsResult *rn = mt_run(m, t, &many);
@@ -1850,6 +1937,7 @@ Test(threads, results_should_not_depend_on_the_number_of_threads) {
     ms_model_free(m);
   }
   for (int k = 0; k < 4; k++) cr_expect_gt(kinds[k], 100, "kind %d under-tested", k);
+  cr_expect_gt(rows, 10, "DRAM rows with lone slots under-tested: %u", rows);
   g_rand_free(g);
 }
 

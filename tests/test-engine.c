@@ -882,6 +882,39 @@ Test(gpu, l2_cache_worked_example) {
   }
 }
 
+/* docs/models.md, "DRAM rows": one warp reads groups 0, 2, 4, 6 (four rows of two groups:
+ * each alone in its row), then 8, 9, 10, 11 (two rows, two groups each), all misses.  With
+ * global_rate 2 and dram_lone_rate 1 the first step's four slots take 1 time unit each
+ * (DRAM busy to 4, complete at 3 + 5 - 1 = 7), the second's half a unit each (from 8, complete
+ * at 9 + 4 = 13): 14 time units against 12 without rows (models/extensions/umm-dram-rows.json,
+ * traces/dram-rows.json). */
+Test(gpu, dram_rows_worked_example) {
+  const gint64 addr[2][4] = {{0, 8, 16, 24}, {32, 36, 40, 44}};
+  for (int rows = 0; rows <= 1; rows++) {
+    g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 4, 5);
+    m->global_rate = 2;
+    m->l2_words = 32;
+    m->l2_latency = 2;
+    m->l2_rate = 1;
+    m->l2_ways = 1;
+    m->dram_row_words = rows ? 8 : 0;
+    m->dram_lone_rate = rows ? 1 : 0;
+    MtTrace *t = mt_trace_new(4, 4);
+    for (int s = 0; s < 2; s++) {
+      gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+      for (int i = 0; i < 4; i++) a[i] = addr[s][i];
+    }
+    MsSimOptions opt = {0};
+    g_autoptr(MsResult) r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, rows ? 14u : 12u, "rows %d: %" G_GUINT64_FORMAT " time units", rows, r->time_units);
+    cr_expect_eq(r->l2_misses, 8u);
+    cr_expect_eq(r->dram_stages, 8u);
+    cr_expect_eq(r->dram_lone_stages, rows ? 4u : 0u);
+    cr_expect_eq(r->dram_busy, rows ? 6u : 4u);
+    mt_trace_free(t);
+  }
+}
+
 /* docs/models.md, "Posted write-backs": the L2 cache's worked example with
  * l2_posted_write_backs.  The partial write at 7 still takes DRAM slots 7 and 8 but completes
  * at 7 + 2 - 1 = 8, when the L2 has it; the read at 9 misses, DRAM slot 9, complete at 13:

@@ -8,6 +8,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
   char *output = NULL;
   gboolean quiet = FALSE, to_stdout = TRUE;
   gint l2_ways = 0;
+  gint64 dram_rows = 0;
   gboolean hashed = FALSE, no_starts = FALSE, fences = FALSE, barriers = FALSE, port = FALSE, l1 = FALSE, shuffles = FALSE, loaded = FALSE, instructions = FALSE, issue = FALSE;
   GOptionEntry entries[] = {
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the model to FILE ('-' or absent: stdout)", "FILE"},
@@ -26,6 +27,11 @@ int ms_cmd_calibrate(int argc, char **argv) {
        "publishes a flag, waits for the warp's writes until the L2 has them) instead of l2_posted_write_backs "
        "(every write done when the L2 has it; docs/models.md, \"Posted fences\")",
        NULL},
+      {"dram-rows", 0, 0, G_OPTION_ARG_INT64, &dram_rows,
+       "With --l2-ways: add dram_row_words WORDS and dram_lone_rate, the largest l2-random-sweep footprint's "
+       "random loads per time unit (a DRAM access alone in its row, docs/models.md, \"DRAM rows\"); the shipped "
+       "models use 256 (an HBM page of 1 KiB)",
+       "WORDS"},
       {"barriers", 0, 0, G_OPTION_ARG_NONE, &barriers,
        "Add barrier_units and barrier_warp_units from the barrier-loop records (a block barrier's time, "
        "docs/models.md, \"Barrier time\")",
@@ -81,6 +87,18 @@ int ms_cmd_calibrate(int argc, char **argv) {
     goto out;
   }
   c->posted_fences = fences;
+  if (dram_rows && !l2_ways) {
+    fprintf(stderr, "memsim calibrate: --dram-rows needs --l2-ways\n");
+    code = MS_EXIT_INPUT;
+    goto out;
+  }
+  if (dram_rows < 0 || dram_rows > (gint64)MS_MAX_LATENCY) {
+    fprintf(stderr, "memsim calibrate: --dram-rows: %" G_GINT64_FORMAT " is out of range [1, %" G_GUINT64_FORMAT "]\n",
+            dram_rows, (guint64)MS_MAX_LATENCY);
+    code = MS_EXIT_INPUT;
+    goto out;
+  }
+  c->dram_rows = (guint64)dram_rows;
   c->no_block_starts = no_starts;
   c->dmm_port = port;
   c->l1 = l1;

@@ -44,7 +44,7 @@ static void derived_clear(MsCalDerived *d) {
                    &d->from_l2read, &d->from_l2chase, &d->from_load_loop, &d->from_store_loop,
                    &d->from_l2sweep, &d->from_writes, &d->from_l2_writes, &d->from_random,
                    &d->from_line, &d->from_blocks, &d->from_port, &d->from_l1, &d->from_shuffle_latency,
-                   &d->from_shuffle_rate, &d->from_loaded, &d->from_l2_loaded, &d->from_fence, &d->from_issue, &d->from_barriers};
+                   &d->from_shuffle_rate, &d->from_loaded, &d->from_l2_loaded, &d->from_fence, &d->from_issue, &d->from_barriers, &d->from_dram};
   for (guint i = 0; i < G_N_ELEMENTS(from); i++) g_clear_pointer(from[i], g_free);
   memset(d, 0, sizeof *d);
 }
@@ -502,6 +502,31 @@ static gboolean derive_l2_random(MsCalib *c, MsCalDerived *d, GError **error) {
     const MsCalRecord *r = c->records->pdata[first];
     d->from_random = g_strdup_printf("%s, %u l2-random-sweep records (footprints %.0f .. %.0f MiB)", r->file,
                                      d->random_points, lo, hi);
+    /* the largest footprint's ns per load: the DRAM's rate of lone accesses */
+    for (guint i = 0; i < c->records->len; i++) {
+      const MsCalRecord *x = c->records->pdata[i];
+      double f, med, loads;
+      if (strcmp(x->algorithm, "l2-random-sweep") != 0) continue;
+      if (!field(x, "params.footprint_bytes", FALSE, &f, error) || !field(x, "median_ns", FALSE, &med, error) ||
+          !field(x, "params.loads", FALSE, &loads, error))
+        return FALSE;
+      if (f > d->random_bytes_hi) {
+        d->random_bytes_hi = f;
+        d->random_ns_hi = med / loads;
+      }
+    }
+  }
+  if (c->dram_rows) { /* DRAM rows: the rows a structure, the lone rate measured */
+    if (!d->random_points)
+      return fail(error, "%s: --dram-rows: no l2-random-sweep records (dram_lone_rate is their largest footprint's "
+                         "loads per time unit; %s)",
+                  (char *)c->files->pdata[0], RUN_HINT);
+    if (c->dram_rows % d->group_words)
+      return fail(error, "--dram-rows: %" G_GUINT64_FORMAT " words is not a multiple of group_words (%u)", c->dram_rows,
+                  d->group_words);
+    d->dram_row_words = c->dram_rows;
+    d->dram_lone_rate = (guint32)round_u64(d->time_unit_ns / d->random_ns_hi, 1, MAX(1u, d->global_rate));
+    d->from_dram = g_strdup_printf("%s, the l2-random-sweep record of %.0f MiB", d->from_random, d->random_bytes_hi / 1048576);
   }
   return TRUE;
 }
@@ -1226,6 +1251,13 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
     cJSON_AddNumberToObject(o, "capacity_bytes", d->random_bytes);
     cJSON_AddNumberToObject(o, "lo_ns_per_load", d->random_ns_lo);
   }
+  if (d->from_dram) {
+    o = figure(cal, "dram_lone_rate", d->dram_lone_rate, d->from_dram,
+               "round(time_unit_ns / ns per random 4-byte load at the largest l2-random-sweep footprint), within 1 .. "
+               "global_rate; dram_row_words is --dram-rows (a structure: 256 words, an HBM page of 1 KiB)");
+    cJSON_AddNumberToObject(o, "footprint_bytes", d->random_bytes_hi);
+    cJSON_AddNumberToObject(o, "ns_per_load", d->random_ns_hi);
+  }
   if (d->from_loaded) {
     static const char rule[] =
         "per record (warps_per_sm ascending): [floor(u), round(result.clocks_per_hop)], u = 1000 x result.warps x "
@@ -1308,6 +1340,10 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
   if (d->from_fence && d->posted_write_backs)
     cJSON_AddBoolToObject(o, c->posted_fences ? "l2_posted_fences" : "l2_posted_write_backs", TRUE);
   if (d->from_random && d->l2_partitions > 1) cJSON_AddNumberToObject(o, "l2_partitions", d->l2_partitions);
+  if (d->from_dram) {
+    cJSON_AddNumberToObject(o, "dram_row_words", (double)d->dram_row_words);
+    cJSON_AddNumberToObject(o, "dram_lone_rate", d->dram_lone_rate);
+  }
   if (d->from_line && d->l2_line_words > d->group_words) cJSON_AddNumberToObject(o, "l2_line_words", (double)d->l2_line_words);
   if (d->from_blocks && d->block_start_units && !c->no_block_starts) cJSON_AddNumberToObject(o, "block_start_units", (double)d->block_start_units);
   if (d->from_port) cJSON_AddNumberToObject(o, "dmm_global_rate", d->dmm_global_rate);
@@ -1418,6 +1454,10 @@ char *ms_calib_summary(const MsCalib *c) {
   if (d->from_random)
     g_string_append_printf(s, "  %-21s %-9u random loads %.4f ns each in L2, 1.1 x at %.1f MiB   %s\n", "l2_partitions",
                            d->l2_partitions, d->random_ns_lo, d->random_bytes / 1048576, d->from_random);
+  if (d->from_dram)
+    g_string_append_printf(s, "  %-21s %-9u random loads %.4f ns each at %.0f MiB (rows of %" G_GUINT64_FORMAT " words)   %s\n",
+                           "dram_lone_rate", d->dram_lone_rate, d->random_ns_hi, d->random_bytes_hi / 1048576,
+                           d->dram_row_words, d->from_dram);
   if (d->from_shuffle_latency) {
     char *units = c->shuffles ? g_strdup_printf("%" G_GUINT64_FORMAT, d->shuffle_units) : g_strdup("-");
     char *imad = isfinite(d->shuffle_imad_clocks) ? g_strdup_printf(" (IMAD in the same loop %.2f)", d->shuffle_imad_clocks)

@@ -54,6 +54,14 @@ typedef struct {
   double random_ns_lo, random_bytes;
   guint32 l2_partitions;
   char *from_random;
+  /* DRAM rows (with --dram-rows WORDS and the l2-random-sweep records): random_ns_hi = ns
+   * per random 4-byte load at the largest footprint (random_bytes_hi, far beyond the L2:
+   * nearly every load a DRAM access of its own row); dram_lone_rate = round(time_unit_ns /
+   * random_ns_hi), within 1 .. global_rate */
+  double random_ns_hi, random_bytes_hi;
+  guint64 dram_row_words;
+  guint32 dram_lone_rate;
+  char *from_dram;
   /* L2 lines (optional l2-line-sweep records, with --l2-ways): line_bytes = the footprint
    * where one load per 128-byte line first takes 1.1 x the smallest's time; the L2 keeps
    * units of 128 x 4 l2_words / line_bytes bytes: l2_line_words */
@@ -130,6 +138,8 @@ typedef struct {
   gboolean barriers;       /* --barriers: barrier_units and barrier_warp_units from barrier-loop records */
   gboolean issue;          /* --issue: issue_rate from the issue-rate records */
   gboolean loaded_latency; /* --loaded-latency: the latency curves from the loaded-chase records */
+  guint64 dram_rows;       /* --dram-rows WORDS: dram_row_words WORDS (a structure) and
+                            * dram_lone_rate from the l2-random-sweep records (0: neither) */
   guint32 l2_ways;      /* --l2-ways: the model runs large footprints through an L2 cache of this
                          * many ways (a structure, not a measurement; 0: none) */
 } MsCalib;

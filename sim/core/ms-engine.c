@@ -152,6 +152,7 @@ typedef struct {
   guint64 wfrom, wto;  /* its warps of the step */
   guint64 l2_hits, l2_misses; /* L2 cache: its accesses' */
   guint64 l1_hits, l1_misses; /* L1: its global read groups' */
+  guint64 dram_slots, dram_lone; /* L2 cache: the DRAM slots its accesses took; of lone groups */
   guint16 *l2kd;       /* parallel cache pass: DRAM slots of each warp of the batch, its sets' */
   L2Ent *l2s;          /* its share's accesses, stably sorted by the worker that owns their set */
   guint32 *l2off;      /* workers + 1: where each owner's accesses start in l2s */
@@ -365,6 +366,9 @@ typedef struct Engine {
   gint64 dslot, drate, dlat; /* L2 cache: the DRAM's next free slot, slots per unit, latency */
   guint64 dmag, pmag;   /* rate_magic(drate), rate_magic(prate) */
   guint64 dbusy;        /* L2 cache: DRAM slots taken */
+  guint64 drow;         /* dram_row_words / group_words (0: no DRAM rows) */
+  guint dunit, dlone;   /* DRAM rows: the units of 1 / (global_rate x dram_lone_rate) time
+                         * that a DRAM slot takes (dram_lone_rate), a lone one (global_rate) */
   L1Cache *l1c;         /* l1_words: global steps look in their block's share first */
   gint64 l1lat;
   gint64 *pslot, prate; /* dmm_global_rate: per DMM, its port's next free slot; slots per unit */
@@ -739,6 +743,32 @@ static guint l2_access(L2Cache *L, Counter *c, guint64 set, guint64 g, gboolean 
 
 /* Bit 62 of a group entry: the warp writes the whole group (groups are below 2^62). */
 #define L2_FULL (G_GUINT64_CONSTANT(1) << 62)
+#define L2_LONE (G_GUINT64_CONSTANT(1) << 61)
+#define L2_FLAGS (L2_FULL | L2_LONE)
+
+/* DRAM rows: mark | L2_LONE each of a warp's m groups (ascending, those that go to the L2)
+ * that is the only one in its DRAM row of e->drow groups. */
+static void l2_mark_lone(const Engine *e, guint64 *gs, guint m) {
+  if (!e->drow) return;
+  for (guint j = 0; j < m; j++) {
+    const guint64 row = (gs[j] & ~L2_FLAGS) / e->drow;
+    const gboolean lo = j == 0 || (gs[j - 1] & ~L2_FLAGS) / e->drow != row;
+    const gboolean hi = j + 1 == m || (gs[j + 1] & ~L2_FLAGS) / e->drow != row;
+    if (lo && hi) gs[j] |= L2_LONE;
+  }
+}
+
+/* What an access's `cost` DRAM slots take of the DRAM: the slots themselves, or with DRAM
+ * rows their units (a lone group's at the lone rate); c counts the slots. */
+static inline guint l2_units(const Engine *e, Counter *c, guint cost, guint64 gflags) {
+  c->dram_slots += cost;
+  if (!e->drow) return cost;
+  if (gflags & L2_LONE) {
+    c->dram_lone += cost;
+    return cost * e->dlone;
+  }
+  return cost * e->dunit;
+}
 
 /* L2 cache: a warp's global request as its distinct groups in ascending order, into out
  * (w entries), each | L2_FULL when the warp covers all of the group's words.  Returns the
@@ -826,10 +856,11 @@ static inline guint64 l2_set_of(const Engine *e, guint64 warp, guint64 g) {
 static guint l2_warp(const Engine *e, Counter *c, guint64 warp, const gint64 *a, guint n, gboolean write) {
   guint64 *gs = c->groups;
   const guint m = l2_groups(e, c, a, n, gs);
+  l2_mark_lone(e, gs, m);
   guint kd = 0;
   for (guint j = 0; j < m; j++) {
-    const guint64 g = gs[j] & ~L2_FULL;
-    kd += l2_access(e->l2c, c, l2_set_of(e, warp, g), g, write, (gs[j] & L2_FULL) != 0);
+    const guint64 g = gs[j] & ~L2_FLAGS;
+    kd += l2_units(e, c, l2_access(e->l2c, c, l2_set_of(e, warp, g), g, write, (gs[j] & L2_FULL) != 0), gs[j]);
   }
   return kd;
 }
@@ -1324,10 +1355,11 @@ static void l2_groups_share(Engine *e, guint i) {
           if (!(hm & (1u << j))) e->l2ent[k0 + u++] = e->l2ent[k0 + j];
         m = u;
       }
+      l2_mark_lone(e, e->l2ent + k0, m);
       e->l2cnt[warp - e->l2_w0] = (guint16)m;
       const guint64 pbase = l2_part_base(e, warp);
       for (guint j = 0; j < m; j++) {
-        const guint64 gs = l2_set_in(e->l2c, pbase, e->l2ent[k0 + j] & ~L2_FULL);
+        const guint64 gs = l2_set_in(e->l2c, pbase, e->l2ent[k0 + j] & ~L2_FLAGS);
         e->l2set[k0 + j] = gs;
         e->l2own[k0 + j] = (guint8)(gs % n);
         c->l2off[e->l2own[k0 + j] + 1]++;
@@ -1360,7 +1392,7 @@ static void l2_access_share(Engine *e, guint o) {
         __builtin_prefetch(L->cnt + s->l2s[k + 8].set);
       }
       const L2Ent *x = &s->l2s[k];
-      c->l2kd[x->v] += (guint16)l2_access(e->l2c, c, x->set, x->g & ~L2_FULL, e->l2_write, (x->g & L2_FULL) != 0);
+      c->l2kd[x->v] += (guint16)l2_units(e, c, l2_access(e->l2c, c, x->set, x->g & ~L2_FLAGS, e->l2_write, (x->g & L2_FULL) != 0), x->g);
     }
   }
 }
@@ -3588,6 +3620,12 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     e.rate[p] = (gint64)model->l2_rate;
     e.drate = model->global_rate > 1 ? (gint64)model->global_rate : 1;
     e.dlat = (gint64)(e.hmm ? model->global_latency : model->latency);
+    if (model->dram_row_words) { /* DRAM rows: the DRAM's time in finer units */
+      e.drow = MAX(G_GUINT64_CONSTANT(1), model->dram_row_words / model->group_words);
+      e.dunit = model->dram_lone_rate;
+      e.dlone = (guint)e.drate;
+      e.drate *= e.dunit;
+    }
     L2Cache *L = g_new0(L2Cache, 1);
     L->ways = model->l2_ways;
     L->parts = MAX(1u, model->l2_partitions);
@@ -3828,6 +3866,14 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
         R->l2_misses += e.ctr[i].l2_misses;
       }
       R->dram_stages = e.dbusy;
+      if (e.drow) { /* dbusy counts units: the slots are the accesses' */
+        R->dram_rows = TRUE;
+        R->dram_stages = 0;
+        for (guint i = 0; i < e.nctr; i++) {
+          R->dram_stages += e.ctr[i].dram_slots;
+          R->dram_lone_stages += e.ctr[i].dram_lone;
+        }
+      }
       R->dram_busy = (e.dbusy + (guint64)e.drate - 1) / (guint64)e.drate;
       R->global_busy = MAX(R->global_busy, R->dram_busy);
     }

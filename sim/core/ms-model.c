@@ -92,6 +92,8 @@ char *ms_model_describe(const MsModel *m) {
   if (m->l2_hashed_sets) g_string_append(s, " l2_hashed_sets=true");
   if (m->l2_posted_write_backs) g_string_append(s, " l2_posted_write_backs=true");
   if (m->l2_posted_fences) g_string_append(s, " l2_posted_fences=true");
+  if (m->dram_row_words)
+    g_string_append_printf(s, " dram_row_words=%" G_GUINT64_FORMAT " dram_lone_rate=%u", m->dram_row_words, m->dram_lone_rate);
   if (m->dmm_global_rate) g_string_append_printf(s, " dmm_global_rate=%u", m->dmm_global_rate);
   if (m->shuffle_units) g_string_append_printf(s, " shuffle_units=%" G_GUINT64_FORMAT, m->shuffle_units);
   if (m->instruction_units) g_string_append_printf(s, " instruction_units=%" G_GUINT64_FORMAT, m->instruction_units);
@@ -119,7 +121,7 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "posted_writes", "partial_write_stages",
                                          "l2_partial_write_stages", "l2_ways",
                                          "l2_partitions", "block_start_units", "barrier_units", "barrier_warp_units", "l2_line_words", "l2_hashed_sets",
-                                         "l2_posted_write_backs", "l2_posted_fences",
+                                         "l2_posted_write_backs", "l2_posted_fences", "dram_row_words", "dram_lone_rate",
                                          "dmm_global_rate", "shuffle_units", "instruction_units", "issue_rate", "l1_words",
                                          "l1_latency", "l1_ways", "global_loaded_latency",
                                          "l2_loaded_latency", "validation", NULL};
@@ -468,6 +470,31 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
     if (!cJSON_IsBool(it)) return fail(error, MS_ERROR_INVALID, "%s: l2_posted_fences: expected true or false", fn);
     if (!m->l2_ways) return fail(error, MS_ERROR_INVALID, "%s: l2_posted_fences: needs l2_ways", fn);
     m->l2_posted_fences = cJSON_IsTrue(it);
+  }
+  /* DRAM rows: dram_row_words and dram_lone_rate go together, on the L2 cache's DRAM slots */
+  it = cJSON_GetObjectItemCaseSensitive(root, "dram_row_words");
+  const cJSON *lone = cJSON_GetObjectItemCaseSensitive(root, "dram_lone_rate");
+  if (it || lone) {
+    const char *key = it ? "dram_row_words" : "dram_lone_rate";
+    if (!m->l2_ways) return fail(error, MS_ERROR_INVALID, "%s: %s: needs l2_ways (the L2 cache's DRAM slots)", fn, key);
+    if (!it) return fail(error, MS_ERROR_INVALID, "%s: dram_lone_rate: needs dram_row_words", fn);
+    if (!lone) return fail(error, MS_ERROR_INVALID, "%s: dram_row_words: needs dram_lone_rate", fn);
+    if (!ms_json_get_uint(it, 1, MS_MAX_LATENCY, fn, "dram_row_words", &v, error)) return FALSE;
+    const guint64 gw = m->group_words ? m->group_words : 1;
+    if (v % gw)
+      return fail(error, MS_ERROR_INVALID,
+                  "%s: dram_row_words: %" G_GUINT64_FORMAT " is not a multiple of group_words (%" G_GUINT64_FORMAT ")", fn,
+                  v, gw);
+    m->dram_row_words = v;
+    const guint64 g = m->global_rate > 1 ? m->global_rate : 1;
+    if (!ms_json_get_uint(lone, 1, g, fn, "dram_lone_rate", &v, error)) return FALSE;
+    /* a warp's DRAM slots are counted in 1 / (global_rate x dram_lone_rate) time units, at
+     * most 2 x width slots of global_rate units each, in 16 bits */
+    if (2 * (guint64)m->width * g > G_MAXUINT16)
+      return fail(error, MS_ERROR_INVALID,
+                  "%s: dram_lone_rate: needs 2 x width x global_rate <= 65535 (here %" G_GUINT64_FORMAT ")", fn,
+                  2 * (guint64)m->width * g);
+    m->dram_lone_rate = (guint32)v;
   }
   /* L1: l1_words and l1_latency go together; l1_ways needs them */
   it = cJSON_GetObjectItemCaseSensitive(root, "l1_words");

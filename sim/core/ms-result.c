@@ -47,6 +47,10 @@ static cJSON *model_json(const MsModel *m) {
   if (m->l2_hashed_sets) cJSON_AddBoolToObject(o, "l2_hashed_sets", TRUE);
   if (m->l2_posted_write_backs) cJSON_AddBoolToObject(o, "l2_posted_write_backs", TRUE);
   if (m->l2_posted_fences) cJSON_AddBoolToObject(o, "l2_posted_fences", TRUE);
+  if (m->dram_row_words) {
+    cJSON_AddNumberToObject(o, "dram_row_words", (double)m->dram_row_words);
+    cJSON_AddNumberToObject(o, "dram_lone_rate", m->dram_lone_rate);
+  }
   if (m->dmm_global_rate) cJSON_AddNumberToObject(o, "dmm_global_rate", m->dmm_global_rate);
   if (m->shuffle_units) cJSON_AddNumberToObject(o, "shuffle_units", (double)m->shuffle_units);
   if (m->instruction_units) cJSON_AddNumberToObject(o, "instruction_units", (double)m->instruction_units);
@@ -147,6 +151,7 @@ char *ms_result_to_json(const MsResult *r, const MsModel *m, const MsSource *src
     cJSON_AddNumberToObject(c, "misses", (double)r->l2_misses);
     cJSON_AddNumberToObject(c, "dram_stages", (double)r->dram_stages);
     cJSON_AddNumberToObject(c, "dram_busy", (double)r->dram_busy);
+    if (r->dram_rows) cJSON_AddNumberToObject(c, "dram_lone_stages", (double)r->dram_lone_stages);
   }
   if (r->l1_cached) {
     cJSON *c = cJSON_AddObjectToObject(o, "l1_cache");
@@ -234,6 +239,9 @@ void ms_result_print_text(const MsResult *r, const MsModel *m, const MsSource *s
     fprintf(out, "l2 cache       %" G_GUINT64_FORMAT " hits, %" G_GUINT64_FORMAT " misses; DRAM stages %" G_GUINT64_FORMAT
                  ", busy %" G_GUINT64_FORMAT " time units\n",
             r->l2_hits, r->l2_misses, r->dram_stages, r->dram_busy);
+  if (r->l2_cached && r->dram_rows)
+    fprintf(out, "dram rows      %" G_GUINT64_FORMAT " of the DRAM stages alone in their row (at dram_lone_rate)\n",
+            r->dram_lone_stages);
   if (r->l1_cached)
     fprintf(out, "l1 cache       %" G_GUINT64_FORMAT " hits, %" G_GUINT64_FORMAT " misses (global read groups); %"
                  G_GUINT64_FORMAT " words per block\n",

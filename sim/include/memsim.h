@@ -137,6 +137,13 @@ typedef struct {
    * warp's writes only until the L2 has them, not for the DRAM slots they take
    * (docs/models.md, "Posted fences").  FALSE: until they complete. */
   gboolean l2_posted_fences;
+  /* DRAM rows (with l2_ways, a project extension, docs/models.md, "DRAM rows"): a DRAM slot
+   * of the L2 cache for a group that is the only one of its warp's request in its DRAM row
+   * (dram_row_words words) takes 1 / dram_lone_rate time units of the DRAM instead of
+   * 1 / global_rate: a random access opens a row for itself.  Both 0: every slot
+   * 1 / global_rate. */
+  guint64 dram_row_words;
+  guint32 dram_lone_rate;
   /* hmm kinds (a project extension, docs/models.md, "A DMM's port"): a DMM passes at most
    * this many global stages per time unit; a request of k stages from a DMM also takes k
    * slots of its port and completes no earlier than its last port slot + the latency - 1
@@ -428,7 +435,10 @@ typedef struct {
   guint64 l1_share_words; /* L1: each block's share, in words (0: too small for a group) */
   guint64 l1_hits, l1_misses; /* L1: global read groups that hit, that missed */
   guint64 dram_stages;    /* L2 cache: DRAM slots taken (misses, fills, lines made dirty) */
-  guint64 dram_busy;      /* L2 cache: time units the DRAM needs: ceil(dram_stages / global_rate) */
+  guint64 dram_busy;      /* L2 cache: time units the DRAM needs: ceil(dram_stages / global_rate);
+                           * with DRAM rows, lone slots at dram_lone_rate */
+  gboolean dram_rows;     /* the model has DRAM rows (dram_row_words) */
+  guint64 dram_lone_stages; /* DRAM rows: the DRAM slots of lone groups (among dram_stages) */
   guint64 repeated_blocks; /* blocks of memory steps counted as a shifted copy of another
                             * (repeated blocks, docs/performance.md): not a model figure */
   guint64 repeated_kernels; /* kernels not dispatched, their outcome taken from an identical
