@@ -34,6 +34,9 @@
  *                      (4 .. 256 MiB, 2^26 loads per call): time per load against footprint
  *                      shows how much of a randomly read footprint the L2 keeps
  *   l2-random-line-sweep  the same where each warp reads one whole random 128-byte line
+ *   l2-random-write-sweep  the same with 4-byte stores (store j + 1 at word mix(j) mod the
+ *                      footprint): what a scattered store costs against footprint, the
+ *                      write side of the DRAM rows (docs/calibration.md; a check, not a key)
  *   l2-line-sweep      one 4-byte load (ld.global.cg) per 128-byte line, in whole grid-stride
  *                      passes over footprints of 8 .. 256 MiB (a thread reads the same lines
  *                      every pass): where the time per load rises, against the l2-sweep's
@@ -415,6 +418,29 @@ __global__ void __launch_bounds__(256) random_sweep(const uint32_t *a, uint32_t 
     s += __ldcg(a + i[0]) + __ldcg(a + i[1]) + __ldcg(a + i[2]) + __ldcg(a + i[3]);
   }
   block_add(s, sum);
+}
+
+/* l2-random-write-sweep: thread t makes `per` 4-byte stores, store k of j = t * per + k at word
+ * random_unit(j, words), value j + 1 (a plain st.global: the L2 merges and writes back). */
+__global__ void __launch_bounds__(256) random_store_sweep(uint32_t *a, uint32_t words, uint32_t per) {
+  const uint32_t base = (blockIdx.x * blockDim.x + threadIdx.x) * per;
+  for (uint32_t k = 0; k < per; k += 4) {
+#pragma unroll
+    for (int u = 0; u < 4; u++) a[random_unit(base + k + u, words)] = base + k + u + 1;
+  }
+}
+
+/* Counts the words of a[0, words) that hold neither their pattern nor a store that belongs
+ * there (v - 1 < stores and random_unit(v - 1, words) = the word); the lowest in *first. */
+__global__ void check_random_stores(const uint32_t *a, uint32_t words, uint64_t stores, unsigned long long *bad,
+                                    unsigned long long *first) {
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < words; i += (size_t)gridDim.x * blockDim.x) {
+    const uint32_t v = a[i];
+    if (v == pattern(i)) continue;
+    if (v >= 1 && v - 1 < stores && random_unit(v - 1, words) == i) continue;
+    atomicAdd(bad, 1ull);
+    atomicMin(first, (unsigned long long)i);
+  }
 }
 
 /* Chase state: [0] the node the next call starts from, [1] the node a call ended on,
@@ -1284,6 +1310,56 @@ void run_random_sweep(const Dev &d, bool quick) {
   MS_CUDA(cudaFree(sum));
 }
 
+/* l2-random-write-sweep: time per random 4-byte store against footprint, 4 .. 256 MiB (2^26
+ * stores per call, all threads busy; the footprint's pattern written before the first call
+ * and again before the last check). */
+void run_random_write_sweep(const Dev &d, bool quick) {
+  static const int mib_full[] = {4, 8, 12, 16, 20, 24, 28, 32, 40, 48, 64, 96, 128, 256};
+  static const int mib_quick[] = {8, 32, 64, 256};
+  const int *mib = quick ? mib_quick : mib_full;
+  const int count = quick ? 4 : (int)(sizeof mib_full / sizeof mib_full[0]);
+  const size_t max_bytes = (size_t)mib[count - 1] << 20;
+  uint32_t *a;
+  unsigned long long *chk;
+  MS_CUDA(cudaMalloc(&a, max_bytes));
+  MS_CUDA(cudaMalloc(&chk, 2 * sizeof *chk));
+  const uint32_t blocks = (uint32_t)(d.sms * occupancy(random_store_sweep, 256)), threads = blocks * 256;
+  const uint64_t target = (uint64_t)1 << 26; /* 4-byte stores per call */
+  const uint32_t per = (uint32_t)std::max<uint64_t>(4, target / threads / 4 * 4);
+  const uint64_t stores = (uint64_t)threads * per;
+  for (int c = 0; c < count; c++) {
+    const uint32_t words = (uint32_t)(((size_t)mib[c] << 20) / 4);
+    MsRecord rec;
+    rec.workload = "calibrate";
+    rec.algorithm = "l2-random-write-sweep";
+    rec.p("footprint_bytes", (long long)words * 4);
+    rec.p("stores", (long long)stores);
+    rec.p("store_bytes", 4LL);
+    rec.p("blocks", (long long)blocks);
+    rec.p("threads_per_block", 256LL);
+    rec.x("bytes_written", (long long)(stores * 4));
+    auto poison = [&] {
+      fill_pattern<<<d.sms * 8, 256>>>(a, words);
+      MS_CHECK_LAUNCH();
+    };
+    auto launch = [&] { random_store_sweep<<<blocks, 256>>>(a, words, per); };
+    auto verify = [&]() -> std::string {
+      unsigned long long h[2] = {0, ~0ull};
+      MS_CUDA(cudaMemcpy(chk, h, sizeof h, cudaMemcpyHostToDevice));
+      check_random_stores<<<d.sms * 8, 256>>>(a, words, stores, chk, chk + 1);
+      MS_CHECK_LAUNCH();
+      MS_CUDA(cudaMemcpy(h, chk, sizeof h, cudaMemcpyDeviceToHost));
+      return h[0] == 0 ? "" : ms_fmt("%llu words hold neither their pattern nor a store of theirs (first %llu)", h[0], h[1]);
+    };
+    const double n_stores = (double)stores;
+    measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+      return "{\"ns_per_store\": " + jnum(med / n_stores) + ", \"stores_per_ns\": " + jnum(n_stores / med) + "}";
+    });
+  }
+  MS_CUDA(cudaFree(a));
+  MS_CUDA(cudaFree(chk));
+}
+
 /* l2-line-sweep: time per load against footprint, one word per 128-byte line, 8 .. 256 MiB
  * (about 2^26 loads per call). */
 void run_line_sweep(const Dev &d, bool quick) {
@@ -1973,6 +2049,7 @@ void ms_run_calibrate(const MsOptions &o) {
   if (ms_selected("l2-stream-sweep")) run_l2_stream_sweep(d, o.quick);
   if (ms_selected("l2-random-sweep")) run_random_sweep<false>(d, o.quick);
   if (ms_selected("l2-random-line-sweep")) run_random_sweep<true>(d, o.quick);
+  if (ms_selected("l2-random-write-sweep")) run_random_write_sweep(d, o.quick);
   if (ms_selected("l2-line-sweep")) run_line_sweep(d, o.quick);
   run_chase(o, "dram-chase", o.quick ? (size_t)128 << 20 : (size_t)512 << 20, 0, o.quick ? 8192 : 32768);
   run_chase(o, "l2-chase", (size_t)4 << 20, 32768, 65536);
