@@ -526,6 +526,72 @@ Test(calibrate, l2_random_sweep_gives_partitions) {
   cJSON_Delete(root);
 }
 
+/* DRAM rows (--dram-rows WORDS): the random sweep's largest footprint (64 MiB at 0.020 ns a
+ * load) gives dram_lone_rate = round(0.5 / 0.020) = 25, within 1 .. global_rate (47); a
+ * largest footprint faster than the copy's rate is held to global_rate; WORDS must be whole
+ * groups, and the flag needs the records. */
+Test(calibrate, dram_rows_take_the_largest_random_footprint) {
+  cJSON *root = fixture_json();
+  static const double pts[][2] = {{32, 0.013}, {4, 0.010}, {64, 0.020}, {16, 0.010}, {24, 0.0105}};
+  for (int i = 0; i < 5; i++) add_random(root, pts[i][0], pts[i][1]);
+  MsCalib *c = ms_calib_new();
+  c->l2_ways = 16;
+  char *err = derive(c, root);
+  cr_assert_null(err, "%s", err);
+  char *model = ms_calib_model_json(c, NULL);
+  cr_assert_null(strstr(model, "dram_"), "without the flag: %s", model);
+  g_free(model);
+  ms_calib_free(c);
+  c = ms_calib_new();
+  c->l2_ways = 16;
+  c->dram_rows = 256;
+  err = derive(c, root);
+  cr_assert_null(err, "%s", err);
+  cr_assert_float_eq(c->d.random_ns_hi, 0.020, 1e-12);
+  cr_assert_float_eq(c->d.random_bytes_hi, 64.0 * 1048576, 1e-3);
+  cr_assert_eq(c->d.dram_row_words, 256);
+  cr_assert_eq(c->d.dram_lone_rate, 25);
+  model = ms_calib_model_json(c, NULL);
+  cr_assert(strstr(model, "\"dram_row_words\":\t256,"), "%s", model);
+  cr_assert(strstr(model, "\"dram_lone_rate\":\t25,"), "%s", model);
+  g_autoptr(GError) e2 = NULL;
+  MsModel *m = ms_model_parse(model, strlen(model), "cal.json", &e2);
+  cr_assert_not_null(m, "%s", e2 ? e2->message : "");
+  cr_assert_eq(m->dram_lone_rate, 25);
+  ms_model_free(m);
+  g_free(model);
+  ms_calib_free(c);
+  c = ms_calib_new(); /* rows not of whole groups (group_words 8) */
+  c->l2_ways = 16;
+  c->dram_rows = 100;
+  err = derive(c, root);
+  cr_assert_str_eq(err, "--dram-rows: 100 words is not a multiple of group_words (8)");
+  g_free(err);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+  root = fixture_json(); /* a largest footprint of 0.005 ns a load: 100 a time unit, held to 47 */
+  add_random(root, 4, 0.004);
+  add_random(root, 32, 0.0045);
+  add_random(root, 256, 0.005);
+  c = ms_calib_new();
+  c->l2_ways = 16;
+  c->dram_rows = 256;
+  err = derive(c, root);
+  cr_assert_null(err, "%s", err);
+  cr_assert_eq(c->d.dram_lone_rate, 47);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+  root = fixture_json(); /* no random sweep */
+  c = ms_calib_new();
+  c->l2_ways = 16;
+  c->dram_rows = 256;
+  err = derive(c, root);
+  cr_assert(err && strstr(err, "--dram-rows: no l2-random-sweep records"), "%s", err);
+  g_free(err);
+  ms_calib_free(c);
+  cJSON_Delete(root);
+}
+
 /* l2-line-sweep records: footprints 8, 32, 48, 64, 128 MiB at 0.010, 0.010, 0.0105, 0.013,
  * 0.020 ns per load: 1.1 t0 = 0.011 at 48 + (0.011 - 0.0105) / (0.013 - 0.0105) x 16 = 51.2
  * MiB; unit = 128 x 13107200 / 51.2 MiB = 31.25 words, nearest group_words (8) x 2^k: 32.
