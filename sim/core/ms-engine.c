@@ -788,15 +788,23 @@ static guint l2_groups(const Engine *e, Counter *c, const gint64 *a, guint n, gu
     }
     return m;
   }
-  /* every lane active, addresses non-decreasing (several lanes to a word, as byte-per-thread
-   * kernels make): the groups in one pass, no sort */
-  gboolean sorted = a[0] >= 0;
-  for (guint j = 1; j < n; j++) sorted &= a[j] >= a[j - 1];
+  /* the active lanes' addresses packed first, with no branch on the lanes (a divergent warp
+   * mixes them at random); non-decreasing (a divergent coalesced warp, several lanes to a
+   * word as byte-per-thread kernels make): the groups in one pass, no sort */
+  gint64 *pk = c->packed;
+  guint act = 0;
+  for (guint j = 0; j < n; j++) {
+    pk[act] = a[j];
+    act += a[j] >= 0;
+  }
+  if (!act) return 0;
+  gboolean sorted = TRUE;
+  for (guint j = 1; j < act; j++) sorted &= pk[j] >= pk[j - 1];
   if (sorted) {
-    guint64 g = group_of(e, a[0]), cnt = 1;
-    for (guint j = 1; j < n; j++) {
-      if (a[j] == a[j - 1]) continue;
-      const guint64 gx = group_of(e, a[j]);
+    guint64 g = group_of(e, pk[0]), cnt = 1;
+    for (guint j = 1; j < act; j++) {
+      if (pk[j] == pk[j - 1]) continue;
+      const guint64 gx = group_of(e, pk[j]);
       if (gx != g) {
         out[m++] = g | (cnt == gw ? L2_FULL : 0);
         g = gx;
@@ -808,18 +816,15 @@ static guint l2_groups(const Engine *e, Counter *c, const gint64 *a, guint n, gu
     return m;
   }
   gint64 *s = c->sorted;
-  guint act = 0;
-  for (guint j = 0; j < n; j++) {
-    if (a[j] < 0) continue;
-    gint64 x = a[j];
-    guint i = act++;
+  for (guint j = 0; j < act; j++) {
+    gint64 x = pk[j];
+    guint i = j;
     while (i > 0 && s[i - 1] > x) {
       s[i] = s[i - 1];
       i--;
     }
     s[i] = x;
   }
-  if (!act) return 0;
   guint u = 1;
   for (guint j = 1; j < act; j++)
     if (s[j] != s[u - 1]) s[u++] = s[j];
