@@ -22,6 +22,10 @@ from a cold cache (t_cold: l2_words a quarter of the footprint), t = t_fit + (1 
 
     python3 bench/l2-steady-state.py [MEMSIM] [GPU ...]   (default build-release/sim/memsim, h100 h200)
 
+The hit shares agree with the engine's own warm run to the third digit; the linear mix does
+not: in the model the L2 pipeline and DRAM overlap, so an actual warm run is much faster than
+the mix (docs/validation.md, "A warm L2 between calls").  Read the mix as an upper bound.
+
 It runs `memsim compare --train none` on the pairwise-sum records of
 traces/measured/<gpu>/measurements.json with the two model variants (about 1 s a record).
 """
