@@ -619,6 +619,23 @@ if out=$("$memsim" run "$src/models/extensions/umm-dram-rows.json" "$src/traces/
    "$memsim" run no-rows.json "$src/traces/dram-rows.json" --json 2>/dev/null | grep -q '^{"time_units":12,'; then
   echo "ok - dram_rows_worked_example"
 else fail "dram_rows_worked_example: $out"; fi
+# a warm L2 and home partitions (docs/models.md): the worked examples, 12 time units warm
+# (15 cold) and 5 with home partitions (6 without); a warm model refuses standard input
+n=$((n + 1))
+sed 's/, "l2_warm": true//' "$src/models/extensions/umm-l2-warm.json" >cold.json
+sed 's/, "l2_home_partitions": true//' "$src/models/extensions/hmm-l2-home.json" >no-home.json
+if out=$("$memsim" run "$src/models/extensions/umm-l2-warm.json" "$src/traces/l2-warm.json" --json 2>/dev/null) &&
+   grep -q '^{"time_units":12,' <<<"$out" && grep -q '"hits":1,"misses":2,.*"warm":true' <<<"$out" &&
+   "$memsim" run cold.json "$src/traces/l2-warm.json" --json 2>/dev/null | grep -q '^{"time_units":15,' &&
+   "$memsim" run "$src/models/extensions/hmm-l2-home.json" "$src/traces/l2-home.json" --json 2>/dev/null | grep -q '^{"time_units":5,' &&
+   "$memsim" run no-home.json "$src/traces/l2-home.json" --json 2>/dev/null | grep -q '^{"time_units":6,'; then
+  echo "ok - l2_warm_and_home_partitions_worked_examples"
+else fail "l2_warm_and_home_partitions_worked_examples: $out"; fi
+n=$((n + 1))
+if ! "$memsim" run "$src/models/extensions/umm-l2-warm.json" - <"$src/traces/l2-warm.json" >warm.out 2>warm.err &&
+   [ ! -s warm.out ] && grep -qF -- "memsim run: -: l2_warm: the model runs a trace twice (a first run warms the L2), and it can be read only once here" warm.err; then
+  echo "ok - l2_warm_refuses_standard_input"
+else fail "l2_warm_refuses_standard_input: $(head -c 300 warm.err)"; fi
 # asynchronous copies (docs/models.md): the worked example, 11 time units, in the explicit,
 # binary and compact forms
 n=$((n + 1))

@@ -134,9 +134,20 @@ MsResult *mt_run_source(const MsModel *m, MsSource *src, const MsSimOptions *opt
   return r;
 }
 
+/* l2_warm's earlier run: the same trace again */
+static MsSource *mt_reopen(gpointer t, GError **error) {
+  (void)error;
+  return mt_source(t, "test");
+}
+
 MsResult *mt_run(const MsModel *m, const MtTrace *t, const MsSimOptions *opt) {
   MsSource *src = mt_source(t, "test");
-  MsResult *r = mt_run_source(m, src, opt);
+  MsSimOptions o = opt ? *opt : (MsSimOptions){0};
+  if (!o.reopen) {
+    o.reopen = mt_reopen;
+    o.reopen_data = (gpointer)t;
+  }
+  MsResult *r = mt_run_source(m, src, &o);
   ms_source_free(src);
   return r;
 }

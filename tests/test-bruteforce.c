@@ -90,13 +90,15 @@ static guint64 naive_umm_write(const gint64 *a, guint n, guint64 gw, guint64 pw)
 typedef struct {
   guint64 sets, ways, clock, q; /* sets per partition (l2_partitions: partition p's come p-th) */
   gboolean hashed;
+  guint64 parts;  /* l2_home_partitions: a line's home, a near copy for reads from elsewhere */
+  gboolean home;
   guint64 *tag, *used;
   guint32 *held, *dirty;
   guint64 row, unit, lone; /* DRAM rows: groups per row (0: none); a slot's units, a lone one's */
 } NaiveCache;
 
 /* One access of partition `part`; returns the DRAM slots (docs/models.md, "The L2 cache"). */
-static guint64 naive_cache_access(NaiveCache *c, Naive *out, guint64 part, guint64 g, gboolean write, gboolean full) {
+static guint64 naive_cache_in(NaiveCache *c, Naive *out, guint64 part, guint64 g, gboolean write, gboolean full) {
   const guint64 line = g / c->q;
   const guint32 bit = 1u << (g % c->q);
   guint64 base = (part * c->sets + (c->hashed ? ms_l2_hash(line) : line) % c->sets) * c->ways;
@@ -129,6 +131,22 @@ static guint64 naive_cache_access(NaiveCache *c, Naive *out, guint64 part, guint
   c->held[v] = bit;
   c->dirty[v] = write ? bit : 0;
   return write && !full ? 2 : 1; /* a partial write miss fills the group first */
+}
+
+/* The same from a warp of partition `part`, with home partitions (docs/models.md, "Home
+ * partitions"): the line's home is floor(h / sets) mod parts; writes and reads from home go
+ * there, a read from elsewhere keeps a copy in its own partition too, filled from home (no
+ * DRAM) or from DRAM into both; one hit or one miss either way. */
+static guint64 naive_cache_access(NaiveCache *c, Naive *out, guint64 part, guint64 g, gboolean write, gboolean full) {
+  if (!c->home) return naive_cache_in(c, out, part, g, write, full);
+  const guint64 line = g / c->q, h = c->hashed ? ms_l2_hash(line) : line;
+  const guint64 hp = h / c->sets % c->parts;
+  if (write || part == hp) return naive_cache_in(c, out, hp, g, write, full);
+  const guint64 hits = out->l2_hits;
+  naive_cache_in(c, out, part, g, FALSE, full);
+  if (out->l2_hits > hits) return 0;
+  out->l2_misses--;
+  return naive_cache_in(c, out, hp, g, FALSE, full);
 }
 
 /* A warp's request through the cache: its distinct groups in ascending order.  Returns what
@@ -262,7 +280,9 @@ static void naive_enter(GArray *entered, gint64 s0, gint64 k, gint64 rate) {
   }
 }
 
-static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
+/* One run; keep (l2_warm): NULL, or the cache an earlier run left (tag NULL: none yet), which
+ * this run takes and leaves there. */
+static void naive_eval_run(const MsModel *m, const MtTrace *t, Naive *out, NaiveCache *keep) {
   memset(out, 0, sizeof *out);
   guint w = m->width;
   guint64 p = t->threads, nsteps = t->steps->len;
@@ -274,13 +294,17 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   out->nsteps = nsteps;
 
   /* partial writes: the DRAM key, or the L2's where the trace's footprint fits L2 */
-  const gboolean in_l2 = m->l2_words && t->global_words && t->global_words <= m->l2_words;
+  const gboolean in_l2 = m->l2_words && !m->l2_warm && t->global_words && t->global_words <= m->l2_words;
   /* L2 cache: a footprint that does not fit (or none declared) runs through it */
   const gboolean cache = m->l2_ways && !in_l2 && (hmm || m->kind == MS_MODEL_UMM);
   const guint64 pw = in_l2 || cache ? m->l2_partial_write_stages : m->partial_write_stages;
   NaiveCache nc = {0};
   const guint64 parts = MAX(1, m->l2_partitions); /* block b's warps use partition b mod parts */
-  if (cache) {
+  if (cache && keep && keep->tag) {
+    nc = *keep;
+  } else if (cache) {
+    nc.parts = parts;
+    nc.home = m->l2_home_partitions;
     const guint64 lw = m->l2_line_words ? m->l2_line_words : m->group_words;
     nc.q = lw / m->group_words;
     nc.hashed = m->l2_hashed_sets;
@@ -874,10 +898,14 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   g_free(l1h);
   g_free(l1.tag);
   g_free(l1.used);
-  g_free(nc.tag);
-  g_free(nc.used);
-  g_free(nc.held);
-  g_free(nc.dirty);
+  if (keep) {
+    *keep = nc;
+  } else {
+    g_free(nc.tag);
+    g_free(nc.used);
+    g_free(nc.held);
+    g_free(nc.dirty);
+  }
   g_free(pos);
   g_free(ready);
   for (guint64 j = 0; j < W; j++) {
@@ -903,6 +931,23 @@ static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
   g_free(resident);
   g_free(seen);
   g_free(nstart);
+}
+
+/* l2_warm: the run reported starts with the cache one earlier run of the trace left. */
+static void naive_eval(const MsModel *m, const MtTrace *t, Naive *out) {
+  const gboolean cache = m->l2_ways && (is_hmm(m) || m->kind == MS_MODEL_UMM);
+  if (!m->l2_warm || !cache) {
+    naive_eval_run(m, t, out, NULL);
+    return;
+  }
+  NaiveCache keep = {0};
+  Naive first;
+  naive_eval_run(m, t, &first, &keep);
+  naive_eval_run(m, t, out, &keep);
+  g_free(keep.tag);
+  g_free(keep.used);
+  g_free(keep.held);
+  g_free(keep.dirty);
 }
 
 /* ---- random traces ---- */
@@ -1511,6 +1556,70 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_dram_rows) {
   g_rand_free(g);
 }
 
+#define RANDOM_WARM_TRACES 2000
+
+/* A warm L2 and home partitions (docs/models.md, "A warm L2", "Home partitions"): small
+ * caches of random models, half of the hmm ones in 2 .. 4 partitions with home partitions on
+ * half of those, a warm start on half of all (their traces may fit l2_words: a warm cache
+ * runs them too), the GPU extensions on half. */
+Test(bruteforce, engine_should_match_naive_evaluator_with_warm_and_home_l2) {
+  guint32 seed = test_seed(20261130u);
+  GRand *g = g_rand_new_with_seed(seed);
+  guint warm_moved = 0, home_moved = 0, warm = 0, home = 0;
+  for (guint it = 0; it < RANDOM_WARM_TRACES; it++) {
+    MsModel *m = random_model(g);
+    while (m->kind == MS_MODEL_DMM) {
+      ms_model_free(m);
+      m = random_model(g);
+    }
+    MtTrace *t = random_trace(g, m->width);
+    if (g_rand_boolean(g)) random_extensions(g, m, t);
+    m->l2_words = (guint64)g_rand_int_range(g, (gint32)m->group_words, 160);
+    m->l2_latency = (guint64)g_rand_int_range(g, 1, 9);
+    m->l2_rate = (guint32)g_rand_int_range(g, 1, 5);
+    m->l2_ways = (guint32)g_rand_int_range(g, 1, 5);
+    m->l2_line_words = 0;
+    m->partial_write_stages = 0;
+    m->l2_partitions = 1;
+    const guint64 sets = m->l2_words / m->group_words / m->l2_ways;
+    if (ms_model_is_hmm(m) && sets >= 2 && g_rand_boolean(g))
+      m->l2_partitions = (guint32)g_rand_int_range(g, 2, (gint32)MIN(sets, 4) + 1);
+    m->l2_hashed_sets = g_rand_boolean(g);
+    m->l2_home_partitions = m->l2_partitions > 1 && g_rand_boolean(g);
+    m->l2_warm = g_rand_boolean(g);
+    t->global_words = g_rand_int_range(g, 0, 3) == 0 ? 0 : (guint64)g_rand_int_range(g, 1, 2 * (gint32)m->l2_words);
+    g_autofree char *desc = describe(m, t, seed, it);
+    Naive n;
+    naive_eval(m, t, &n);
+    MsSimOptions opt = {.per_step = TRUE};
+    MsResult *r = mt_run(m, t, &opt);
+    compare(r, &n, desc);
+    cr_assert_eq(r->l2_warm, m->l2_warm, "%s: the result says whether the run was warm", desc);
+    warm += m->l2_warm;
+    home += m->l2_home_partitions;
+    for (int key = 0; key < 2; key++) { /* the same trace without the key */
+      if (key == 0 ? !m->l2_warm : !m->l2_home_partitions) continue;
+      MsModel *m2 = ms_model_copy(m);
+      if (key == 0) m2->l2_warm = FALSE;
+      else m2->l2_home_partitions = FALSE;
+      MsResult *r2 = mt_run(m2, t, &opt);
+      const gboolean moved = r2->time_units != r->time_units || r2->l2_hits != r->l2_hits;
+      if (key == 0) warm_moved += moved;
+      else home_moved += moved;
+      ms_result_free(r2);
+      ms_model_free(m2);
+    }
+    ms_result_free(r);
+    mt_trace_free(t);
+    ms_model_free(m);
+  }
+  cr_expect_gt(warm_moved, warm / 4, "warm starts that change a result under-tested: %u of %u", warm_moved, warm);
+  cr_expect_gt(home_moved, home / 8, "home partitions that change a result under-tested: %u of %u", home_moved, home);
+  cr_log_info("warm L2: %u traces, %u whose result it changes; home partitions: %u traces, %u changed", warm,
+              warm_moved, home, home_moved);
+  g_rand_free(g);
+}
+
 #define RANDOM_BARRIER_TRACES 2000
 
 /* Barrier time (docs/models.md): barrier_units and barrier_warp_units on random models, with
@@ -1893,7 +2002,7 @@ static void same_result(const MsResult *a, const MsResult *b, const char *desc) 
 Test(threads, results_should_not_depend_on_the_number_of_threads) {
   guint32 seed = test_seed(20261124u);
   GRand *g = g_rand_new_with_seed(seed);
-  guint kinds[4] = {0}, rows = 0;
+  guint kinds[4] = {0}, rows = 0, homes = 0, warms = 0;
   for (guint it = 0; it < 1500; it++) {
     MsModel *m = random_model(g);
     MtTrace *t = random_trace(g, m->width);
@@ -1903,6 +2012,12 @@ Test(threads, results_should_not_depend_on_the_number_of_threads) {
       m->dram_row_words = m->group_words << (it % 3);
       m->dram_lone_rate = 1;
     }
+    /* home partitions and a warm start (no draw either): a read may take its set in two
+     * partitions, the same worker's in the batched cache pass */
+    if (m->l2_partitions > 1 && it % 4 != 0) m->l2_home_partitions = TRUE;
+    if (m->l2_ways && it % 6 == 5) m->l2_warm = TRUE;
+    homes += m->l2_home_partitions;
+    warms += m->l2_warm;
     if (it % 3 == 2) { /* signal and wait steps, counted on the engine's thread */
       MtTrace *f = random_flags(g, t, m->width);
       mt_trace_free(t);
@@ -1938,6 +2053,9 @@ Test(threads, results_should_not_depend_on_the_number_of_threads) {
   }
   for (int k = 0; k < 4; k++) cr_expect_gt(kinds[k], 100, "kind %d under-tested", k);
   cr_expect_gt(rows, 10, "DRAM rows with lone slots under-tested: %u", rows);
+  cr_expect_gt(homes, 10, "home partitions under-tested: %u", homes);
+  cr_expect_gt(warms, 10, "warm starts under-tested: %u", warms);
+  cr_log_info("threads: %u models with home partitions, %u with a warm start", homes, warms);
   g_rand_free(g);
 }
 

@@ -915,6 +915,92 @@ Test(gpu, dram_rows_worked_example) {
   }
 }
 
+/* docs/models.md, "A warm L2" (models/extensions/umm-l2-warm.json, traces/l2-warm.json): UMM
+ * w = 4, latency 5, an L2 of two one-way sets (l2_words 8, group_words 4); one warp reads
+ * groups 0, 1, 2 (a 12-word footprint: beyond l2_words, so a cold cache without the key).
+ * Cold: three misses, complete at 4, 9, 14: 15 time units.  Warm: the first run leaves group 2
+ * in set 0 and group 1 in set 1; group 0 misses (complete at 4), group 1 hits (at 5, complete
+ * at 6), group 2 misses (at 7, complete at 11): 12 time units, 1 hit, 2 misses. */
+Test(gpu, l2_warm_worked_example) {
+  for (int warm = 0; warm <= 1; warm++) {
+    g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 4, 5);
+    m->global_rate = 1;
+    m->l2_words = 8;
+    m->l2_latency = 2;
+    m->l2_rate = 1;
+    m->l2_ways = 1;
+    m->l2_warm = warm;
+    MtTrace *t = mt_trace_new(4, 4);
+    t->global_words = 12;
+    for (int s = 0; s < 3; s++) {
+      gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+      for (int i = 0; i < 4; i++) a[i] = 4 * s + i;
+    }
+    g_autoptr(MsResult) r = mt_run(m, t, NULL);
+    cr_expect_eq(r->time_units, warm ? 12u : 15u, "warm %d: %" G_GUINT64_FORMAT " time units", warm, r->time_units);
+    cr_expect_eq(r->l2_hits, warm ? 1u : 0u);
+    cr_expect_eq(r->l2_misses, warm ? 2u : 3u);
+    cr_expect_eq(r->l2_warm, warm);
+    mt_trace_free(t);
+  }
+}
+
+/* The same model with a footprint that fits: without the key it runs in L2 (no cache, every
+ * access a hit); warm, through the cache, where the first run left both groups: the same 4
+ * time units, and the cache's 2 hits. */
+Test(gpu, l2_warm_runs_fitting_traces_through_the_cache) {
+  for (int warm = 0; warm <= 1; warm++) {
+    g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 4, 5);
+    m->global_rate = 1;
+    m->l2_words = 8;
+    m->l2_latency = 2;
+    m->l2_rate = 1;
+    m->l2_ways = 1;
+    m->l2_warm = warm;
+    MtTrace *t = mt_trace_new(4, 4);
+    t->global_words = 8;
+    for (int s = 0; s < 2; s++) {
+      gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+      for (int i = 0; i < 4; i++) a[i] = 4 * s + i;
+    }
+    g_autoptr(MsResult) r = mt_run(m, t, NULL);
+    cr_expect_eq(r->time_units, 4u, "warm %d: %" G_GUINT64_FORMAT " time units", warm, r->time_units);
+    cr_expect_eq(r->l2_resident, !warm);
+    cr_expect_eq(r->l2_cached, warm);
+    cr_expect_eq(r->l2_hits, warm ? 2u : 0u);
+    mt_trace_free(t);
+  }
+}
+
+/* docs/models.md, "Home partitions" (models/extensions/hmm-l2-home.json, traces/l2-home.json):
+ * HMM d = 2, w = 4, global latency 5, an L2 of two partitions of two one-way sets; two blocks
+ * of one warp (partitions 0 and 1) read group 0, whose home is partition 0 (floor(0 / 2) mod 2).
+ * Without the key each partition misses: DRAM slots 0 and 1, complete at 4 and 5: 6 time
+ * units.  With it the second warp's read misses its own set and hits the home copy: no DRAM,
+ * complete at 1 + 2 - 1 = 2; 5 time units, 1 hit, 1 miss. */
+Test(gpu, l2_home_partitions_worked_example) {
+  for (int home = 0; home <= 1; home++) {
+    g_autoptr(MsModel) m = mt_hmm(MS_MODEL_HMM, 4, 2, 1, 5);
+    m->global_rate = 1;
+    m->l2_words = 16;
+    m->l2_latency = 2;
+    m->l2_rate = 1;
+    m->l2_ways = 1;
+    m->l2_partitions = 2;
+    m->l2_home_partitions = home;
+    MtTrace *t = mt_trace_new(8, 4);
+    t->global_words = 32;
+    gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 8; i++) a[i] = i % 4;
+    g_autoptr(MsResult) r = mt_run(m, t, NULL);
+    cr_expect_eq(r->time_units, home ? 5u : 6u, "home %d: %" G_GUINT64_FORMAT " time units", home, r->time_units);
+    cr_expect_eq(r->l2_hits, home ? 1u : 0u);
+    cr_expect_eq(r->l2_misses, home ? 1u : 2u);
+    cr_expect_eq(r->dram_stages, home ? 1u : 2u);
+    mt_trace_free(t);
+  }
+}
+
 /* docs/models.md, "Posted write-backs": the L2 cache's worked example with
  * l2_posted_write_backs.  The partial write at 7 still takes DRAM slots 7 and 8 but completes
  * at 7 + 2 - 1 = 8, when the L2 has it; the read at 9 misses, DRAM slot 9, complete at 13:

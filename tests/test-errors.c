@@ -76,7 +76,7 @@ static const BadInput model_cases[] = {
       {"missing_model", "{\"width\":4,\"latency\":5}",
        "m.json: missing key \"model\" (umm, dmm, hmm or async-hmm)"},
       {"unknown_key", "{\"model\":\"dmm\",\"width\":4,\"latency\":5,\"latnecy\":3}",
-       "m.json: model: unknown key \"latnecy\" (known: name, model, width, latency, dmms, shared_latency, global_latency, group_words, time_unit_ns, launch_ns, description, calibration, global_rate, resident_warps, resident_blocks, shared_words_per_dmm, launch_units, l2_words, l2_latency, l2_rate, read_window, posted_writes, partial_write_stages, l2_partial_write_stages, l2_ways, l2_partitions, block_start_units, barrier_units, barrier_warp_units, l2_line_words, l2_hashed_sets, l2_posted_write_backs, l2_posted_fences, dram_row_words, dram_lone_rate, dmm_global_rate, shuffle_units, instruction_units, issue_rate, l1_words, l1_latency, l1_ways, global_loaded_latency, l2_loaded_latency, validation)"},
+       "m.json: model: unknown key \"latnecy\" (known: name, model, width, latency, dmms, shared_latency, global_latency, group_words, time_unit_ns, launch_ns, description, calibration, global_rate, resident_warps, resident_blocks, shared_words_per_dmm, launch_units, l2_words, l2_latency, l2_rate, read_window, posted_writes, partial_write_stages, l2_partial_write_stages, l2_ways, l2_partitions, block_start_units, barrier_units, barrier_warp_units, l2_line_words, l2_hashed_sets, l2_warm, l2_home_partitions, l2_posted_write_backs, l2_posted_fences, dram_row_words, dram_lone_rate, dmm_global_rate, shuffle_units, instruction_units, issue_rate, l1_words, l1_latency, l1_ways, global_loaded_latency, l2_loaded_latency, validation)"},
       {"duplicate", "{\"model\":\"dmm\",\"width\":4,\"width\":8,\"latency\":5}",
        "m.json: model: duplicate key \"width\""},
       {"zero_width", "{\"model\":\"dmm\",\"width\":0,\"latency\":5}",
@@ -186,6 +186,14 @@ static const BadInput model_cases[] = {
        "m.json: l2_line_words: lines of 32 words leave a partition less than one set"},
       {"l2_hashed_sets_without_l2_ways", "{\"model\":\"hmm\",\"width\":4,\"dmms\":2,\"global_latency\":5,\"group_words\":4,\"l2_words\":100,\"l2_latency\":3,\"l2_rate\":2,\"l2_hashed_sets\":true}",
        "m.json: l2_hashed_sets: needs l2_ways"},
+      {"l2_warm_without_l2_ways", "{\"model\":\"hmm\",\"width\":4,\"dmms\":2,\"global_latency\":5,\"group_words\":4,\"l2_words\":100,\"l2_latency\":3,\"l2_rate\":2,\"l2_warm\":true}",
+       "m.json: l2_warm: needs l2_ways"},
+      {"l2_warm_not_a_bool", "{\"model\":\"hmm\",\"width\":4,\"dmms\":2,\"global_latency\":5,\"group_words\":4,\"l2_words\":100,\"l2_latency\":3,\"l2_rate\":2,\"l2_ways\":2,\"l2_warm\":1}",
+       "m.json: l2_warm: expected true or false"},
+      {"l2_home_partitions_without_partitions", "{\"model\":\"hmm\",\"width\":4,\"dmms\":2,\"global_latency\":5,\"group_words\":4,\"l2_words\":100,\"l2_latency\":3,\"l2_rate\":2,\"l2_ways\":2,\"l2_home_partitions\":true}",
+       "m.json: l2_home_partitions: needs l2_partitions of 2 or more"},
+      {"l2_home_partitions_not_a_bool", "{\"model\":\"hmm\",\"width\":4,\"dmms\":2,\"global_latency\":5,\"group_words\":4,\"l2_words\":100,\"l2_latency\":3,\"l2_rate\":2,\"l2_ways\":2,\"l2_partitions\":2,\"l2_home_partitions\":\"yes\"}",
+       "m.json: l2_home_partitions: expected true or false"},
       {"l2_posted_write_backs_without_l2_ways", "{\"model\":\"hmm\",\"width\":4,\"dmms\":2,\"global_latency\":5,\"group_words\":4,\"l2_words\":100,\"l2_latency\":3,\"l2_rate\":2,\"l2_posted_write_backs\":true}",
        "m.json: l2_posted_write_backs: needs l2_ways"},
       {"l2_posted_write_backs_number", "{\"model\":\"hmm\",\"width\":4,\"dmms\":2,\"global_latency\":5,\"group_words\":4,\"l2_words\":100,\"l2_latency\":3,\"l2_rate\":2,\"l2_ways\":2,\"l2_posted_write_backs\":1}",
@@ -559,6 +567,33 @@ Test(trace, should_reject_missing_file, .init = enter_tmp, .fini = leave_tmp) {
   cr_assert(g_error_matches(err, MS_ERROR, MS_ERROR_IO));
   cr_expect_str_eq(err->message, "nope.json: cannot open: No such file or directory");
   g_error_free(err);
+}
+
+/* l2_warm runs a trace twice: a caller that cannot open it again (no MsSimOptions.reopen:
+ * standard input, gen --run) is refused by name, with nothing simulated. */
+Test(simulate, l2_warm_should_refuse_a_trace_read_once) {
+  MtTrace *t = mt_trace_new(4, 4);
+  const gint64 a[4] = {0, 1, 2, 3};
+  mt_mem_arr(t, MS_OP_READ, MS_SPACE_GLOBAL, a);
+  MsSource *src = mt_source(t, "once.json");
+  MsModel *m = ms_model_new(MS_MODEL_UMM, 4, 5, 1, 0, 0);
+  m->l2_words = 8;
+  m->l2_latency = 2;
+  m->l2_rate = 1;
+  m->l2_ways = 1;
+  m->l2_warm = TRUE;
+  GError *err = NULL;
+  MsResult *r = ms_simulate(m, src, NULL, &err);
+  cr_expect_null(r);
+  cr_assert_not_null(err);
+  cr_expect_str_eq(err->message, "once.json: l2_warm: the model runs a trace twice (a first run warms the L2), and it "
+                                 "can be read only once here: simulate a trace file with memsim run (not standard "
+                                 "input) or records with memsim compare");
+  g_error_free(err);
+  ms_result_free(r);
+  ms_model_free(m);
+  ms_source_free(src);
+  mt_trace_free(t);
 }
 
 Test(trace, should_accept_block_threads_multiple_of_w, .init = enter_tmp, .fini = leave_tmp) {

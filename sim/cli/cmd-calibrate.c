@@ -9,6 +9,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
   gboolean quiet = FALSE, to_stdout = TRUE;
   gint l2_ways = 0;
   gint64 dram_rows = 0;
+  gboolean warm = FALSE, home = FALSE;
   gboolean hashed = FALSE, no_starts = FALSE, fences = FALSE, barriers = FALSE, port = FALSE, l1 = FALSE, shuffles = FALSE, loaded = FALSE, instructions = FALSE, issue = FALSE;
   GOptionEntry entries[] = {
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the model to FILE ('-' or absent: stdout)", "FILE"},
@@ -18,6 +19,12 @@ int ms_cmd_calibrate(int argc, char **argv) {
        "partial_write_stages is then left out, and l2-random-sweep records add l2_partitions", "N"},
       {"l2-hashed-sets", 0, 0, G_OPTION_ARG_NONE, &hashed,
        "With --l2-ways: add l2_hashed_sets (lines go to hashed sets, docs/models.md)", NULL},
+      {"l2-warm", 0, 0, G_OPTION_ARG_NONE, &warm,
+       "With --l2-ways: add l2_warm (a run starts with the cache one earlier run of the trace left, as repeated "
+       "calls do; every trace runs through the cache, twice: docs/models.md, \"A warm L2\")", NULL},
+      {"l2-home-partitions", 0, 0, G_OPTION_ARG_NONE, &home,
+       "With --l2-ways and l2-random-sweep records that give l2_partitions: add l2_home_partitions (a line's home "
+       "partition, a near copy for reads from the other: docs/models.md, \"Home partitions\")", NULL},
       {"no-block-starts", 0, 0, G_OPTION_ARG_NONE, &no_starts,
        "Leave block_start_units out of the model even where launch-blocks records give it (the calibration "
        "object still shows the figure, marked left out): the shipped models' choice (docs/calibration.md)",
@@ -81,6 +88,13 @@ int ms_cmd_calibrate(int argc, char **argv) {
     goto out;
   }
   c->l2_hashed_sets = hashed;
+  if ((warm || home) && !l2_ways) {
+    fprintf(stderr, "memsim calibrate: --%s needs --l2-ways\n", warm ? "l2-warm" : "l2-home-partitions");
+    code = MS_EXIT_INPUT;
+    goto out;
+  }
+  c->l2_warm = warm;
+  c->l2_home = home;
   if (fences && !l2_ways) {
     fprintf(stderr, "memsim calibrate: --posted-fences needs --l2-ways\n");
     code = MS_EXIT_INPUT;

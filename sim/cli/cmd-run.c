@@ -3,6 +3,9 @@
 #include "ms-view.h"
 #include <string.h>
 
+/* l2_warm's earlier run: the trace file opened again */
+static MsSource *reopen_path(gpointer path, GError **error) { return ms_trace_open(path, error); }
+
 int ms_cmd_run(int argc, char **argv) {
   gboolean json = FALSE, per_step = FALSE, show_progress = FALSE, quiet = FALSE, timeline = FALSE, timing = FALSE,
            every_block = FALSE, every_kernel = FALSE;
@@ -74,6 +77,10 @@ int ms_cmd_run(int argc, char **argv) {
   opt.per_step = per_step;
   opt.fill_every_block = every_block;
   opt.dispatch_every_kernel = every_kernel;
+  if (strcmp(argv[2], "-") != 0) {
+    opt.reopen = reopen_path;
+    opt.reopen_data = argv[2];
+  }
   MsCliProgress prog;
   ms_cli_progress_begin(&prog, "run", show_progress, quiet, &opt);
   if (view) { /* the view opens the trace itself: it may need to read it twice */

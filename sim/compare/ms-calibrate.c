@@ -516,6 +516,9 @@ static gboolean derive_l2_random(MsCalib *c, MsCalDerived *d, GError **error) {
       }
     }
   }
+  if (c->l2_home && (!d->from_random || d->l2_partitions < 2))
+    return fail(error, "%s: --l2-home-partitions: no l2-random-sweep records that give l2_partitions of 2 or more (%s)",
+                (char *)c->files->pdata[0], RUN_HINT);
   if (c->dram_rows) { /* DRAM rows: the rows a structure, the lone rate measured */
     if (!d->random_points)
       return fail(error, "%s: --dram-rows: no l2-random-sweep records (dram_lone_rate is their largest footprint's "
@@ -1340,6 +1343,8 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
   if (d->from_fence && d->posted_write_backs)
     cJSON_AddBoolToObject(o, c->posted_fences ? "l2_posted_fences" : "l2_posted_write_backs", TRUE);
   if (d->from_random && d->l2_partitions > 1) cJSON_AddNumberToObject(o, "l2_partitions", d->l2_partitions);
+  if (c->l2_ways && c->l2_warm) cJSON_AddBoolToObject(o, "l2_warm", TRUE);
+  if (c->l2_ways && c->l2_home && d->from_random && d->l2_partitions > 1) cJSON_AddBoolToObject(o, "l2_home_partitions", TRUE);
   if (d->from_dram) {
     cJSON_AddNumberToObject(o, "dram_row_words", (double)d->dram_row_words);
     cJSON_AddNumberToObject(o, "dram_lone_rate", d->dram_lone_rate);

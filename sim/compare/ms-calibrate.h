@@ -128,6 +128,8 @@ typedef struct {
   MsCalDerived d;
   gboolean derived;
   gboolean l2_hashed_sets; /* --l2-hashed-sets: the cache's lines go to hashed sets */
+  gboolean l2_warm;        /* --l2-warm: a run starts with the cache an earlier one left */
+  gboolean l2_home;        /* --l2-home-partitions: lines have a home partition (needs l2_partitions) */
   gboolean no_block_starts; /* --no-block-starts: block_start_units derived, not written */
   gboolean posted_fences;  /* --posted-fences: the store-fence-loop records give l2_posted_fences
                             * (a signal waits for the L2), not l2_posted_write_backs */

@@ -889,6 +889,17 @@ static double thread_cpu_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* l2_warm's earlier run: the record's trace built again */
+typedef struct {
+  MsCompare *cmp;
+  MsCmpRecord *r;
+} Reopen;
+
+static MsSource *reopen_record(gpointer data, GError **error) {
+  Reopen *o = data;
+  return ms_cmp_record_source(o->cmp, o->r, error);
+}
+
 static gboolean simulate_one(MsCompare *cmp, MsCmpRecord *r, GError **error) {
   if (cache_lookup(cmp, r)) return TRUE;
   if (cmp->cached_only) {
@@ -905,6 +916,9 @@ static gboolean simulate_one(MsCompare *cmp, MsCmpRecord *r, GError **error) {
    * their steps go to as many engine threads as there are jobs (the same result) */
   opt.threads = cmp->jobs <= 1 ? 0 : cmp->big_work > 0 && r->work >= cmp->big_work ? cmp->jobs : 1;
   r->sim_threads = opt.threads;
+  Reopen ro = {cmp, r};
+  opt.reopen = reopen_record;
+  opt.reopen_data = &ro;
   GError *e = NULL;
   MsResult *res = ms_simulate(cmp->model, s, &opt, &e);
   ms_source_free(s);

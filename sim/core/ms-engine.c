@@ -171,10 +171,19 @@ typedef struct {
   int qshift;      /* log2(q) when q is a power of two, else -1 */
   guint64 smag;    /* rate_magic(sets) */
   gboolean hashed; /* l2_hashed_sets */
+  gboolean home;   /* l2_home_partitions */
   guint64 *tag;
   guint32 *mask;
   guint8 *cnt;
 } L2Cache;
+
+static void l2_cache_free(L2Cache *L) {
+  if (!L) return;
+  ms_mem_free(L->tag);
+  ms_mem_free(L->mask);
+  ms_mem_free(L->cnt);
+  g_free(L);
+}
 
 /* The L1 (l1_words): per block, a private share of its DMM's L1 in `sets` sets of `ways`
  * groups, most recently used first.  tag[b] holds block b's (group + 1, 0: empty), made on
@@ -856,6 +865,29 @@ static inline guint64 l2_set_of(const Engine *e, guint64 warp, guint64 g) {
   return l2_set_in(e->l2c, l2_part_base(e, warp), g);
 }
 
+/* Home partitions (l2_home_partitions): group g's access from the partition of `set` (its set
+ * there).  Line x's home is floor(h / sets) mod P, h = ms_l2_hash(x) (x without hashed sets),
+ * the bits above those that chose its set; its set is the same in every partition.  A write
+ * and a read from the home partition go to the home set; a read from another partition looks
+ * in its own set, and on a miss there takes the group from the home set (a hit there, no DRAM)
+ * or from DRAM into both: the group is held twice.  Counted as one hit or one miss. */
+static guint l2_home_access(L2Cache *L, Counter *c, guint64 set, guint64 g, gboolean write, gboolean full) {
+  const guint64 line = L->qshift >= 0 ? g >> L->qshift : g / L->q;
+  const guint64 h = L->hashed ? ms_l2_hash(line) : line;
+  const guint64 idx = set % L->sets, hp = h / L->sets % L->parts;
+  const guint64 home = hp * L->sets + idx;
+  if (write || home == set) return l2_access(L, c, home, g, write, full);
+  const guint64 h0 = c->l2_hits;
+  (void)l2_access(L, c, set, g, FALSE, full); /* the near copy */
+  if (c->l2_hits > h0) return 0;
+  c->l2_misses--; /* counted at the home set */
+  return l2_access(L, c, home, g, FALSE, full);
+}
+
+static inline guint l2_access_any(L2Cache *L, Counter *c, guint64 set, guint64 g, gboolean write, gboolean full) {
+  return L->home ? l2_home_access(L, c, set, g, write, full) : l2_access(L, c, set, g, write, full);
+}
+
 /* L2 cache: warp `warp`'s global request through the cache, on one thread.  Returns its
  * DRAM slots. */
 static guint l2_warp(const Engine *e, Counter *c, guint64 warp, const gint64 *a, guint n, gboolean write) {
@@ -865,7 +897,7 @@ static guint l2_warp(const Engine *e, Counter *c, guint64 warp, const gint64 *a,
   guint kd = 0;
   for (guint j = 0; j < m; j++) {
     const guint64 g = gs[j] & ~L2_FLAGS;
-    kd += l2_units(e, c, l2_access(e->l2c, c, l2_set_of(e, warp, g), g, write, (gs[j] & L2_FULL) != 0), gs[j]);
+    kd += l2_units(e, c, l2_access_any(e->l2c, c, l2_set_of(e, warp, g), g, write, (gs[j] & L2_FULL) != 0), gs[j]);
   }
   return kd;
 }
@@ -1366,7 +1398,9 @@ static void l2_groups_share(Engine *e, guint i) {
       for (guint j = 0; j < m; j++) {
         const guint64 gs = l2_set_in(e->l2c, pbase, e->l2ent[k0 + j] & ~L2_FLAGS);
         e->l2set[k0 + j] = gs;
-        e->l2own[k0 + j] = (guint8)(gs % n);
+        /* one worker per set index: with home partitions a read may touch its set in two
+         * partitions, which must be the same worker's */
+        e->l2own[k0 + j] = (guint8)((e->l2c->home ? gs % e->l2c->sets : gs) % n);
         c->l2off[e->l2own[k0 + j] + 1]++;
       }
     }
@@ -1397,7 +1431,7 @@ static void l2_access_share(Engine *e, guint o) {
         __builtin_prefetch(L->cnt + s->l2s[k + 8].set);
       }
       const L2Ent *x = &s->l2s[k];
-      c->l2kd[x->v] += (guint16)l2_units(e, c, l2_access(e->l2c, c, x->set, x->g & ~L2_FLAGS, e->l2_write, (x->g & L2_FULL) != 0), x->g);
+      c->l2kd[x->v] += (guint16)l2_units(e, c, l2_access_any(e->l2c, c, x->set, x->g & ~L2_FLAGS, e->l2_write, (x->g & L2_FULL) != 0), x->g);
     }
   }
 }
@@ -3433,12 +3467,7 @@ static void engine_free(Engine *e) {
     g_free(e->l1c->tag);
     g_free(e->l1c);
   }
-  if (e->l2c) {
-    ms_mem_free(e->l2c->tag);
-    ms_mem_free(e->l2c->mask);
-    ms_mem_free(e->l2c->cnt);
-    g_free(e->l2c);
-  }
+  l2_cache_free(e->l2c);
   ms_mem_free(e->cursor);
   ms_mem_free(e->ready);
   ms_mem_free(e->rtop);
@@ -3545,8 +3574,10 @@ static void engine_free(Engine *e) {
   ms_mem_free(e->work);
 }
 
-MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *options,
-                      GError **error) {
+/* One run of src.  warm (l2_warm): NULL; else *warm is the cache an earlier run left (NULL:
+ * none yet, a cold one is made), taken by this run, and on success the cache it leaves. */
+static MsResult *simulate(const MsModel *model, MsSource *src, const MsSimOptions *options, L2Cache **warm,
+                          GError **error) {
   static const MsSimOptions defaults = {0};
   Engine e = {0};
   e.model = model;
@@ -3610,7 +3641,7 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     gboolean global = e.hmm ? p == e.P - 1 : model->kind == MS_MODEL_UMM;
     e.rate[p] = global && model->global_rate > 1 ? (gint64)model->global_rate : 1;
     /* L2: a declared footprint that fits stays in L2 across calls */
-    if (global && model->l2_words && ms_source_global_words(src) &&
+    if (global && model->l2_words && !model->l2_warm && ms_source_global_words(src) &&
         ms_source_global_words(src) <= model->l2_words) {
       e.lat[p] = (gint64)model->l2_latency;
       e.rate[p] = (gint64)model->l2_rate;
@@ -3631,18 +3662,23 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
       e.dlone = (guint)e.drate;
       e.drate *= e.dunit;
     }
-    L2Cache *L = g_new0(L2Cache, 1);
-    L->ways = model->l2_ways;
-    L->parts = MAX(1u, model->l2_partitions);
-    const guint64 lw = model->l2_line_words ? model->l2_line_words : model->group_words;
-    L->q = (guint32)(lw / model->group_words);
-    L->hashed = model->l2_hashed_sets;
-    L->sets = MAX(G_GUINT64_CONSTANT(1), model->l2_words / lw / model->l2_ways / L->parts);
-    L->smag = rate_magic((gint64)L->sets);
-    L->qshift = (L->q & (L->q - 1)) == 0 ? __builtin_ctz(L->q) : -1;
-    L->tag = ms_mem_new(guint64, L->parts * L->sets * L->ways); /* probed at random: huge pages */
-    L->mask = ms_mem_new(guint32, L->parts * L->sets * L->ways);
-    L->cnt = ms_mem_new(guint8, L->parts * L->sets);
+    L2Cache *L = warm ? *warm : NULL; /* l2_warm: the cache an earlier run left */
+    if (warm) *warm = NULL;
+    if (!L) {
+      L = g_new0(L2Cache, 1);
+      L->ways = model->l2_ways;
+      L->parts = MAX(1u, model->l2_partitions);
+      const guint64 lw = model->l2_line_words ? model->l2_line_words : model->group_words;
+      L->q = (guint32)(lw / model->group_words);
+      L->hashed = model->l2_hashed_sets;
+      L->home = model->l2_home_partitions;
+      L->sets = MAX(G_GUINT64_CONSTANT(1), model->l2_words / lw / model->l2_ways / L->parts);
+      L->smag = rate_magic((gint64)L->sets);
+      L->qshift = (L->q & (L->q - 1)) == 0 ? __builtin_ctz(L->q) : -1;
+      L->tag = ms_mem_new(guint64, L->parts * L->sets * L->ways); /* probed at random: huge pages */
+      L->mask = ms_mem_new(guint32, L->parts * L->sets * L->ways);
+      L->cnt = ms_mem_new(guint8, L->parts * L->sets);
+    }
     e.l2c = L;
   }
   e.pw = e.l2 || e.l2c ? model->l2_partial_write_stages : model->partial_write_stages;
@@ -3888,6 +3924,10 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
     }
   }
   if (ok && e.iacc) issue_close(&e); /* the last phase */
+  if (ok && warm) { /* l2_warm: the cache this run leaves, for the next */
+    *warm = e.l2c;
+    e.l2c = NULL;
+  }
   engine_free(&e);
   if (!ok) {
     g_propagate_error(error, e.error);
@@ -3901,6 +3941,36 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   R->requests = R->shared.requests + R->global.requests;
   R->extra_stages = R->stages - R->dispatches;
   return R;
+}
+
+/* A model with l2_warm runs the trace twice: an earlier run, whose result is dropped, leaves
+ * the cache that the run reported starts with (docs/models.md, "A warm L2"). */
+MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *options, GError **error) {
+  const gboolean cache = model->l2_ways && (ms_model_is_hmm(model) || model->kind == MS_MODEL_UMM);
+  if (!model->l2_warm || !cache) return simulate(model, src, options, NULL, error);
+  if (!options || !options->reopen) {
+    g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
+                "%s: l2_warm: the model runs a trace twice (a first run warms the L2), and it can be read only "
+                "once here: simulate a trace file with memsim run (not standard input) or records with memsim compare",
+                ms_source_name(src));
+    return NULL;
+  }
+  MsSource *first = options->reopen(options->reopen_data, error);
+  if (!first) return NULL;
+  MsSimOptions o = *options;
+  o.per_step = FALSE;
+  o.max_events = 0;
+  o.progress = NULL;
+  L2Cache *L = NULL;
+  MsResult *r = simulate(model, first, &o, &L, error);
+  ms_source_free(first);
+  if (r) {
+    ms_result_free(r);
+    r = simulate(model, src, options, &L, error);
+  }
+  l2_cache_free(L);
+  if (r) r->l2_warm = TRUE;
+  return r;
 }
 
 void ms_result_free(MsResult *r) {

@@ -90,6 +90,8 @@ char *ms_model_describe(const MsModel *m) {
   if (m->l2_partitions > 1) g_string_append_printf(s, " l2_partitions=%u", m->l2_partitions);
   if (m->l2_line_words) g_string_append_printf(s, " l2_line_words=%" G_GUINT64_FORMAT, m->l2_line_words);
   if (m->l2_hashed_sets) g_string_append(s, " l2_hashed_sets=true");
+  if (m->l2_warm) g_string_append(s, " l2_warm=true");
+  if (m->l2_home_partitions) g_string_append(s, " l2_home_partitions=true");
   if (m->l2_posted_write_backs) g_string_append(s, " l2_posted_write_backs=true");
   if (m->l2_posted_fences) g_string_append(s, " l2_posted_fences=true");
   if (m->dram_row_words)
@@ -120,7 +122,7 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "l2_latency",  "l2_rate",        "read_window",
                                          "posted_writes", "partial_write_stages",
                                          "l2_partial_write_stages", "l2_ways",
-                                         "l2_partitions", "block_start_units", "barrier_units", "barrier_warp_units", "l2_line_words", "l2_hashed_sets",
+                                         "l2_partitions", "block_start_units", "barrier_units", "barrier_warp_units", "l2_line_words", "l2_hashed_sets", "l2_warm", "l2_home_partitions",
                                          "l2_posted_write_backs", "l2_posted_fences", "dram_row_words", "dram_lone_rate",
                                          "dmm_global_rate", "shuffle_units", "instruction_units", "issue_rate", "l1_words",
                                          "l1_latency", "l1_ways", "global_loaded_latency",
@@ -458,6 +460,19 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
     if (!cJSON_IsBool(it)) return fail(error, MS_ERROR_INVALID, "%s: l2_hashed_sets: expected true or false", fn);
     if (!m->l2_ways) return fail(error, MS_ERROR_INVALID, "%s: l2_hashed_sets: needs l2_ways", fn);
     m->l2_hashed_sets = cJSON_IsTrue(it);
+  }
+  it = cJSON_GetObjectItemCaseSensitive(root, "l2_home_partitions");
+  if (it) {
+    if (!cJSON_IsBool(it)) return fail(error, MS_ERROR_INVALID, "%s: l2_home_partitions: expected true or false", fn);
+    if (m->l2_partitions < 2)
+      return fail(error, MS_ERROR_INVALID, "%s: l2_home_partitions: needs l2_partitions of 2 or more", fn);
+    m->l2_home_partitions = cJSON_IsTrue(it);
+  }
+  it = cJSON_GetObjectItemCaseSensitive(root, "l2_warm");
+  if (it) {
+    if (!cJSON_IsBool(it)) return fail(error, MS_ERROR_INVALID, "%s: l2_warm: expected true or false", fn);
+    if (!m->l2_ways) return fail(error, MS_ERROR_INVALID, "%s: l2_warm: needs l2_ways", fn);
+    m->l2_warm = cJSON_IsTrue(it);
   }
   it = cJSON_GetObjectItemCaseSensitive(root, "l2_posted_write_backs");
   if (it) {

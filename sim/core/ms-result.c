@@ -45,6 +45,8 @@ static cJSON *model_json(const MsModel *m) {
   if (m->l2_partitions > 1) cJSON_AddNumberToObject(o, "l2_partitions", m->l2_partitions);
   if (m->l2_line_words) cJSON_AddNumberToObject(o, "l2_line_words", (double)m->l2_line_words);
   if (m->l2_hashed_sets) cJSON_AddBoolToObject(o, "l2_hashed_sets", TRUE);
+  if (m->l2_warm) cJSON_AddBoolToObject(o, "l2_warm", TRUE);
+  if (m->l2_home_partitions) cJSON_AddBoolToObject(o, "l2_home_partitions", TRUE);
   if (m->l2_posted_write_backs) cJSON_AddBoolToObject(o, "l2_posted_write_backs", TRUE);
   if (m->l2_posted_fences) cJSON_AddBoolToObject(o, "l2_posted_fences", TRUE);
   if (m->dram_row_words) {
@@ -152,6 +154,7 @@ char *ms_result_to_json(const MsResult *r, const MsModel *m, const MsSource *src
     cJSON_AddNumberToObject(c, "dram_stages", (double)r->dram_stages);
     cJSON_AddNumberToObject(c, "dram_busy", (double)r->dram_busy);
     if (r->dram_rows) cJSON_AddNumberToObject(c, "dram_lone_stages", (double)r->dram_lone_stages);
+    if (r->l2_warm) cJSON_AddBoolToObject(c, "warm", TRUE);
   }
   if (r->l1_cached) {
     cJSON *c = cJSON_AddObjectToObject(o, "l1_cache");
@@ -237,8 +240,9 @@ void ms_result_print_text(const MsResult *r, const MsModel *m, const MsSource *s
           ms_result_bound(r), r->global_busy, r->shared_busy, r->launch_total, r->kernels, r->kernels == 1 ? "" : "s");
   if (r->l2_cached)
     fprintf(out, "l2 cache       %" G_GUINT64_FORMAT " hits, %" G_GUINT64_FORMAT " misses; DRAM stages %" G_GUINT64_FORMAT
-                 ", busy %" G_GUINT64_FORMAT " time units\n",
-            r->l2_hits, r->l2_misses, r->dram_stages, r->dram_busy);
+                 ", busy %" G_GUINT64_FORMAT " time units%s\n",
+            r->l2_hits, r->l2_misses, r->dram_stages, r->dram_busy,
+            r->l2_warm ? " (warm: the cache one earlier run left)" : "");
   if (r->l2_cached && r->dram_rows)
     fprintf(out, "dram rows      %" G_GUINT64_FORMAT " of the DRAM stages alone in their row (at dram_lone_rate)\n",
             r->dram_lone_stages);

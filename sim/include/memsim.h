@@ -129,6 +129,17 @@ typedef struct {
   /* l2_hashed_sets (with l2_ways): line x goes to set ms_l2_hash(x) mod sets instead of x mod
    * sets, as a GPU hashes addresses to L2 slices (docs/models.md, "L2 lines") */
   gboolean l2_hashed_sets;
+  /* l2_warm (with l2_ways; FALSE): a run starts with the cache that one earlier run of the
+   * same trace leaves, as a GPU's repeated calls do; every trace then runs through the cache,
+   * also one whose global_words fit l2_words (docs/models.md, "A warm L2").  The engine runs
+   * the trace twice (MsSimOptions.reopen).  FALSE: the footprint rule and a cold cache. */
+  gboolean l2_warm;
+  /* l2_home_partitions (with l2_partitions > 1; FALSE): line x has a home partition,
+   * floor(h / sets) mod P (h: the set hash, or x itself without l2_hashed_sets); a read from
+   * another partition keeps a copy in its own as well (filled from the home copy, else from
+   * DRAM into both), and a write goes to the home partition (docs/models.md, "Home
+   * partitions").  FALSE: a block's partition holds what its warps access. */
+  gboolean l2_home_partitions;
   /* l2_posted_write_backs (with l2_ways; FALSE): a write completes when the L2 has it; the
    * DRAM slots its groups take (write-backs, fills) are taken as before but do not delay its
    * completion (docs/models.md, "Posted write-backs").  FALSE: it completes with them. */
@@ -438,6 +449,7 @@ typedef struct {
   guint64 dram_busy;      /* L2 cache: time units the DRAM needs: ceil(dram_stages / global_rate);
                            * with DRAM rows, lone slots at dram_lone_rate */
   gboolean dram_rows;     /* the model has DRAM rows (dram_row_words) */
+  gboolean l2_warm;       /* l2_warm: the run started with the cache an earlier run left */
   guint64 dram_lone_stages; /* DRAM rows: the DRAM slots of lone groups (among dram_stages) */
   guint64 repeated_blocks; /* blocks of memory steps counted as a shifted copy of another
                             * (repeated blocks, docs/performance.md): not a model figure */
@@ -473,6 +485,10 @@ typedef struct {
                             * the same result */
   gboolean fill_every_block; /* TRUE: no repeated-block reuse (block_shift); the same result */
   gboolean dispatch_every_kernel; /* TRUE: no repeated kernels (docs/performance.md); the same result */
+  /* A second opening of the same trace, for a model with l2_warm (its earlier run); NULL:
+   * such a model is refused.  Called once, from the calling thread. */
+  MsSource *(*reopen)(gpointer data, GError **error);
+  gpointer reopen_data;
 } MsSimOptions;
 
 /* Run `source` on `model`.  Returns a new result or NULL with error set (a reader error, a
