@@ -3311,6 +3311,23 @@ static gboolean serve(Engine *e, guint p, gint64 t) {
   return TRUE;
 }
 
+/* l2_warm's earlier run: the cache state a run leaves depends only on the steps' accesses in
+ * trace order (the cache and L1 passes run as steps load, docs/performance.md), not on the
+ * schedule, so the steps are loaded and dropped, with no dispatch. */
+static gboolean warm_pass(Engine *e) {
+  for (;;) {
+    StepRec *r = NULL;
+    GError *err = NULL;
+    const int got = produce_step(e, &r, &err);
+    if (got == PROD_ERROR) {
+      g_propagate_error(&e->error, err);
+      return FALSE;
+    }
+    if (got == PROD_END) return TRUE;
+    rec_free(e, r);
+  }
+}
+
 static gboolean run(Engine *e) {
   if (e->dyn) {
     e->place_at = e->launch; /* the first kernel's blocks */
@@ -3577,7 +3594,7 @@ static void engine_free(Engine *e) {
 /* One run of src.  warm (l2_warm): NULL; else *warm is the cache an earlier run left (NULL:
  * none yet, a cold one is made), taken by this run, and on success the cache it leaves. */
 static MsResult *simulate(const MsModel *model, MsSource *src, const MsSimOptions *options, L2Cache **warm,
-                          GError **error) {
+                          gboolean warm_only, GError **error) {
   static const MsSimOptions defaults = {0};
   Engine e = {0};
   e.model = model;
@@ -3886,8 +3903,8 @@ static MsResult *simulate(const MsModel *model, MsSource *src, const MsSimOption
    * that fills on the workers): there the dispatch loop would only read the stage counts
    * from another core's cache (measured: bench/logs/2026-11-27f/call4) */
   if (!e.opt->load_ahead_min_threads && e.reuse && !e.l2c && e.pool) ahead = FALSE;
-  if (ahead) loader_start(&e);
-  gboolean ok = run(&e);
+  if (ahead && !warm_only) loader_start(&e);
+  gboolean ok = warm_only ? warm_pass(&e) : run(&e);
   R->helper_cpu_s += loader_stop(&e);
   if (ok) {
     R->kernels = e.kernels;
@@ -3947,7 +3964,7 @@ static MsResult *simulate(const MsModel *model, MsSource *src, const MsSimOption
  * the cache that the run reported starts with (docs/models.md, "A warm L2"). */
 MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *options, GError **error) {
   const gboolean cache = model->l2_ways && (ms_model_is_hmm(model) || model->kind == MS_MODEL_UMM);
-  if (!model->l2_warm || !cache) return simulate(model, src, options, NULL, error);
+  if (!model->l2_warm || !cache) return simulate(model, src, options, NULL, FALSE, error);
   if (!options || !options->reopen) {
     g_set_error(error, MS_ERROR, MS_ERROR_INVALID,
                 "%s: l2_warm: the model runs a trace twice (a first run warms the L2), and it can be read only "
@@ -3962,11 +3979,11 @@ MsResult *ms_simulate(const MsModel *model, MsSource *src, const MsSimOptions *o
   o.max_events = 0;
   o.progress = NULL;
   L2Cache *L = NULL;
-  MsResult *r = simulate(model, first, &o, &L, error);
+  MsResult *r = simulate(model, first, &o, &L, TRUE, error); /* its steps loaded, not dispatched */
   ms_source_free(first);
   if (r) {
     ms_result_free(r);
-    r = simulate(model, src, options, &L, error);
+    r = simulate(model, src, options, &L, FALSE, error);
   }
   l2_cache_free(L);
   if (r) r->l2_warm = TRUE;
