@@ -95,6 +95,7 @@ typedef struct {
   guint64 *tag, *used;
   guint32 *held, *dirty;
   guint64 row, unit, lone; /* DRAM rows: groups per row (0: none); a slot's units, a lone one's */
+  guint64 lonew;           /* a lone write's slot's units (dram_lone_write_rate) */
 } NaiveCache;
 
 /* One access of partition `part`; returns the DRAM slots (docs/models.md, "The L2 cache"). */
@@ -181,7 +182,7 @@ static guint64 naive_cache_warp(NaiveCache *c, Naive *out, guint64 part, const g
     if (!c->row) kd += slots;
     else if (alone) {
       out->dram_lone_stages += slots;
-      kd += slots * c->lone;
+      kd += slots * (write ? c->lonew : c->lone);
     } else {
       kd += slots * c->unit;
     }
@@ -316,8 +317,11 @@ static void naive_eval_run(const MsModel *m, const MtTrace *t, Naive *out, Naive
     nc.dirty = g_new0(guint32, parts * nc.sets * nc.ways);
     if (m->dram_row_words) {
       nc.row = m->dram_row_words / m->group_words;
-      nc.unit = m->dram_lone_rate;
-      nc.lone = m->global_rate > 1 ? m->global_rate : 1;
+      /* time in 1 / (g r) units, or 1 / (g r rw) with dram_lone_write_rate rw */
+      const guint64 g = m->global_rate > 1 ? m->global_rate : 1, r = m->dram_lone_rate, rw = m->dram_lone_write_rate;
+      nc.unit = rw ? r * rw : r;
+      nc.lone = rw ? g * rw : g;
+      nc.lonew = rw ? g * r : g;
     }
   }
   /* k[s][j]: stages of warp j in step s, kd[s][j] its DRAM slots (cache); and the counters */
@@ -455,7 +459,8 @@ static void naive_eval_run(const MsModel *m, const MtTrace *t, Naive *out, Naive
   gboolean l2 = m->l2_words && t->global_words && t->global_words <= m->l2_words;
   /* the cache's DRAM slots per time unit; with DRAM rows, units of 1 / (global_rate x
    * dram_lone_rate) time units per time unit */
-  const gint64 d_rate = (gint64)g_rate * (m->dram_row_words ? (gint64)m->dram_lone_rate : 1);
+  const gint64 d_rate = (gint64)g_rate * (m->dram_row_words ? (gint64)m->dram_lone_rate : 1) *
+                       (m->dram_lone_write_rate ? (gint64)m->dram_lone_write_rate : 1);
   const gint64 d_lat = (gint64)(hmm ? m->global_latency : m->latency);
   gint64 next_dslot = 0;
   /* dmm_global_rate: each DMM's port, its next free slot */
@@ -1509,7 +1514,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_posted_fences) {
 Test(bruteforce, engine_should_match_naive_evaluator_with_dram_rows) {
   guint32 seed = test_seed(20261129u);
   GRand *g = g_rand_new_with_seed(seed);
-  guint moved = 0, lone = 0;
+  guint moved = 0, lone = 0, wrate = 0, wmoved = 0;
   for (guint it = 0; it < RANDOM_DRAM_ROW_TRACES; it++) {
     MsModel *m = random_model(g);
     while (m->kind == MS_MODEL_DMM) {
@@ -1531,6 +1536,8 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_dram_rows) {
     if (m->global_rate < 2) m->global_rate = (guint32)g_rand_int_range(g, 2, 6); /* a lone slot can cost more */
     m->dram_row_words = m->group_words << g_rand_int_range(g, 0, 4);
     m->dram_lone_rate = (guint32)g_rand_int_range(g, 1, (gint32)m->global_rate + 1);
+    if (it % 2) m->dram_lone_write_rate = (guint32)g_rand_int_range(g, 1, (gint32)m->global_rate + 1);
+    wrate += m->dram_lone_write_rate > 0;
     g_autofree char *desc = describe(m, t, seed, it);
     Naive n;
     naive_eval(m, t, &n);
@@ -1538,9 +1545,18 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_dram_rows) {
     MsResult *r = mt_run(m, t, &opt);
     compare(r, &n, desc);
     lone += r->dram_lone_stages > 0;
+    if (m->dram_lone_write_rate) { /* the same without the write rate */
+      MsModel *m3 = ms_model_copy(m);
+      m3->dram_lone_write_rate = 0;
+      MsResult *r3 = mt_run(m3, t, &opt);
+      wmoved += r3->time_units != r->time_units;
+      ms_result_free(r3);
+      ms_model_free(m3);
+    }
     MsModel *m2 = ms_model_copy(m);
     m2->dram_row_words = 0;
     m2->dram_lone_rate = 0;
+    m2->dram_lone_write_rate = 0;
     MsResult *r2 = mt_run(m2, t, &opt);
     moved += r2->time_units != r->time_units;
     cr_assert_eq(r2->dram_stages, r->dram_stages, "%s: the rows change no slot count", desc);
@@ -1552,7 +1568,9 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_dram_rows) {
   }
   cr_expect_gt(lone, RANDOM_DRAM_ROW_TRACES / 4, "lone DRAM slots under-tested: %u", lone);
   cr_expect_gt(moved, RANDOM_DRAM_ROW_TRACES / 10, "traces whose time the rows move under-tested: %u", moved);
-  cr_log_info("dram rows: %u traces with lone slots, %u whose time they move", lone, moved);
+  cr_expect_gt(wmoved, wrate / 20, "dram_lone_write_rate that moves a time under-tested: %u of %u", wmoved, wrate);
+  cr_log_info("dram rows: %u traces with lone slots, %u whose time they move; %u with a write rate, %u moved", lone,
+              moved, wrate, wmoved);
   g_rand_free(g);
 }
 

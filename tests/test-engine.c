@@ -1001,6 +1001,33 @@ Test(gpu, l2_home_partitions_worked_example) {
   }
 }
 
+/* docs/models.md, "DRAM rows", the write rate: the same model (global_rate 2, dram_lone_rate
+ * 1, rows of two groups); one warp writes words 0, 8, 16, 24: four partial writes that miss,
+ * each alone in its row, two lone slots each (fill, write-back).  At dram_lone_rate the eight
+ * slots take 8 time units (complete at 7 + 5 - 1 = 11: 12 time units); with
+ * dram_lone_write_rate 2 half a unit each (complete at 3 + 5 - 1 = 7: 8 time units). */
+Test(gpu, dram_lone_write_rate_worked_example) {
+  for (int rw = 0; rw <= 2; rw += 2) {
+    g_autoptr(MsModel) m = mt_model(MS_MODEL_UMM, 4, 5);
+    m->global_rate = 2;
+    m->l2_words = 32;
+    m->l2_latency = 2;
+    m->l2_rate = 1;
+    m->l2_ways = 1;
+    m->dram_row_words = 8;
+    m->dram_lone_rate = 1;
+    m->dram_lone_write_rate = (guint32)rw;
+    MtTrace *t = mt_trace_new(4, 4);
+    gint64 *a = mt_mem(t, MS_OP_WRITE, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 4; i++) a[i] = 8 * i;
+    g_autoptr(MsResult) r = mt_run(m, t, NULL);
+    cr_expect_eq(r->time_units, rw ? 8u : 12u, "rw %d: %" G_GUINT64_FORMAT " time units", rw, r->time_units);
+    cr_expect_eq(r->dram_lone_stages, 8u);
+    cr_expect_eq(r->dram_busy, rw ? 4u : 8u);
+    mt_trace_free(t);
+  }
+}
+
 /* docs/models.md, "Posted write-backs": the L2 cache's worked example with
  * l2_posted_write_backs.  The partial write at 7 still takes DRAM slots 7 and 8 but completes
  * at 7 + 2 - 1 = 8, when the L2 has it; the read at 9 misses, DRAM slot 9, complete at 13:

@@ -9,7 +9,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
   gboolean quiet = FALSE, to_stdout = TRUE;
   gint l2_ways = 0;
   gint64 dram_rows = 0;
-  gboolean warm = FALSE, home = FALSE;
+  gboolean warm = FALSE, home = FALSE, lone_writes = FALSE;
   gboolean hashed = FALSE, no_starts = FALSE, fences = FALSE, barriers = FALSE, port = FALSE, l1 = FALSE, shuffles = FALSE, loaded = FALSE, instructions = FALSE, issue = FALSE;
   GOptionEntry entries[] = {
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the model to FILE ('-' or absent: stdout)", "FILE"},
@@ -39,6 +39,9 @@ int ms_cmd_calibrate(int argc, char **argv) {
        "random loads per time unit (a DRAM access alone in its row, docs/models.md, \"DRAM rows\"); the shipped "
        "models use 256 (an HBM page of 1 KiB)",
        "WORDS"},
+      {"dram-lone-writes", 0, 0, G_OPTION_ARG_NONE, &lone_writes,
+       "With --dram-rows: add dram_lone_write_rate, from the largest l2-random-write-sweep footprint's stores (two "
+       "lone slots each, docs/models.md, \"DRAM rows\")", NULL},
       {"barriers", 0, 0, G_OPTION_ARG_NONE, &barriers,
        "Add barrier_units and barrier_warp_units from the barrier-loop records (a block barrier's time, "
        "docs/models.md, \"Barrier time\")",
@@ -113,6 +116,12 @@ int ms_cmd_calibrate(int argc, char **argv) {
     goto out;
   }
   c->dram_rows = (guint64)dram_rows;
+  if (lone_writes && !dram_rows) {
+    fprintf(stderr, "memsim calibrate: --dram-lone-writes needs --dram-rows\n");
+    code = MS_EXIT_INPUT;
+    goto out;
+  }
+  c->dram_lone_writes = lone_writes;
   c->no_block_starts = no_starts;
   c->dmm_port = port;
   c->l1 = l1;

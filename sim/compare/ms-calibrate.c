@@ -44,7 +44,7 @@ static void derived_clear(MsCalDerived *d) {
                    &d->from_l2read, &d->from_l2chase, &d->from_load_loop, &d->from_store_loop,
                    &d->from_l2sweep, &d->from_writes, &d->from_l2_writes, &d->from_random,
                    &d->from_line, &d->from_blocks, &d->from_port, &d->from_l1, &d->from_shuffle_latency,
-                   &d->from_shuffle_rate, &d->from_loaded, &d->from_l2_loaded, &d->from_fence, &d->from_issue, &d->from_barriers, &d->from_dram};
+                   &d->from_shuffle_rate, &d->from_loaded, &d->from_l2_loaded, &d->from_fence, &d->from_issue, &d->from_barriers, &d->from_dram, &d->from_dram_write};
   for (guint i = 0; i < G_N_ELEMENTS(from); i++) g_clear_pointer(from[i], g_free);
   memset(d, 0, sizeof *d);
 }
@@ -530,6 +530,28 @@ static gboolean derive_l2_random(MsCalib *c, MsCalDerived *d, GError **error) {
     d->dram_row_words = c->dram_rows;
     d->dram_lone_rate = (guint32)round_u64(d->time_unit_ns / d->random_ns_hi, 1, MAX(1u, d->global_rate));
     d->from_dram = g_strdup_printf("%s, the l2-random-sweep record of %.0f MiB", d->from_random, d->random_bytes_hi / 1048576);
+  }
+  if (c->dram_lone_writes) { /* a lone write's slots: the largest random-write footprint's stores */
+    const char *file = NULL;
+    for (guint i = 0; i < c->records->len; i++) {
+      const MsCalRecord *x = c->records->pdata[i];
+      double f, med, stores;
+      if (strcmp(x->algorithm, "l2-random-write-sweep") != 0) continue;
+      if (!field(x, "params.footprint_bytes", FALSE, &f, error) || !field(x, "median_ns", FALSE, &med, error) ||
+          !field(x, "params.stores", FALSE, &stores, error))
+        return FALSE;
+      if (f > d->write_bytes_hi) {
+        d->write_bytes_hi = f;
+        d->write_ns_hi = med / stores;
+        file = x->file;
+      }
+    }
+    if (!file)
+      return fail(error, "%s: --dram-lone-writes: no l2-random-write-sweep records (dram_lone_write_rate is their "
+                         "largest footprint's stores per time unit, two slots each; %s)",
+                  (char *)c->files->pdata[0], RUN_HINT);
+    d->dram_lone_write_rate = (guint32)round_u64(2 * d->time_unit_ns / d->write_ns_hi, 1, MAX(1u, d->global_rate));
+    d->from_dram_write = g_strdup_printf("%s, the l2-random-write-sweep record of %.0f MiB", file, d->write_bytes_hi / 1048576);
   }
   return TRUE;
 }
@@ -1261,6 +1283,14 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
     cJSON_AddNumberToObject(o, "footprint_bytes", d->random_bytes_hi);
     cJSON_AddNumberToObject(o, "ns_per_load", d->random_ns_hi);
   }
+  if (d->from_dram_write) {
+    o = figure(cal, "dram_lone_write_rate", d->dram_lone_write_rate, d->from_dram_write,
+               "round(2 x time_unit_ns / ns per random 4-byte store at the largest l2-random-write-sweep footprint), "
+               "within 1 .. global_rate: each store a lone partial write that misses, two slots (its fill and its "
+               "write-back)");
+    cJSON_AddNumberToObject(o, "footprint_bytes", d->write_bytes_hi);
+    cJSON_AddNumberToObject(o, "ns_per_store", d->write_ns_hi);
+  }
   if (d->from_loaded) {
     static const char rule[] =
         "per record (warps_per_sm ascending): [floor(u), round(result.clocks_per_hop)], u = 1000 x result.warps x "
@@ -1348,6 +1378,7 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
   if (d->from_dram) {
     cJSON_AddNumberToObject(o, "dram_row_words", (double)d->dram_row_words);
     cJSON_AddNumberToObject(o, "dram_lone_rate", d->dram_lone_rate);
+    if (d->from_dram_write) cJSON_AddNumberToObject(o, "dram_lone_write_rate", d->dram_lone_write_rate);
   }
   if (d->from_line && d->l2_line_words > d->group_words) cJSON_AddNumberToObject(o, "l2_line_words", (double)d->l2_line_words);
   if (d->from_blocks && d->block_start_units && !c->no_block_starts) cJSON_AddNumberToObject(o, "block_start_units", (double)d->block_start_units);
@@ -1463,6 +1494,10 @@ char *ms_calib_summary(const MsCalib *c) {
     g_string_append_printf(s, "  %-21s %-9u random loads %.4f ns each at %.0f MiB (rows of %" G_GUINT64_FORMAT " words)   %s\n",
                            "dram_lone_rate", d->dram_lone_rate, d->random_ns_hi, d->random_bytes_hi / 1048576,
                            d->dram_row_words, d->from_dram);
+  if (d->from_dram_write)
+    g_string_append_printf(s, "  %-21s %-9u random stores %.4f ns each at %.0f MiB (two lone slots each)   %s\n",
+                           "dram_lone_write_rate", d->dram_lone_write_rate, d->write_ns_hi, d->write_bytes_hi / 1048576,
+                           d->from_dram_write);
   if (d->from_shuffle_latency) {
     char *units = c->shuffles ? g_strdup_printf("%" G_GUINT64_FORMAT, d->shuffle_units) : g_strdup("-");
     char *imad = isfinite(d->shuffle_imad_clocks) ? g_strdup_printf(" (IMAD in the same loop %.2f)", d->shuffle_imad_clocks)

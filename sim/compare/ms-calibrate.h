@@ -62,6 +62,13 @@ typedef struct {
   guint64 dram_row_words;
   guint32 dram_lone_rate;
   char *from_dram;
+  /* --dram-lone-writes (with --dram-rows, the l2-random-write-sweep records): write_ns_hi = ns
+   * per random 4-byte store at the largest footprint (write_bytes_hi); each such store a lone
+   * partial write that misses, 2 slots (its fill and its write-back): dram_lone_write_rate =
+   * round(2 time_unit_ns / write_ns_hi), within 1 .. global_rate */
+  double write_ns_hi, write_bytes_hi;
+  guint32 dram_lone_write_rate;
+  char *from_dram_write;
   /* L2 lines (optional l2-line-sweep records, with --l2-ways): line_bytes = the footprint
    * where one load per 128-byte line first takes 1.1 x the smallest's time; the L2 keeps
    * units of 128 x 4 l2_words / line_bytes bytes: l2_line_words */
@@ -142,6 +149,7 @@ typedef struct {
   gboolean loaded_latency; /* --loaded-latency: the latency curves from the loaded-chase records */
   guint64 dram_rows;       /* --dram-rows WORDS: dram_row_words WORDS (a structure) and
                             * dram_lone_rate from the l2-random-sweep records (0: neither) */
+  gboolean dram_lone_writes; /* --dram-lone-writes: dram_lone_write_rate from l2-random-write-sweep records */
   guint32 l2_ways;      /* --l2-ways: the model runs large footprints through an L2 cache of this
                          * many ways (a structure, not a measurement; 0: none) */
 } MsCalib;

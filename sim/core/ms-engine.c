@@ -377,7 +377,9 @@ typedef struct Engine {
   guint64 dbusy;        /* L2 cache: DRAM slots taken */
   guint64 drow;         /* dram_row_words / group_words (0: no DRAM rows) */
   guint dunit, dlone;   /* DRAM rows: the units of 1 / (global_rate x dram_lone_rate) time
-                         * that a DRAM slot takes (dram_lone_rate), a lone one (global_rate) */
+                         * that a DRAM slot takes (dram_lone_rate), a lone one (global_rate);
+                         * with dram_lone_write_rate rw, units of 1 / (g r rw): r rw and g rw */
+  guint dlonew;         /* a lone write's slot (g; with rw, g r) */
   L1Cache *l1c;         /* l1_words: global steps look in their block's share first */
   gint64 l1lat;
   gint64 *pslot, prate; /* dmm_global_rate: per DMM, its port's next free slot; slots per unit */
@@ -769,12 +771,12 @@ static void l2_mark_lone(const Engine *e, guint64 *gs, guint m) {
 
 /* What an access's `cost` DRAM slots take of the DRAM: the slots themselves, or with DRAM
  * rows their units (a lone group's at the lone rate); c counts the slots. */
-static inline guint l2_units(const Engine *e, Counter *c, guint cost, guint64 gflags) {
+static inline guint l2_units(const Engine *e, Counter *c, guint cost, guint64 gflags, gboolean write) {
   c->dram_slots += cost;
   if (!e->drow) return cost;
   if (gflags & L2_LONE) {
     c->dram_lone += cost;
-    return cost * e->dlone;
+    return cost * (write ? e->dlonew : e->dlone);
   }
   return cost * e->dunit;
 }
@@ -897,7 +899,7 @@ static guint l2_warp(const Engine *e, Counter *c, guint64 warp, const gint64 *a,
   guint kd = 0;
   for (guint j = 0; j < m; j++) {
     const guint64 g = gs[j] & ~L2_FLAGS;
-    kd += l2_units(e, c, l2_access_any(e->l2c, c, l2_set_of(e, warp, g), g, write, (gs[j] & L2_FULL) != 0), gs[j]);
+    kd += l2_units(e, c, l2_access_any(e->l2c, c, l2_set_of(e, warp, g), g, write, (gs[j] & L2_FULL) != 0), gs[j], write);
   }
   return kd;
 }
@@ -1431,7 +1433,7 @@ static void l2_access_share(Engine *e, guint o) {
         __builtin_prefetch(L->cnt + s->l2s[k + 8].set);
       }
       const L2Ent *x = &s->l2s[k];
-      c->l2kd[x->v] += (guint16)l2_units(e, c, l2_access_any(e->l2c, c, x->set, x->g & ~L2_FLAGS, e->l2_write, (x->g & L2_FULL) != 0), x->g);
+      c->l2kd[x->v] += (guint16)l2_units(e, c, l2_access_any(e->l2c, c, x->set, x->g & ~L2_FLAGS, e->l2_write, (x->g & L2_FULL) != 0), x->g, e->l2_write);
     }
   }
 }
@@ -3675,9 +3677,15 @@ static MsResult *simulate(const MsModel *model, MsSource *src, const MsSimOption
     e.dlat = (gint64)(e.hmm ? model->global_latency : model->latency);
     if (model->dram_row_words) { /* DRAM rows: the DRAM's time in finer units */
       e.drow = MAX(G_GUINT64_CONSTANT(1), model->dram_row_words / model->group_words);
-      e.dunit = model->dram_lone_rate;
-      e.dlone = (guint)e.drate;
-      e.drate *= e.dunit;
+      const guint g = (guint)e.drate, r = model->dram_lone_rate, rw = model->dram_lone_write_rate;
+      e.dunit = r; /* units of 1 / (g r): a slot r, a lone one g */
+      e.dlone = e.dlonew = g;
+      if (rw) { /* units of 1 / (g r rw): a lone write's slot g r */
+        e.dunit = r * rw;
+        e.dlone = g * rw;
+        e.dlonew = g * r;
+      }
+      e.drate = (gint64)g * r * (rw ? rw : 1);
     }
     L2Cache *L = warm ? *warm : NULL; /* l2_warm: the cache an earlier run left */
     if (warm) *warm = NULL;

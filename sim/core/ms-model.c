@@ -96,6 +96,7 @@ char *ms_model_describe(const MsModel *m) {
   if (m->l2_posted_fences) g_string_append(s, " l2_posted_fences=true");
   if (m->dram_row_words)
     g_string_append_printf(s, " dram_row_words=%" G_GUINT64_FORMAT " dram_lone_rate=%u", m->dram_row_words, m->dram_lone_rate);
+  if (m->dram_lone_write_rate) g_string_append_printf(s, " dram_lone_write_rate=%u", m->dram_lone_write_rate);
   if (m->dmm_global_rate) g_string_append_printf(s, " dmm_global_rate=%u", m->dmm_global_rate);
   if (m->shuffle_units) g_string_append_printf(s, " shuffle_units=%" G_GUINT64_FORMAT, m->shuffle_units);
   if (m->instruction_units) g_string_append_printf(s, " instruction_units=%" G_GUINT64_FORMAT, m->instruction_units);
@@ -123,7 +124,7 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "posted_writes", "partial_write_stages",
                                          "l2_partial_write_stages", "l2_ways",
                                          "l2_partitions", "block_start_units", "barrier_units", "barrier_warp_units", "l2_line_words", "l2_hashed_sets", "l2_warm", "l2_home_partitions",
-                                         "l2_posted_write_backs", "l2_posted_fences", "dram_row_words", "dram_lone_rate",
+                                         "l2_posted_write_backs", "l2_posted_fences", "dram_row_words", "dram_lone_rate", "dram_lone_write_rate",
                                          "dmm_global_rate", "shuffle_units", "instruction_units", "issue_rate", "l1_words",
                                          "l1_latency", "l1_ways", "global_loaded_latency",
                                          "l2_loaded_latency", "validation", NULL};
@@ -510,6 +511,21 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
                   "%s: dram_lone_rate: needs 2 x width x global_rate <= 65535 (here %" G_GUINT64_FORMAT ")", fn,
                   2 * (guint64)m->width * g);
     m->dram_lone_rate = (guint32)v;
+  }
+  it = cJSON_GetObjectItemCaseSensitive(root, "dram_lone_write_rate");
+  if (it) {
+    if (!m->dram_row_words) return fail(error, MS_ERROR_INVALID, "%s: dram_lone_write_rate: needs dram_row_words", fn);
+    const guint64 g = m->global_rate > 1 ? m->global_rate : 1, r = m->dram_lone_rate;
+    if (!ms_json_get_uint(it, 1, g, fn, "dram_lone_write_rate", &v, error)) return FALSE;
+    /* the slots in 1 / (global_rate x dram_lone_rate x this) time units: a slot at most
+     * global_rate x max(dram_lone_rate, this) of them, 2 x width slots a warp, in 16 bits */
+    const guint64 unit = g * MAX(r, v);
+    if (2 * (guint64)m->width * unit > G_MAXUINT16)
+      return fail(error, MS_ERROR_INVALID,
+                  "%s: dram_lone_write_rate: needs 2 x width x global_rate x max(dram_lone_rate, dram_lone_write_rate) <= "
+                  "65535 (here %" G_GUINT64_FORMAT ")",
+                  fn, 2 * (guint64)m->width * unit);
+    m->dram_lone_write_rate = (guint32)v;
   }
   /* L1: l1_words and l1_latency go together; l1_ways needs them */
   it = cJSON_GetObjectItemCaseSensitive(root, "l1_words");

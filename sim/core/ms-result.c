@@ -52,6 +52,7 @@ static cJSON *model_json(const MsModel *m) {
   if (m->dram_row_words) {
     cJSON_AddNumberToObject(o, "dram_row_words", (double)m->dram_row_words);
     cJSON_AddNumberToObject(o, "dram_lone_rate", m->dram_lone_rate);
+    if (m->dram_lone_write_rate) cJSON_AddNumberToObject(o, "dram_lone_write_rate", m->dram_lone_write_rate);
   }
   if (m->dmm_global_rate) cJSON_AddNumberToObject(o, "dmm_global_rate", m->dmm_global_rate);
   if (m->shuffle_units) cJSON_AddNumberToObject(o, "shuffle_units", (double)m->shuffle_units);

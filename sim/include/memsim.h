@@ -155,6 +155,10 @@ typedef struct {
    * 1 / global_rate. */
   guint64 dram_row_words;
   guint32 dram_lone_rate;
+  /* dram_lone_write_rate (with DRAM rows; 0: dram_lone_rate): a lone group's slots for a write
+   * (its fill and its write-back) take 1 / this many time units each (docs/models.md, "DRAM
+   * rows") */
+  guint32 dram_lone_write_rate;
   /* hmm kinds (a project extension, docs/models.md, "A DMM's port"): a DMM passes at most
    * this many global stages per time unit; a request of k stages from a DMM also takes k
    * slots of its port and completes no earlier than its last port slot + the latency - 1
