@@ -26,6 +26,13 @@
  *   sm-strided-write   (one SM each, 32 warps): what one SM's load/store path passes per
  *                      clock when every lane's word is in its own line (s = 32), against
  *                      a coalesced request (s = 1): the model's dmm_global_rate
+ *   sm-l1-strided-read the sm-strided read over a 64 KiB buffer with ld.global.ca (every line
+ *                      in the SM's L1 after the first touch), s = 1, 2, 4, 8, 16, 32, by 1 and 8
+ *                      blocks of 1024 threads: what one SM passes per clock when the lines hit
+ *                      L1, per line (s = 32: 32 lines) against per sector (s = 8: 32 sectors
+ *                      in 8 lines); the port rule for L1 hits (docs/calibration.md)
+ *   sm-l1-strided-write,  the same with stores, and with a load and a store back of each word
+ *   sm-l1-strided-rmw  (the GF(2) elimination's row-wise update of lines just loaded)
  *   l2-read            16-byte ld.global.cg loads over a 16 MiB buffer, many passes
  *   l2-sweep           the same read over footprints of 8 .. 128 MiB (whole passes, a
  *                      grid-stride loop each): bandwidth against footprint shows how much
@@ -302,6 +309,39 @@ __global__ void __launch_bounds__(1024) sm_strided(uint32_t *a, size_t m, size_t
     else s += __ldcg(a + (q & mask) * stride);
   }
   if (!WRITE) block_add(s, sum);
+}
+
+/* The SM's L1 hit path: sm_strided's reads with ld.global.ca over a footprint the L1 holds. */
+__global__ void __launch_bounds__(1024) sm_l1_strided(const uint32_t *a, size_t m, size_t stride, size_t total,
+                                                      uint32_t *sum) {
+  const size_t T = (size_t)gridDim.x * blockDim.x, mask = m - 1;
+  size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t s = 0;
+  for (; q + 7 * T < total; q += 8 * T) {
+    uint32_t v[8];
+#pragma unroll
+    for (int u = 0; u < 8; u++) v[u] = __ldca(a + ((q + u * T) & mask) * stride);
+#pragma unroll
+    for (int u = 0; u < 8; u++) s += v[u];
+  }
+  for (; q < total; q += T) s += __ldca(a + (q & mask) * stride);
+  block_add(s, sum);
+}
+
+/* The same over a footprint the L1 holds, OP 1: stores of pattern(k) (as sm_strided's);
+ * OP 2: a load and a store back of the same word (x ^ 0), the GF(2) elimination's row-wise
+ * update: every lane's line was just loaded into L1. */
+template <int OP>
+__global__ void __launch_bounds__(1024) sm_l1_strided_w(uint32_t *a, size_t m, size_t stride, size_t total) {
+  const size_t T = (size_t)gridDim.x * blockDim.x, mask = m - 1;
+  for (size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x; q < total; q += T) {
+    uint32_t *x = a + (q & mask) * stride;
+    if (OP == 1) *x = pattern(q & mask);
+    else {
+      uint32_t v = __ldca(x);
+      asm volatile("st.global.u32 [%0], %1;" : : "l"(x), "r"(v ^ (uint32_t)(q >> 62)) : "memory");
+    }
+  }
 }
 
 /* Counts the k < m with b[k * stride] != pattern(k); the lowest in *first. */
@@ -1094,6 +1134,90 @@ void run_sm_strided(const Dev &d) {
   MS_CUDA(cudaFree(a));
   MS_CUDA(cudaFree(sum));
   MS_CUDA(cudaFree(bad));
+}
+
+/* sm-l1-strided-read: k = 1 and 8 blocks of 1024 threads (one SM each) over a 64 KiB buffer
+ * (16384 words; the L1 holds it: l1-sweep), ld.global.ca, 2^16 warp requests per block per call
+ * at s = 1 .. 32: a request's 32 words lie in s lines and min(32, 4 s) sectors. */
+void run_sm_l1_strided(const Dev &d) {
+  if (!ms_selected("sm-l1-strided-read") && !ms_selected("sm-l1-strided-write") && !ms_selected("sm-l1-strided-rmw")) return;
+  const size_t bytes = (size_t)64 << 10, words = bytes / 4;
+  uint32_t *a, *sum;
+  MS_CUDA(cudaMalloc(&a, bytes));
+  MS_CUDA(cudaMalloc(&sum, 4));
+  for (int k : {1, 8}) {
+    if (k > d.sms || !ms_selected("sm-l1-strided-read")) continue;
+    for (long long s : {1LL, 2LL, 4LL, 8LL, 16LL, 32LL}) {
+      const size_t requests = ((size_t)1 << 16) * (size_t)k, total = requests * 32, m = words / (size_t)s;
+      fill_pattern<<<d.sms * 8, 256>>>(a, words);
+      MS_CHECK_LAUNCH();
+      MsRecord rec;
+      rec.workload = "calibrate";
+      rec.algorithm = "sm-l1-strided-read";
+      rec.p("stride_words", s);
+      rec.p("footprint_bytes", (long long)bytes);
+      rec.p("blocks", (long long)k);
+      rec.p("threads_per_block", 1024LL);
+      rec.x("warp_requests", (long long)requests);
+      rec.x("lines_per_request", std::min(s, 32LL));
+      rec.x("sectors_per_request", s >= 8 ? 32LL : 4 * s);
+      auto poison = [&] { MS_CUDA(cudaMemset(sum, 0xff, 4)); };
+      auto launch = [&] {
+        MS_CUDA(cudaMemsetAsync(sum, 0, 4));
+        sm_l1_strided<<<k, 1024>>>(a, m, (size_t)s, total, sum);
+      };
+      auto verify = [&]() -> std::string {
+        /* total > m: words 0 .. m - 1 (at stride s) total / m times each */
+        uint32_t h = 0, want = (uint32_t)(total / m) * pattern_sum(m, (uint64_t)s);
+        MS_CUDA(cudaMemcpy(&h, sum, 4, cudaMemcpyDeviceToHost));
+        return h == want ? "" : ms_fmt("sum %u, want %u", h, want);
+      };
+      measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+        return "{\"ns_per_warp_request\": " + jnum(med / (double)requests) + "}";
+      });
+    }
+  }
+  /* sm-l1-strided-write (stores) and sm-l1-strided-rmw (a load and its store back): the
+   * same blocks, strides and footprint; a request is one warp store (rmw: a load and a store) */
+  unsigned long long *bad;
+  MS_CUDA(cudaMalloc(&bad, 2 * sizeof(unsigned long long)));
+  for (int op : {1, 2}) {
+    const char *alg = op == 1 ? "sm-l1-strided-write" : "sm-l1-strided-rmw";
+    if (!ms_selected(alg)) continue;
+    for (int k : {1, 8}) {
+      if (k > d.sms) continue;
+      for (long long s : {1LL, 4LL, 8LL, 16LL, 32LL}) {
+        const size_t requests = ((size_t)1 << 16) * (size_t)k, total = requests * 32, m = words / (size_t)s;
+        fill_pattern<<<d.sms * 8, 256>>>(a, words);
+        /* rmw stores back what it loads: start from the stores' values (word k s = pattern(k)) */
+        if (op == 2) sm_l1_strided_w<1><<<1, 1024>>>(a, m, (size_t)s, m);
+        MS_CHECK_LAUNCH();
+        MsRecord rec;
+        rec.workload = "calibrate";
+        rec.algorithm = alg;
+        rec.p("stride_words", s);
+        rec.p("footprint_bytes", (long long)bytes);
+        rec.p("blocks", (long long)k);
+        rec.p("threads_per_block", 1024LL);
+        rec.x("warp_requests", (long long)requests);
+        rec.x("lines_per_request", std::min(s, 32LL));
+        rec.x("sectors_per_request", s >= 8 ? 32LL : 4 * s);
+        auto poison = [&] { if (op == 1) MS_CUDA(cudaMemset(a, 0xff, bytes)); };
+        auto launch = [&] {
+          if (op == 1) sm_l1_strided_w<1><<<k, 1024>>>(a, m, (size_t)s, total);
+          else sm_l1_strided_w<2><<<k, 1024>>>(a, m, (size_t)s, total);
+        };
+        /* both leave word k s = pattern(k) for k < m (rmw stores back what it loaded) */
+        auto verify = [&]() -> std::string { return check_strided_words(d, a, m, (size_t)s, bad); };
+        measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+          return "{\"ns_per_warp_request\": " + jnum(med / (double)requests) + "}";
+        });
+      }
+    }
+  }
+  MS_CUDA(cudaFree(bad));
+  MS_CUDA(cudaFree(a));
+  MS_CUDA(cudaFree(sum));
 }
 
 void run_dram(const MsOptions &o, const Dev &d) {
@@ -2044,6 +2168,7 @@ void ms_run_calibrate(const MsOptions &o) {
   if (ms_selected("l2-read")) run_l2_read(d);
   run_l2_strided(d);
   run_sm_strided(d);
+  run_sm_l1_strided(d);
   if (ms_selected("l2-sweep")) run_l2_sweep(d, o.quick);
   if (ms_selected("l2-copy-sweep")) run_l2_copy_sweep(d, o.quick);
   if (ms_selected("l2-stream-sweep")) run_l2_stream_sweep(d, o.quick);

@@ -603,6 +603,15 @@ if out=$("$memsim" run "$src/models/extensions/dmm-barrier-time.json" "$src/trac
    "$memsim" run no-barrier-time.json "$src/traces/barrier-time.json" --json 2>/dev/null | grep -q '^{"time_units":12,'; then
   echo "ok - barrier_time_worked_example"
 else fail "barrier_time_worked_example: $out"; fi
+# a DMM's port by banks (docs/models.md): the worked example, 8 time units with dmm_port_banks 2,
+# 12 by stages
+n=$((n + 1))
+sed 's/, "dmm_port_banks": 2//' "$src/models/extensions/hmm-dmm-port-banks.json" >no-port-banks.json
+if out=$("$memsim" run "$src/models/extensions/hmm-dmm-port-banks.json" "$src/traces/dmm-port-banks.json" --json 2>/dev/null) &&
+   grep -q '^{"time_units":8,' <<<"$out" &&
+   "$memsim" run no-port-banks.json "$src/traces/dmm-port-banks.json" --json 2>/dev/null | grep -q '^{"time_units":12,'; then
+  echo "ok - dmm_port_banks_worked_example"
+else fail "dmm_port_banks_worked_example: $out"; fi
 # posted fences (docs/models.md): the worked example, 7 time units with the key, 10 without
 n=$((n + 1))
 sed 's/, "l2_posted_fences": true//' "$src/models/extensions/umm-l2-posted-fences.json" >no-fences.json

@@ -327,6 +327,7 @@ static void naive_eval_run(const MsModel *m, const MtTrace *t, Naive *out, Naive
   /* k[s][j]: stages of warp j in step s, kd[s][j] its DRAM slots (cache); and the counters */
   guint64 *k = g_new0(guint64, nsteps * W);
   guint64 *kd = g_new0(guint64, nsteps * W);
+  guint64 *kpn = g_new0(guint64, nsteps * W); /* dmm_port_banks: a global read's port slots */
   /* L1: each block's share of l1_words, less the shared words of the blocks a DMM holds */
   gboolean *l1h = g_new0(gboolean, nsteps * W); /* a read's group hit in the L1 */
   NaiveL1 l1 = {0};
@@ -410,6 +411,8 @@ static void naive_eval_run(const MsModel *m, const MtTrace *t, Naive *out, Naive
     for (guint64 j = 0; j < W; j++) {
       guint n = (guint)MIN((guint64)w, p - j * w);
       for (guint i = 0; i < n; i++) out->step_req[s] += a[j * w + i] >= 0;
+      if (hmm && m->dmm_port_banks && !shared_rule && st.op == MS_OP_READ) /* every active lane's banks */
+        kpn[s * W + j] = MAX((guint64)m->dmm_port_banks, naive_dmm(a + j * w, n, w));
       if (l1.tag && !shared_rule)
         l1h[s * W + j] = naive_l1_warp(&l1, out, j / wpb, a + j * w, n, m->group_words, st.op == MS_OP_WRITE);
       guint64 kk = shared_rule ? naive_dmm(a + j * w, n, w)
@@ -840,12 +843,15 @@ static void naive_eval_run(const MsModel *m, const MtTrace *t, Naive *out, Naive
           gint64 entered = (s0 + (gint64)kk - 1) / rate;
           if (p_rate && q == d) { /* the DMM's port: its slots too, from now on */
             const gint64 x = bdmm[j / wpb];
+            /* dmm_port_banks: a read takes its bank degree (at least the key), and the port
+             * is a queue: the warp is not held until its slots come */
+            const gint64 ps = m->dmm_port_banks && st.op == MS_OP_READ ? (gint64)kpn[pos[j] * W + j] : (gint64)kk;
             gint64 p0 = MAX(next_pslot[x], now * p_rate);
-            gint64 pe = (p0 + (gint64)kk - 1) / p_rate;
+            gint64 pe = (p0 + ps - 1) / p_rate;
             complete = MAX(complete, pe + (gint64)l - 1);
             at_l2 = MAX(at_l2, pe + (gint64)l - 1);
-            entered = MAX(entered, pe);
-            next_pslot[x] = p0 + (gint64)kk;
+            if (!m->dmm_port_banks) entered = MAX(entered, pe);
+            next_pslot[x] = p0 + ps;
           }
           next_slot[q] = s0 + (gint64)kk;
           busy[q] += kk;
@@ -901,6 +907,7 @@ static void naive_eval_run(const MsModel *m, const MtTrace *t, Naive *out, Naive
   g_free(ci);
   g_free(ftime);
   g_free(l1h);
+  g_free(kpn);
   g_free(l1.tag);
   g_free(l1.used);
   if (keep) {
@@ -1207,7 +1214,14 @@ static void random_extensions(GRand *g, MsModel *m, MtTrace *t) {
     if (g_rand_boolean(g)) m->resident_blocks = (guint64)g_rand_int_range(g, 1, 4);
     if ((m->resident_warps || m->resident_blocks) && g_rand_boolean(g))
       m->block_start_units = (guint64)g_rand_int_range(g, 1, 6);
-    if (g_rand_int_range(g, 0, 3) == 0) m->dmm_global_rate = (guint32)g_rand_int_range(g, 1, 4);
+    if (g_rand_int_range(g, 0, 3) == 0) {
+      m->dmm_global_rate = (guint32)g_rand_int_range(g, 1, 4);
+      /* dmm_port_banks on half of them, from a generator of its own: the other draws (and so
+       * the other keys' coverage) stay as they were */
+      static GRand *pb;
+      if (!pb) pb = g_rand_new_with_seed(20261128);
+      if (g_rand_boolean(pb)) m->dmm_port_banks = (guint32)g_rand_int_range(pb, 1, 5);
+    }
     if (g_rand_int_range(g, 0, 3) == 0) {
       t->shared_words = (guint64)g_rand_int_range(g, 1, 50);
       m->shared_words_per_dmm = t->shared_words * (guint64)g_rand_int_range(g, 1, 4) +
@@ -1692,7 +1706,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   guint32 seed = test_seed(20261122u);
   GRand *g = g_rand_new_with_seed(seed);
   GRand *gc = g_rand_new_with_seed(seed ^ 0x5a5a5a5au);
-  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0, lined = 0, hashed = 0, postwb = 0, ported = 0, shuffled = 0, computed = 0, l1hit = 0, l1evict = 0, loaded = 0, issued = 0;
+  guint rate = 0, dyn = 0, launch = 0, window = 0, posted = 0, partial = 0, cached = 0, evicting = 0, parted = 0, starts = 0, lined = 0, hashed = 0, postwb = 0, ported = 0, banked = 0, shuffled = 0, computed = 0, l1hit = 0, l1evict = 0, loaded = 0, issued = 0;
   for (guint it = 0; it < RANDOM_EXTENSION_TRACES; it++) {
     MsModel *m = random_model(g);
     MtTrace *t = random_trace(g, m->width);
@@ -1719,6 +1733,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
     hashed += r->l2_cached && m->l2_hashed_sets && r->dram_stages > 0;
     postwb += r->l2_cached && m->l2_posted_write_backs && r->dram_stages > 0;
     ported += m->dmm_global_rate > 0 && r->global.stages > 0;
+    banked += m->dmm_port_banks > 0 && r->global.stages > 0;
     shuffled += m->shuffle_units > 0 && r->shuffles > 0;
     computed += m->instruction_units > 0 && r->instructions > 0;
     if (m->issue_rate && r->instructions > 0) { /* does the issue limit matter? the same without it */
@@ -1761,6 +1776,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
   cr_expect_gt(hashed, RANDOM_EXTENSION_TRACES / 50, "l2_hashed_sets under-tested: %u", hashed);
   cr_expect_gt(postwb, RANDOM_EXTENSION_TRACES / 50, "l2_posted_write_backs under-tested: %u", postwb);
   cr_expect_gt(ported, RANDOM_EXTENSION_TRACES / 20, "dmm_global_rate under-tested: %u", ported);
+  cr_expect_gt(banked, RANDOM_EXTENSION_TRACES / 40, "dmm_port_banks under-tested: %u", banked);
   cr_expect_gt(shuffled, RANDOM_EXTENSION_TRACES / 20, "shuffle_units under-tested: %u", shuffled);
   cr_expect_gt(computed, RANDOM_EXTENSION_TRACES / 20, "instruction_units under-tested: %u", computed);
   cr_expect_gt(issued, RANDOM_EXTENSION_TRACES / 200, "issue_rate under-tested: %u", issued);

@@ -1164,6 +1164,32 @@ Test(gpu, dmm_port_worked_example) {
   }
 }
 
+/* docs/models.md, "A DMM's port, by banks": the same HMM on one DMM, dmm_global_rate 1; one
+ * block of two warps whose lanes are each in their own group and their own bank (0 5 10 15,
+ * 16 21 26 31): 4 stages, bank degree 1.  By stages the port takes slots 0-3 and 4-7 (12 time
+ * units); with dmm_port_banks 2 a read takes max(2, 1) = 2 slots, 0-1 and 2-3, complete at 5
+ * and 7: 8 time units (dmm_port_banks 1: 1 slot each, complete at 4 and 5: 6); with
+ * dmm_port_banks 4, 4 slots each: 12 again
+ * (models/extensions/hmm-dmm-port-banks.json, traces/dmm-port-banks.json). */
+Test(gpu, dmm_port_banks_worked_example) {
+  const struct { guint32 banks; guint64 want; } cases[] = {{0, 12}, {2, 8}, {1, 6}, {4, 12}};
+  for (gsize c = 0; c < G_N_ELEMENTS(cases); c++) {
+    g_autoptr(MsModel) m = mt_hmm(MS_MODEL_HMM, 4, 1, 1, 5);
+    m->group_words = 4;
+    m->global_rate = 8;
+    m->dmm_global_rate = 1;
+    m->dmm_port_banks = cases[c].banks;
+    MtTrace *t = mt_trace_new(8, 8);
+    gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 8; i++) a[i] = 5 * (i % 4) + 16 * (i / 4);
+    MsSimOptions opt = {0};
+    g_autoptr(MsResult) r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, cases[c].want, "banks %u: %" G_GUINT64_FORMAT " time units", cases[c].banks,
+                 r->time_units);
+    mt_trace_free(t);
+  }
+}
+
 /* docs/models.md, "Loaded latency": UMM w = 4, l = 4, global_loaded_latency [[0, 4],
  * [500, 8]] (a window of 4 time units of 1 slot); four warps each read one group
  * (traces/loaded-latency.json).  W0 at 0: 0 stages in the window, u = 0, latency 4,

@@ -43,7 +43,7 @@ static void derived_clear(MsCalDerived *d) {
                    &d->from_global, &d->from_shared, &d->from_launch, &d->from_device,
                    &d->from_l2read, &d->from_l2chase, &d->from_load_loop, &d->from_store_loop,
                    &d->from_l2sweep, &d->from_writes, &d->from_l2_writes, &d->from_random,
-                   &d->from_line, &d->from_blocks, &d->from_port, &d->from_l1, &d->from_shuffle_latency,
+                   &d->from_line, &d->from_blocks, &d->from_port, &d->from_port_banks, &d->from_l1, &d->from_shuffle_latency,
                    &d->from_shuffle_rate, &d->from_loaded, &d->from_l2_loaded, &d->from_fence, &d->from_issue, &d->from_barriers, &d->from_dram, &d->from_dram_write};
   for (guint i = 0; i < G_N_ELEMENTS(from); i++) g_clear_pointer(from[i], g_free);
   memset(d, 0, sizeof *d);
@@ -830,6 +830,41 @@ static gboolean derive_port(MsCalib *c, MsCalDerived *d, GError **error) {
   return TRUE;
 }
 
+/* The port by banks (sm-l1-strided-read: k blocks of 1024 threads, one SM each, 4-byte loads
+ * over 64 KiB that the L1 holds): at stride 1 a warp request is one line in 32 banks, and one
+ * SM takes (median_ns / time_unit_ns) / (warp_requests / k) time units for each; dmm_port_banks
+ * = round(the median over k of that), within 1 .. 64: the fewest slots a read takes. */
+static gboolean derive_port_banks(MsCalib *c, MsCalDerived *d, GError **error) {
+  double v[16];
+  guint n = 0;
+  const char *file = NULL;
+  for (guint i = 0; i < c->records->len && n < G_N_ELEMENTS(v); i++) {
+    const MsCalRecord *r = c->records->pdata[i];
+    if (strcmp(r->algorithm, "sm-l1-strided-read") != 0) continue;
+    double s, k, req, ns;
+    if (!field(r, "params.stride_words", FALSE, &s, error)) return FALSE;
+    if (s != 1) continue;
+    if (!field(r, "params.blocks", FALSE, &k, error) || !field(r, "warp_requests", FALSE, &req, error) ||
+        !field(r, "median_ns", FALSE, &ns, error))
+      return FALSE;
+    if (!file) file = r->file;
+    if (k < 1 || req < 1 || ns <= 0)
+      return fail(error, "%s: sm-l1-strided-read: blocks, warp_requests and median_ns must be positive", r->file);
+    v[n++] = (ns / d->time_unit_ns) / (req / k);
+  }
+  if (n == 0) return fail(error, "--dmm-port-banks: no sm-l1-strided-read record at stride_words 1 (%s)", RUN_HINT);
+  for (guint i = 1; i < n; i++)
+    for (guint j = i; j > 0 && v[j - 1] > v[j]; j--) {
+      double t = v[j];
+      v[j] = v[j - 1];
+      v[j - 1] = t;
+    }
+  d->port_min_clocks = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  d->dmm_port_banks = (guint32)round_u64(d->port_min_clocks, 1, 64);
+  d->from_port_banks = g_strdup_printf("%s, %u sm-l1-strided-read records at stride 1", file, n);
+  return TRUE;
+}
+
 /* Warp shuffles (docs/calibration.md): shuffle-latency is one warp's chain of dependent
  * __shfl_sync, clocked; shuffle-rate a full grid of independent chains.  shuffle_units =
  * round(clocks per dependent shuffle): the time units a warp's shuffle step takes before its
@@ -994,6 +1029,7 @@ gboolean ms_calib_derive(MsCalib *c, GError **error) {
   if (!derive_l2_random(c, d, error)) return FALSE;
   if (!derive_block_starts(c, d, error)) return FALSE;
   if (c->dmm_port && !derive_port(c, d, error)) return FALSE;
+  if (c->dmm_port_banks && !derive_port_banks(c, d, error)) return FALSE;
   if (c->l1 && !derive_l1(c, d, error)) return FALSE;
   if (!derive_shuffles(c, d, error)) return FALSE;
   if (c->issue && !derive_issue(c, d, error)) return FALSE;
@@ -1261,6 +1297,13 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
                "the groups one SM passes per time unit when each lane's word is in its own group");
     cJSON_AddNumberToObject(o, "groups_per_unit", d->port_groups_per_unit);
   }
+  if (d->from_port_banks) {
+    o = figure(cal, "dmm_port_banks", d->dmm_port_banks, d->from_port_banks,
+               "round(the median over blocks k of (median_ns / time_unit_ns) / (warp_requests / k)), within 1 .. 64: "
+               "the time units one SM takes for a coalesced read whose line is in L1 (a read takes max(this, its bank "
+               "degree) port slots: sm-l1-strided-read at stride s takes max(4, s) clocks, docs/calibration.md)");
+    cJSON_AddNumberToObject(o, "clocks_per_request", d->port_min_clocks);
+  }
   if (d->from_l1) {
     o = figure(cal, "l1_words", (double)d->l1_words, d->from_l1,
                "the largest l1-sweep footprint whose clocks per hop are within 1.1 x the smallest footprint's, / 4");
@@ -1383,6 +1426,7 @@ char *ms_calib_model_json(const MsCalib *c, const char *command) {
   if (d->from_line && d->l2_line_words > d->group_words) cJSON_AddNumberToObject(o, "l2_line_words", (double)d->l2_line_words);
   if (d->from_blocks && d->block_start_units && !c->no_block_starts) cJSON_AddNumberToObject(o, "block_start_units", (double)d->block_start_units);
   if (d->from_port) cJSON_AddNumberToObject(o, "dmm_global_rate", d->dmm_global_rate);
+  if (d->from_port_banks) cJSON_AddNumberToObject(o, "dmm_port_banks", d->dmm_port_banks);
   if (d->from_l1) {
     cJSON_AddNumberToObject(o, "l1_words", (double)d->l1_words);
     cJSON_AddNumberToObject(o, "l1_latency", (double)d->l1_latency);
@@ -1481,6 +1525,9 @@ char *ms_calib_summary(const MsCalib *c) {
   if (d->from_port)
     g_string_append_printf(s, "  %-21s %-9u %.3f groups per SM per time unit at stride 32   %s\n", "dmm_global_rate",
                            d->dmm_global_rate, d->port_groups_per_unit, d->from_port);
+  if (d->from_port_banks)
+    g_string_append_printf(s, "  %-21s %-9u %.2f clocks per coalesced read in L1, one SM   %s\n", "dmm_port_banks",
+                           d->dmm_port_banks, d->port_min_clocks, d->from_port_banks);
   if (d->from_l1) {
     g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " the L1 chase holds %.0f KiB at %.2f clocks per hop   %s\n",
                            "l1_words", d->l1_words, d->l1_bytes / 1024, d->l1_clocks, d->from_l1);

@@ -87,6 +87,11 @@ typedef struct {
   double port_groups_per_unit;
   guint32 dmm_global_rate;
   char *from_port;
+  /* the port by banks (sm-l1-strided-read records at stride 1, every lane's line in L1): clocks
+   * one SM takes per coalesced request, the median over the block counts; dmm_port_banks */
+  double port_min_clocks;
+  guint32 dmm_port_banks;
+  char *from_port_banks;
   /* the L1 (l1-sweep records, with --l1): l1_latency = round(the smallest footprint's
    * clocks per hop); l1_words = the largest footprint whose clocks per hop are within
    * 1.1 x that, / 4 */
@@ -141,6 +146,7 @@ typedef struct {
   gboolean posted_fences;  /* --posted-fences: the store-fence-loop records give l2_posted_fences
                             * (a signal waits for the L2), not l2_posted_write_backs */
   gboolean dmm_port;       /* --dmm-port: dmm_global_rate from sm-strided-read records */
+  gboolean dmm_port_banks; /* --dmm-port-banks: dmm_port_banks from sm-l1-strided-read records */
   gboolean l1;             /* --l1: l1_words and l1_latency from l1-sweep records */
   gboolean shuffles;       /* --shuffles: shuffle_units from the shuffle-latency record */
   gboolean instructions;   /* --instructions: instruction_units from the same record's IMAD chain */

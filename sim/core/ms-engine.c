@@ -80,6 +80,7 @@ typedef struct {
   KSpan *kspan;      /* steps other than grid barriers: their kernel span */
   guint16 *k;        /* stages of warps klo..khi-1 (others: 0, no request); NULL for sync steps */
   guint16 *kd;       /* L2 cache, global steps: DRAM slots of warps klo..khi-1; else NULL */
+  guint16 *kp;       /* dmm_port_banks, global reads: warp klo..khi-1's port slots; else NULL */
   guint32 *kh;       /* L1, global reads: warp klo..khi-1's groups that hit (bit j: its j-th
                       * distinct group in ascending order; bit 31 also for any beyond); else NULL */
   guint64 *fl;       /* signal and wait steps: the warps' distinct flags, warp klo + i's at */
@@ -991,6 +992,9 @@ static inline guint16 kof(const StepRec *r, guint64 j) { return j >= r->klo && j
 static inline guint32 khof(const StepRec *r, guint64 j) {
   return r->kh && j >= r->klo && j < r->khi ? r->kh[j - r->klo] : 0;
 }
+static inline guint16 kpof(const StepRec *r, guint64 j) {
+  return r->kp && j >= r->klo && j < r->khi ? r->kp[j - r->klo] : 0;
+}
 static inline guint16 kdof(const StepRec *r, guint64 j) {
   return r->kd && j >= r->klo && j < r->khi ? r->kd[j - r->klo] : 0;
 }
@@ -1048,10 +1052,11 @@ static void kspan_close(Engine *e, guint64 end) {
 static void rec_free(Engine *e, StepRec *r) {
   if (r->run && --r->run->refs == 0 && r->run != e->cur_run) run_free(r->run);
   if (r->kspan && --r->kspan->refs == 0 && r->kspan != e->cur_kspan) kspan_free(r->kspan);
-  if (r->k || r->kd) {
+  if (r->k || r->kd || r->kp) {
     g_mutex_lock(&e->kpool_lock);
     if (r->k) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->k - 1);
     if (r->kd) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->kd - 1);
+    if (r->kp) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->kp - 1);
     g_mutex_unlock(&e->kpool_lock);
   }
   g_free(r->kh);
@@ -1156,6 +1161,12 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
       guint n = (guint)MIN((guint64)e->w, cnt - off);
       guint act, act0 = 0;
       guint32 hit = 0;
+      guint kp = 0;
+      if (r->kp) { /* dmm_port_banks: the L1 data pipe's wavefronts, the bank degree of every
+                    * active lane (before the L1 takes its hits out) */
+        guint a2;
+        kp = MAX((guint)e->model->dmm_port_banks, dmm_stages(e, c, c->addr + off, n, &a2));
+      }
       if (l1) {
         for (guint i = 0; i < n; i++) act0 += c->addr[off + i] >= 0;
         hit = l1_warp(e, c, w0 + off / e->w, c->addr + off, n, write);
@@ -1171,6 +1182,7 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
       r->k[warp - r->klo] = (guint16)k;
       if (r->kd && !e->l2_refill) r->kd[warp - r->klo] = (guint16)l2_warp(e, c, warp, c->addr + off, n, r->step.op == MS_OP_WRITE);
       if (r->kh) r->kh[warp - r->klo] = hit;
+      if (r->kp) r->kp[warp - r->klo] = (guint16)(k ? kp : 0);
       if (k) {
         c->stages += k;
         c->disp++;
@@ -1226,7 +1238,7 @@ static void count_blocks(Engine *e, StepRec *r, gboolean dmm_rule, gboolean shar
   const guint64 wpb = e->wpb, bt = wpb * e->w, g = e->model->group_words;
   const gboolean comp = r->step.op == MS_OP_COMPUTE;
   gboolean have_ref = FALSE;
-  guint64 lane = 0;
+  guint64 lane = 0, refw = 0; /* refw: the reference block's first warp (its kp, if any) */
   gint64 ref_at = 0, rmin = 0, rmax = 0;
   e->nent = 0;
   guint64 bb0 = 0, bbn = 0; /* the batch of blocks whose kinds are in e->bkind */
@@ -1291,6 +1303,8 @@ static void count_blocks(Engine *e, StepRec *r, gboolean dmm_rule, gboolean shar
       bdisp = e->ent_disp[x];
       breq = e->ent_req[x];
       memcpy(r->k + (wa - r->klo), kk, wpb * sizeof(guint16));
+      /* dmm_port_banks: a shift permutes the banks, so the bank degrees are the reference's */
+      if (r->kp) memcpy(r->kp + (wa - r->klo), r->kp + (refw - r->klo), wpb * sizeof(guint16));
       if (bk) {
         bk[b - bfirst] = MS_BLOCK_SHIFTED;
         e->bks[b - bfirst] = s;
@@ -1301,6 +1315,13 @@ static void count_blocks(Engine *e, StepRec *r, gboolean dmm_rule, gboolean shar
       if (!ms_source_fill(e->src, b * bt, bt, e->refaddr, &c->error)) return;
       count_warps(e, c, r, b * bt, e->refaddr, bt, r->k + (wa - r->klo), dmm_rule, pw, &bst, &bdisp, &breq);
       if (c->error) return;
+      if (r->kp)
+        for (guint64 v = 0; v < wpb; v++)
+          if (r->k[wa - r->klo + v]) {
+            guint a2;
+            r->kp[wa - r->klo + v] = (guint16)MAX((guint)e->model->dmm_port_banks,
+                                                  dmm_stages(e, c, e->refaddr + v * e->w, (guint)e->w, &a2));
+          }
       guint64 l = 0;
       while (l < bt && e->refaddr[l] < 0) l++;
       guint8 k1 = MS_BLOCK_FILL;
@@ -1308,6 +1329,7 @@ static void count_blocks(Engine *e, StepRec *r, gboolean dmm_rule, gboolean shar
       if (k1 == MS_BLOCK_SHIFTED && at == e->refaddr[l]) {
         have_ref = TRUE;
         lane = l;
+        refw = wa;
         ref_at = at;
         rmin = G_MAXINT64;
         rmax = G_MININT64;
@@ -1691,6 +1713,10 @@ static int produce_step(Engine *e, StepRec **out, GError **err) {
     if (e->l1c && !dmm_rule && !shfl && st.op == MS_OP_READ) {
       r->kh = g_new0(guint32, MAX(whi - wlo, 1));
     }
+    if (e->pslot && e->model->dmm_port_banks && !dmm_rule && !shfl && st.op == MS_OP_READ) {
+      r->kp = k_take(e, whi - wlo);
+      memset(r->kp, 0, (whi - wlo) * sizeof(guint16));
+    }
     /* many warps and several workers: each counts a contiguous share (sums are the same in
      * any split; the first error is the lowest failing share's, as in thread order) */
     guint used = 1;
@@ -1834,7 +1860,7 @@ static void commit_step(Engine *e, StepRec *r) {
       ks->blo = MIN(ks->blo, r->klo / e->wpb);
       ks->bhi = MAX(ks->bhi, (r->khi + e->wpb - 1) / e->wpb);
     }
-    ks->bytes += (r->khi - r->klo) * ((r->k ? 2 : 0) + (r->kd ? 2 : 0) + (r->kh ? 4 : 0)) + sizeof *r;
+    ks->bytes += (r->khi - r->klo) * ((r->k ? 2 : 0) + (r->kd ? 2 : 0) + (r->kp ? 2 : 0) + (r->kh ? 4 : 0)) + sizeof *r;
     if (ks->bytes > KSPAN_MAX_BYTES) ks->nojump = TRUE;
   }
   if (st.op == MS_OP_SYNC) {
@@ -2720,7 +2746,7 @@ static gboolean krep_load(Engine *e, guint64 open, guint64 *close) {
       return TRUE;
     }
     if (MS_OP_IS_FLAG(r->step.op)) return FALSE;
-    bytes += (r->khi - r->klo) * ((r->k ? 2 : 0) + (r->kd ? 2 : 0) + (r->kh ? 4 : 0)) + sizeof *r;
+    bytes += (r->khi - r->klo) * ((r->k ? 2 : 0) + (r->kd ? 2 : 0) + (r->kp ? 2 : 0) + (r->kh ? 4 : 0)) + sizeof *r;
     if (bytes > KREP_MAX_BYTES) return FALSE;
   }
 }
@@ -2734,13 +2760,14 @@ static void krep_fp(const Engine *e, guint64 first, guint64 close, guint64 h[2])
   if (e->lastwarp) fp_add(h, e->lastwarp, e->model->dmms * sizeof *e->lastwarp);
   for (guint64 s = first; s <= close; s++) {
     const StepRec *r = win_get((Engine *)e, s);
-    const guint64 hd[9] = {r->step.op, r->step.space, r->step.scope, r->klo, r->khi, r->k != NULL, r->kd != NULL, r->kh != NULL,
-                           (guint64)r->step.async};
+    const guint64 hd[10] = {r->step.op, r->step.space, r->step.scope, r->klo, r->khi, r->k != NULL, r->kd != NULL, r->kh != NULL,
+                            (guint64)r->step.async, r->kp != NULL};
     fp_add(h, hd, sizeof hd);
     const guint64 n = r->khi - r->klo;
     if (r->k) fp_add(h, r->k, n * sizeof *r->k);
     if (r->kd) fp_add(h, r->kd, n * sizeof *r->kd);
     if (r->kh) fp_add(h, r->kh, n * sizeof *r->kh);
+    if (r->kp) fp_add(h, r->kp, n * sizeof *r->kp);
   }
 }
 
@@ -3138,12 +3165,13 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   gint64 cl2 = last + lat - 1; /* l2_posted_fences: when the L2 has it (its port included) */
   if (e->pslot && p == e->P - 1) { /* dmm_global_rate: its DMM's port, from its dispatch on */
     const guint x = pipe_of(e, j, MS_SPACE_SHARED);
+    const gint64 kp = r->kp ? kpof(r, j) : k; /* dmm_port_banks: a read's wavefronts */
     gint64 p0 = MAX(e->pslot[x], t * e->prate);
-    gint64 pe = rate_div(p0 + k - 1, e->prate, e->pmag);
+    gint64 pe = rate_div(p0 + kp - 1, e->prate, e->pmag);
     complete = MAX(complete, pe + lat - 1);
     cl2 = MAX(cl2, pe + lat - 1);
-    entered = MAX(entered, pe);
-    e->pslot[x] = p0 + k;
+    if (!e->model->dmm_port_banks) entered = MAX(entered, pe); /* else a queue: the warp goes on */
+    e->pslot[x] = p0 + kp;
   }
   e->slot[p] = s0 + k;
   e->free_at[p] = rate_div(e->slot[p], g, e->rmag[p]);

@@ -55,6 +55,7 @@ static cJSON *model_json(const MsModel *m) {
     if (m->dram_lone_write_rate) cJSON_AddNumberToObject(o, "dram_lone_write_rate", m->dram_lone_write_rate);
   }
   if (m->dmm_global_rate) cJSON_AddNumberToObject(o, "dmm_global_rate", m->dmm_global_rate);
+  if (m->dmm_port_banks) cJSON_AddNumberToObject(o, "dmm_port_banks", m->dmm_port_banks);
   if (m->shuffle_units) cJSON_AddNumberToObject(o, "shuffle_units", (double)m->shuffle_units);
   if (m->instruction_units) cJSON_AddNumberToObject(o, "instruction_units", (double)m->instruction_units);
   if (m->issue_rate) cJSON_AddNumberToObject(o, "issue_rate", m->issue_rate);

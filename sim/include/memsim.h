@@ -164,6 +164,11 @@ typedef struct {
    * slots of its port and completes no earlier than its last port slot + the latency - 1
    * (0: no port, the papers' model). */
   guint32 dmm_global_rate;
+  /* with dmm_global_rate (docs/models.md, "A DMM's port, by banks"): a global read takes
+   * max(dmm_port_banks, its bank degree) port slots instead of its stages, the bank degree
+   * being the most distinct addresses of its active lanes in one of the w banks (the SM's L1
+   * data pipe), and the port holds no warp: its requests queue (0: the rule above). */
+  guint32 dmm_port_banks;
   /* Warp shuffles (a project extension, docs/models.md, "Warp shuffles"): time units a
    * shuffle step holds its warp, after what it waits for (0: none, the papers' model) */
   guint64 shuffle_units;
