@@ -504,17 +504,19 @@ for g in h100 h200; do
   n=$((n + 1))
   m=$src/traces/measured/$g
   if "$memsim" calibrate "$m/calibrate.json" "$m/loops.json" "$m/l2sweep.json" "$m/writes.json" "$m/randsweep.json" \
-       "$m/loaded.json" "$m/shuffles.json" "$m/blocks-lines.json" "$m/fence.json" "$m/barriers.json" --l2-ways 16 --loaded-latency \
-       --instructions --l2-hashed-sets --no-block-starts --posted-fences --barriers --dram-rows 256 -q -o "cal-$g.json" 2>cal.err &&
+       "$m/loaded.json" "$m/shuffles.json" "$m/blocks-lines.json" "$m/fence.json" "$m/barriers.json" "$m/sm-strided.json" "$m/sm-l1.json" \
+       --l2-ways 16 --loaded-latency --instructions --l2-hashed-sets --no-block-starts --posted-fences --barriers --dram-rows 256 \
+       --dmm-port --dmm-port-banks -q -o "cal-$g.json" 2>cal.err &&
      a=$("$memsim" run "cal-$g.json" "$fig" --json 2>/dev/null) && b=$("$memsim" run "$src/models/$g.json" "$fig" --json 2>/dev/null) &&
      b=$(sed 's/"validation":{[^}]*},//' <<<"$b") &&
      [ "${a%%\"trace\"*}" = "${b%%\"trace\"*}" ] && grep -q '"l2_partitions":2' <<<"$a" &&
      grep -q '"global_loaded_latency":\[\[' <<<"$a" && grep -q '"l2_loaded_latency":\[\[' <<<"$a" &&
-     grep -q '"instruction_units":4' <<<"$a" && grep -q '"barrier_units":13,"barrier_warp_units":2' <<<"$a" && grep -q '"l2_line_words":32,"l2_hashed_sets":true,"l2_posted_fences":true,"dram_row_words":256,"dram_lone_rate":' <<<"$a" &&
+     grep -q '"instruction_units":4' <<<"$a" && grep -q '"dmm_global_rate":1,"dmm_port_banks":4' <<<"$a" && grep -q '"barrier_units":13,"barrier_warp_units":2' <<<"$a" && grep -q '"l2_line_words":32,"l2_hashed_sets":true,"l2_posted_fences":true,"dram_row_words":256,"dram_lone_rate":' <<<"$a" &&
      ! grep -q '"block_start_units"' <<<"$a"; then echo "ok - calibrate_makes_shipped_$g"
   else fail "calibrate_makes_shipped_$g: $(head -c 300 cal.err) / $a / $b"; fi
 done
-# the one-SM records give dmm_global_rate 1 on both GPUs (not in the shipped models: docs/validation.md)
+# the one-SM records give dmm_global_rate 1 on both GPUs (in the shipped models since 2026-11-28,
+# with dmm_port_banks: docs/validation.md)
 for g in h100 h200; do
   n=$((n + 1))
   m=$src/traces/measured/$g
@@ -526,6 +528,8 @@ for g in h100 h200; do
   else fail "calibrate_dmm_global_rate_$g: $(head -c 300 cal.err)"; fi
 done
 expect calibrate_dmm_port_needs_records 2 "memsim calibrate: --dmm-port: no sm-strided-read record at stride_words 32" -- calibrate --dmm-port "$src/traces/measured/h100/calibrate.json"
+expect calibrate_dmm_port_banks_needs_port 2 "memsim calibrate: --dmm-port-banks needs --dmm-port" -- calibrate --dmm-port-banks "$src/traces/measured/h100/calibrate.json"
+expect calibrate_dmm_port_banks_needs_records 2 "memsim calibrate: --dmm-port-banks: no sm-l1-strided-read record at stride_words 1" -- calibrate --dmm-port --dmm-port-banks "$src/traces/measured/h100/calibrate.json" "$src/traces/measured/h100/sm-strided.json"
 # the L1 sweep gives l1_words 53248 (208 KiB) and l1_latency 40 on both GPUs (not in the shipped models)
 for g in h100 h200; do
   n=$((n + 1))
