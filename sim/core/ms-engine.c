@@ -492,6 +492,24 @@ static inline void hset_clear(const Engine *e, Counter *c) {
   c->stamp++; /* 64 bits: never wraps */
 }
 
+/* dmm_port_banks: a global read's port slots, max(m, its bank degree).  Active lanes whose
+ * banks are base + lane (mod w, a power of two: a coalesced read, whole or with lanes off, or
+ * the GCD's divergent warps, each lane at its own word of a column w words apart) lie in
+ * distinct banks, degree 1, checked in one vector loop; any other goes to dmm_stages. */
+static guint dmm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, guint *active);
+MS_VECTOR_CLONES
+static guint port_slots(const Engine *e, Counter *c, const gint64 *a, guint n) {
+  guint j0 = 0;
+  while (j0 < n && a[j0] < 0) j0++;
+  if (j0 == n) return 0;
+  const gint64 base = a[j0] - (gint64)j0, mask = e->wshift >= 0 ? (gint64)e->w - 1 : -1;
+  gint64 off = 0;
+  for (guint j = 0; j < n; j++) off |= a[j] >= 0 ? (a[j] - (gint64)j - base) & mask : 0;
+  guint deg = 1, act;
+  if (off != 0 || n > e->w) deg = dmm_stages(e, c, a, n, &act);
+  return MAX((guint)e->model->dmm_port_banks, deg);
+}
+
 /* UMM: the number of distinct address groups among the active requests. */
 static inline guint64 group_of(const Engine *e, gint64 a) {
   return e->gshift >= 0 ? (guint64)a >> e->gshift : (guint64)a / e->model->group_words;
@@ -1162,11 +1180,9 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
       guint act, act0 = 0;
       guint32 hit = 0;
       guint kp = 0;
-      if (r->kp) { /* dmm_port_banks: the L1 data pipe's wavefronts, the bank degree of every
-                    * active lane (before the L1 takes its hits out) */
-        guint a2;
-        kp = MAX((guint)e->model->dmm_port_banks, dmm_stages(e, c, c->addr + off, n, &a2));
-      }
+      if (r->kp) /* dmm_port_banks: the L1 data pipe's wavefronts, the bank degree of every
+                  * active lane (before the L1 takes its hits out) */
+        kp = port_slots(e, c, c->addr + off, n);
       if (l1) {
         for (guint i = 0; i < n; i++) act0 += c->addr[off + i] >= 0;
         hit = l1_warp(e, c, w0 + off / e->w, c->addr + off, n, write);
@@ -1317,11 +1333,7 @@ static void count_blocks(Engine *e, StepRec *r, gboolean dmm_rule, gboolean shar
       if (c->error) return;
       if (r->kp)
         for (guint64 v = 0; v < wpb; v++)
-          if (r->k[wa - r->klo + v]) {
-            guint a2;
-            r->kp[wa - r->klo + v] = (guint16)MAX((guint)e->model->dmm_port_banks,
-                                                  dmm_stages(e, c, e->refaddr + v * e->w, (guint)e->w, &a2));
-          }
+          if (r->k[wa - r->klo + v]) r->kp[wa - r->klo + v] = (guint16)port_slots(e, c, e->refaddr + v * e->w, (guint)e->w);
       guint64 l = 0;
       while (l < bt && e->refaddr[l] < 0) l++;
       guint8 k1 = MS_BLOCK_FILL;
