@@ -1076,6 +1076,13 @@ void run_l2_strided(const Dev &d) {
   MS_CUDA(cudaFree(bad));
 }
 
+/* The largest power of two <= x (x >= 1): the strided kernels' m, a mask's size. */
+size_t pow2_floor(size_t x) {
+  size_t m = 1;
+  while (m * 2 <= x) m *= 2;
+  return m;
+}
+
 /* sm-strided-read and sm-strided-write: k blocks of 1024 threads (one SM each) over a 16 MiB
  * buffer that stays in L2, 2^16 warp requests per call at s = 1 and s = 32. */
 void run_sm_strided(const Dev &d) {
@@ -1091,8 +1098,9 @@ void run_sm_strided(const Dev &d) {
     if (write ? !wr : !rd) continue;
     for (int k : {1, 2, 4, 8}) {
       if (k > d.sms) continue;
-      for (long long s : {1LL, 32LL}) {
-        const size_t requests = (size_t)1 << 16, total = requests * 32, m = words / (size_t)s;
+      /* s = 33: 32 lines a request, as at 32, but every lane in its own bank */
+      for (long long s : {1LL, 32LL, 33LL}) {
+        const size_t requests = (size_t)1 << 16, total = requests * 32, m = pow2_floor(words / (size_t)s);
         fill_pattern<<<d.sms * 8, 256>>>(a, words);
         MS_CHECK_LAUNCH();
         MsRecord rec;
@@ -1138,7 +1146,8 @@ void run_sm_strided(const Dev &d) {
 
 /* sm-l1-strided-read: k = 1 and 8 blocks of 1024 threads (one SM each) over a 64 KiB buffer
  * (16384 words; the L1 holds it: l1-sweep), ld.global.ca, 2^16 warp requests per block per call
- * at s = 1 .. 32: a request's 32 words lie in s lines and min(32, 4 s) sectors. */
+ * at s = 1 .. 32: a request's 32 words lie in s lines and min(32, 4 s) sectors; s = 33: 32
+ * lines, one lane in each bank (m, a power of two, is then 256 words, 33 KiB). */
 void run_sm_l1_strided(const Dev &d) {
   if (!ms_selected("sm-l1-strided-read") && !ms_selected("sm-l1-strided-write") && !ms_selected("sm-l1-strided-rmw")) return;
   const size_t bytes = (size_t)64 << 10, words = bytes / 4;
@@ -1147,8 +1156,8 @@ void run_sm_l1_strided(const Dev &d) {
   MS_CUDA(cudaMalloc(&sum, 4));
   for (int k : {1, 8}) {
     if (k > d.sms || !ms_selected("sm-l1-strided-read")) continue;
-    for (long long s : {1LL, 2LL, 4LL, 8LL, 16LL, 32LL}) {
-      const size_t requests = ((size_t)1 << 16) * (size_t)k, total = requests * 32, m = words / (size_t)s;
+    for (long long s : {1LL, 2LL, 4LL, 8LL, 16LL, 32LL, 33LL}) {
+      const size_t requests = ((size_t)1 << 16) * (size_t)k, total = requests * 32, m = pow2_floor(words / (size_t)s);
       fill_pattern<<<d.sms * 8, 256>>>(a, words);
       MS_CHECK_LAUNCH();
       MsRecord rec;
@@ -1186,8 +1195,8 @@ void run_sm_l1_strided(const Dev &d) {
     if (!ms_selected(alg)) continue;
     for (int k : {1, 8}) {
       if (k > d.sms) continue;
-      for (long long s : {1LL, 4LL, 8LL, 16LL, 32LL}) {
-        const size_t requests = ((size_t)1 << 16) * (size_t)k, total = requests * 32, m = words / (size_t)s;
+      for (long long s : {1LL, 4LL, 8LL, 16LL, 32LL, 33LL}) {
+        const size_t requests = ((size_t)1 << 16) * (size_t)k, total = requests * 32, m = pow2_floor(words / (size_t)s);
         fill_pattern<<<d.sms * 8, 256>>>(a, words);
         /* rmw stores back what it loads: start from the stores' values (word k s = pattern(k)) */
         if (op == 2) sm_l1_strided_w<1><<<1, 1024>>>(a, m, (size_t)s, m);

@@ -1301,7 +1301,7 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
     o = figure(cal, "dmm_port_banks", d->dmm_port_banks, d->from_port_banks,
                "round(the median over blocks k of (median_ns / time_unit_ns) / (warp_requests / k)), within 1 .. 64: "
                "the time units one SM takes for a coalesced read whose line is in L1 (a read takes max(this, its bank "
-               "degree) port slots: sm-l1-strided-read at stride s takes max(4, s) clocks, docs/calibration.md)");
+               "degree) port slots: sm-l1-strided-read at stride s <= 32 takes max(4, s) clocks, at 33 8.4, docs/calibration.md)");
     cJSON_AddNumberToObject(o, "clocks_per_request", d->port_min_clocks);
   }
   if (d->from_l1) {
