@@ -716,6 +716,21 @@ static guint dmm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, g
     *active = act;
     if (!act) return 0;
     if (!conflict) return 1;
+    /* lanes that share a bank may all read one word (a broadcast): degree 1 still, without
+     * the hash set */
+    gint64 first[64];
+    guint64 seen = 0;
+    gboolean multi = FALSE;
+    for (guint j = 0; j < n; j++) {
+      if (a[j] < 0) continue;
+      const guint b = (guint)bank_of(e, a[j]);
+      if (!(seen >> b & 1)) {
+        seen |= G_GUINT64_CONSTANT(1) << b;
+        first[b] = a[j];
+      } else
+        multi |= first[b] != a[j];
+    }
+    if (!multi) return 1;
   } else {
     for (guint j = 0; j < n; j++) act += a[j] >= 0;
     *active = act;
