@@ -494,19 +494,78 @@ static inline void hset_clear(const Engine *e, Counter *c) {
 
 /* dmm_port_banks: a global read's port slots, max(m, its bank degree).  Active lanes whose
  * banks are base + lane (mod w, a power of two: a coalesced read, whole or with lanes off, or
- * the GCD's divergent warps, each lane at its own word of a column w words apart) lie in
- * distinct banks, degree 1, checked in one vector loop; any other goes to dmm_stages. */
+ * the GCD's divergent warps, each lane at its own word of a column w words apart), or whose
+ * words span fewer than w addresses (several lanes to a word: life-word), lie in distinct
+ * banks, degree 1, checked in one vector loop; affine lanes (affine_degree) by their stride;
+ * any other goes to dmm_stages. */
 static guint dmm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, guint *active);
+
+/* The bank degree of a warp whose active lanes read a0 + j s (j the lane; a row-wise bulk or
+ * GF(2) read, a strided one), without visiting banks: with s != 0 every word is distinct, and
+ * lanes j and j' share a bank iff (j - j') s = 0 mod w, that is iff j = j' mod w / gcd(s, w),
+ * so the degree is the most active lanes in one class of j mod w / gcd(s, w); with s = 0 every
+ * lane reads one word (degree 1).  FALSE (nothing set) when the lanes are not affine, w is not a
+ * power of two or n > 64.  j0: the first active lane. */
+MS_VECTOR_CLONES
+static gboolean affine_degree(const Engine *e, const gint64 *a, guint n, guint j0, guint *deg) {
+  if (e->wshift < 0 || n > 64) return FALSE;
+  guint j1 = j0 + 1;
+  while (j1 < n && a[j1] < 0) j1++;
+  if (j1 == n) {
+    *deg = 1;
+    return TRUE;
+  }
+  const gint64 d = a[j1] - a[j0], dj = (gint64)(j1 - j0);
+  if (d % dj != 0) return FALSE;
+  const gint64 s = d / dj, b0 = a[j0] - (gint64)j0 * s;
+  gint64 off = 0;
+  guint64 act = 0;
+  for (guint j = 0; j < n; j++) {
+    off |= a[j] >= 0 ? a[j] - b0 - (gint64)j * s : 0;
+    act |= (guint64)(a[j] >= 0) << j;
+  }
+  if (off != 0) return FALSE;
+  if (s == 0) {
+    *deg = 1;
+    return TRUE;
+  }
+  /* the period of a lane's bank: w / gcd(s mod w, w), w a power of two */
+  const guint64 sm = (guint64)s & (e->w - 1);
+  const guint period = sm == 0 ? 1 : (guint)(e->w >> __builtin_ctzll(sm));
+  guint k = 0;
+  if (period == 1) {
+    k = (guint)__builtin_popcountll(act);
+  } else {
+    for (guint r = 0; r < period && r < n; r++) {
+      guint x = 0;
+      for (guint j = r; j < n; j += period) x += (guint)(act >> j & 1);
+      k = MAX(k, x);
+    }
+  }
+  *deg = k;
+  return TRUE;
+}
+
 MS_VECTOR_CLONES
 static guint port_slots(const Engine *e, Counter *c, const gint64 *a, guint n) {
   guint j0 = 0;
   while (j0 < n && a[j0] < 0) j0++;
   if (j0 == n) return 0;
   const gint64 base = a[j0] - (gint64)j0, mask = e->wshift >= 0 ? (gint64)e->w - 1 : -1;
-  gint64 off = 0;
-  for (guint j = 0; j < n; j++) off |= a[j] >= 0 ? (a[j] - (gint64)j - base) & mask : 0;
+  gint64 off = 0, lo = a[j0], hi = a[j0];
+  for (guint j = 0; j < n; j++) { /* branch-free, so that it vectorizes */
+    const gint64 neg = a[j] >> 63; /* all ones for an inactive lane */
+    off |= (a[j] - (gint64)j - base) & mask & ~neg;
+    const gint64 v = (a[j] & ~neg) | (neg & G_MAXINT64);
+    lo = v < lo ? v : lo;
+    hi = a[j] > hi ? a[j] : hi;
+  }
   guint deg = 1, act;
-  if (off != 0 || n > e->w) deg = dmm_stages(e, c, a, n, &act);
+  /* words within w consecutive addresses lie in distinct banks (lanes that share one merge):
+   * degree 1, as for banks base + lane */
+  if ((off != 0 || n > e->w) && hi - lo >= (gint64)e->w) {
+    if (!affine_degree(e, a, n, j0, &deg)) deg = dmm_stages(e, c, a, n, &act);
+  }
   return MAX((guint)e->model->dmm_port_banks, deg);
 }
 
@@ -599,6 +658,7 @@ static guint umm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, g
   if (changes < UMM_LIST) { /* at most changes + 1 distinct groups: the list holds them */
     guint64 d[UMM_LIST];
     for (; j < act; j++) {
+      if (j > 0 && g[j] == g[j - 1]) continue; /* only each run's first lane can be new */
       guint m = 0;
       while (m < k && d[m] != g[j]) m++;
       if (m == k) d[k++] = g[j];
