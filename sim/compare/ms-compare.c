@@ -913,8 +913,8 @@ static gboolean simulate_one(MsCompare *cmp, MsCmpRecord *r, GError **error) {
   MsSimOptions opt = {0};
   /* records in parallel: one thread per simulation, except the few whose work is a share of
    * the whole beyond one job's: they would finish long after the rest on one thread, so
-   * their steps go to as many engine threads as there are jobs (the same result) */
-  opt.threads = cmp->jobs <= 1 ? 0 : cmp->big_work > 0 && r->work >= cmp->big_work ? cmp->jobs : 1;
+   * their steps go to big_threads engine threads (the same result) */
+  opt.threads = cmp->jobs <= 1 ? 0 : cmp->big_work > 0 && r->work >= cmp->big_work ? cmp->big_threads : 1;
   r->sim_threads = opt.threads;
   Reopen ro = {cmp, r};
   opt.reopen = reopen_record;
@@ -997,6 +997,7 @@ gboolean ms_cmp_simulate(MsCompare *cmp, GError **error) {
     total_work += ((MsCmpRecord *)g_ptr_array_index(cmp->records, g_array_index(order, guint, k)))->work;
   /* half a job's share: a record near one job's share would still end far after the rest */
   cmp->big_work = cmp->jobs > 1 ? total_work / (2.0 * cmp->jobs) : 0;
+  cmp->big_threads = order->len <= cmp->jobs ? cmp->jobs : MIN(cmp->jobs, 2u);
   if (cmp->jobs <= 1) {
     for (guint k = 0; k < order->len; k++) job_run(GUINT_TO_POINTER(g_array_index(order, guint, k) + 1), &j);
   } else {

@@ -109,7 +109,10 @@ typedef struct {
   gboolean cached_only; /* report the cached records only; skip the others with a note */
   guint jobs;           /* records simulated at once (worker threads) */
   double big_work;      /* set by ms_cmp_simulate: records of at least this estimated work also
-                         * spread their own steps over `jobs` engine threads */
+                         * spread their own steps over big_threads engine threads */
+  guint big_threads;    /* `jobs` when the records are no more than the jobs (cores would idle),
+                         * else 2 (the other records keep the cores busy; more threads per
+                         * record only add waking and waiting: docs/performance.md) */
   GHashTable *cache;    /* simulation cache key -> counts, or NULL */
   GMutex cache_lock;
   char *cache_path;
