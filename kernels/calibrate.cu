@@ -33,6 +33,8 @@
  *                      in 8 lines); the port rule for L1 hits (docs/calibration.md)
  *   sm-l1-strided-write,  the same with stores, and with a load and a store back of each word
  *   sm-l1-strided-rmw  (the GF(2) elimination's row-wise update of lines just loaded)
+ *   sm-l1-xor          the GF(2) row-wise XOR itself on one SM: s = 1, 32, 64, every lane or
+ *                      about half (a hash), with and without the pivot word's broadcast load
  *   l2-read            16-byte ld.global.cg loads over a 16 MiB buffer, many passes
  *   l2-sweep           the same read over footprints of 8 .. 128 MiB (whole passes, a
  *                      grid-stride loop each): bandwidth against footprint shows how much
@@ -341,6 +343,33 @@ __global__ void __launch_bounds__(1024) sm_l1_strided_w(uint32_t *a, size_t m, s
       uint32_t v = __ldca(x);
       asm volatile("st.global.u32 [%0], %1;" : : "l"(x), "r"(v ^ (uint32_t)(q >> 62)) : "memory");
     }
+  }
+}
+
+/* sm-l1-xor: the GF(2) elimination's row-wise XOR update on one SM's L1 (kernels/gf2.cu): a
+ * lane whose row takes part loads its word (stride s apart, lines just loaded), loads the
+ * pivot row's word (PIVOT: one word for the whole warp, a broadcast) and stores back the XOR.
+ * HALF: a lane takes part when bit 0 of a hash of its index is set (about half the lanes, as
+ * the random rows whose bit i is set); else every lane.  The store leaves the word as it was
+ * (the pivot word is masked to 0 by a value the compiler cannot see: q >> 62 is 0). */
+__device__ __forceinline__ uint32_t lane_hash(size_t q) {
+  uint32_t h = (uint32_t)q * 0x9e3779b9u;
+  h ^= h >> 15;
+  h *= 0x85ebca6bu;
+  return h ^ (h >> 13);
+}
+
+template <bool HALF, bool PIVOT>
+__global__ void __launch_bounds__(1024) sm_l1_xor(uint32_t *a, const uint32_t *piv, size_t m, size_t stride,
+                                                  size_t total) {
+  const size_t T = (size_t)gridDim.x * blockDim.x, mask = m - 1;
+  for (size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x; q < total; q += T) {
+    if (HALF && !(lane_hash(q & mask) & 1)) continue;
+    uint32_t *x = a + (q & mask) * stride;
+    uint32_t v = __ldca(x);
+    if (PIVOT) v ^= __ldca(piv + ((q / T) & 63)) & (uint32_t)(q >> 62);
+    else v ^= (uint32_t)(q >> 62);
+    asm volatile("st.global.u32 [%0], %1;" : : "l"(x), "r"(v) : "memory");
   }
 }
 
@@ -1149,7 +1178,9 @@ void run_sm_strided(const Dev &d) {
  * at s = 1 .. 32: a request's 32 words lie in s lines and min(32, 4 s) sectors; s = 33: 32
  * lines, one lane in each bank (m, a power of two, is then 256 words, 33 KiB). */
 void run_sm_l1_strided(const Dev &d) {
-  if (!ms_selected("sm-l1-strided-read") && !ms_selected("sm-l1-strided-write") && !ms_selected("sm-l1-strided-rmw")) return;
+  if (!ms_selected("sm-l1-strided-read") && !ms_selected("sm-l1-strided-write") && !ms_selected("sm-l1-strided-rmw") &&
+      !ms_selected("sm-l1-xor"))
+    return;
   const size_t bytes = (size_t)64 << 10, words = bytes / 4;
   uint32_t *a, *sum;
   MS_CUDA(cudaMalloc(&a, bytes));
@@ -1223,6 +1254,45 @@ void run_sm_l1_strided(const Dev &d) {
         });
       }
     }
+  }
+  /* sm-l1-xor: the GF(2) row-wise update (sm_l1_xor), one block of 1024 threads, strides 1
+   * (column-wise: consecutive words), 32 and 64 (row-wise: every lane in one bank), every lane
+   * or about half, with and without the pivot's broadcast load; a request is one warp's
+   * update (its loads and its store) */
+  if (ms_selected("sm-l1-xor")) {
+    uint32_t *piv;
+    MS_CUDA(cudaMalloc(&piv, 64 * sizeof(uint32_t)));
+    fill_pattern<<<1, 64>>>(piv, 64);
+    for (long long s : {1LL, 32LL, 64LL})
+      for (int half : {0, 1})
+        for (int pivot : {0, 1}) {
+          const size_t requests = (size_t)1 << 16, total = requests * 32, m = pow2_floor(words / (size_t)s);
+          fill_pattern<<<d.sms * 8, 256>>>(a, words);
+          sm_l1_strided_w<1><<<1, 1024>>>(a, m, (size_t)s, m); /* word k s = pattern(k) */
+          MS_CHECK_LAUNCH();
+          MsRecord rec;
+          rec.workload = "calibrate";
+          rec.algorithm = "sm-l1-xor";
+          rec.p("stride_words", s);
+          rec.p("half_lanes", (long long)half);
+          rec.p("pivot", (long long)pivot);
+          rec.p("footprint_bytes", (long long)bytes);
+          rec.p("blocks", 1LL);
+          rec.p("threads_per_block", 1024LL);
+          rec.x("warp_requests", (long long)requests);
+          auto poison = [&] {};
+          auto launch = [&] {
+            if (half && pivot) sm_l1_xor<true, true><<<1, 1024>>>(a, piv, m, (size_t)s, total);
+            else if (half) sm_l1_xor<true, false><<<1, 1024>>>(a, piv, m, (size_t)s, total);
+            else if (pivot) sm_l1_xor<false, true><<<1, 1024>>>(a, piv, m, (size_t)s, total);
+            else sm_l1_xor<false, false><<<1, 1024>>>(a, piv, m, (size_t)s, total);
+          };
+          auto verify = [&]() -> std::string { return check_strided_words(d, a, m, (size_t)s, bad); };
+          measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+            return "{\"ns_per_warp_request\": " + jnum(med / (double)requests) + "}";
+          });
+        }
+    MS_CUDA(cudaFree(piv));
   }
   MS_CUDA(cudaFree(bad));
   MS_CUDA(cudaFree(a));
