@@ -61,6 +61,8 @@
  *   dram-chase         one thread: p = a[p] over a random cyclic permutation of nodes
  *                      128 bytes apart (ld.global.cg), footprint far beyond L2
  *   l2-chase, l1-chase the same over 4 MiB (L2, ld.global.cg) and 16 KiB (L1, ld.global)
+ *   launch-chase       one launch of the L2 chase with h = 0 .. 64 hops and nothing else:
+ *                      its duration against h (what of launch-empty a kernel's loads overlap)
  *   l1-sweep           the L1 chase over 32 KiB ... 512 KiB: where its latency leaves
  *                      L1's is the L1's capacity (the model's l1_words)
  *   loaded-chase       every SM runs W warps (W = 1 .. 64), each following its own chain of
@@ -1756,6 +1758,57 @@ void run_chase(const MsOptions &o, const char *alg, size_t footprint, long long 
   MS_CUDA(cudaFree(clocks));
 }
 
+/* launch-chase: what a kernel's launch overlaps.  One thread's L2 chase (global_chase, no warm
+ * hops) of h = 0 .. 64 hops over 4 MiB, one launch per call: its duration against h gives the
+ * time per hop (the slope) and the time of a kernel with no hop (the intercept), to set beside
+ * launch-empty's (the kernel with no load at all). */
+void run_launch_chase(const MsOptions &o) {
+  if (!ms_selected("launch-chase")) return;
+  const uint32_t sw = 32;
+  const size_t footprint = (size_t)4 << 20, nodes = footprint / (4 * sw);
+  const std::vector<uint32_t> next = random_cycle(nodes, o.seed * 7777 + footprint + 1);
+  uint32_t *a, *d_next, *state;
+  unsigned long long *clocks;
+  MS_CUDA(cudaMalloc(&a, footprint));
+  MS_CUDA(cudaMalloc(&d_next, nodes * 4));
+  MS_CUDA(cudaMalloc(&state, CH_WORDS * 4));
+  MS_CUDA(cudaMalloc(&clocks, MAX_CALLS * sizeof(unsigned long long)));
+  MS_CUDA(cudaMemcpy(d_next, next.data(), nodes * 4, cudaMemcpyHostToDevice));
+  MS_CUDA(cudaMemset(a, 0xff, footprint));
+  scatter_nodes<<<256, 256>>>(a, d_next, nodes, sw);
+  MS_CHECK_LAUNCH();
+  MS_CUDA(cudaDeviceSynchronize());
+  MS_CUDA(cudaFree(d_next));
+  for (long long hops : {0LL, 1LL, 2LL, 4LL, 8LL, 16LL, 32LL, 64LL}) {
+    MS_CUDA(cudaMemset(state, 0, CH_WORDS * 4));
+    MsRecord rec;
+    rec.workload = "calibrate";
+    rec.algorithm = "launch-chase";
+    rec.p("footprint_bytes", (long long)footprint);
+    rec.p("node_stride_bytes", (long long)(4 * sw));
+    rec.p("hops", hops);
+    rec.x("load", "ld.global.cg");
+    auto poison = [&] { MS_CUDA(cudaMemset(state + CH_END, 0xff, 4)); };
+    auto launch = [&] { global_chase<true><<<1, 1>>>(a, state, 0, hops, clocks); };
+    auto verify = [&]() -> std::string {
+      uint32_t st[CH_WORDS];
+      MS_CUDA(cudaMemcpy(st, state, sizeof st, cudaMemcpyDeviceToHost));
+      if (st[CH_START] % sw || st[CH_START] / sw >= nodes) return ms_fmt("start word %u is no node", st[CH_START]);
+      uint32_t q = st[CH_START] / sw;
+      for (long long h = 0; h < hops; h++) q = next[q];
+      if (st[CH_END] != q * sw) return ms_fmt("ended on word %u, want %u", st[CH_END], q * sw);
+      return "";
+    };
+    measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+      const std::vector<double> per = read_call_clocks(state, clocks, 1.0);
+      return "{\"ns_per_launch\": " + jnum(med) + ", \"chain_clocks\": " + jnum(median_of(per)) + "}";
+    });
+  }
+  MS_CUDA(cudaFree(a));
+  MS_CUDA(cudaFree(state));
+  MS_CUDA(cudaFree(clocks));
+}
+
 /* loaded-chase, l2-loaded-chase: W warps on every SM chase their own lines (loaded_chase) over
  * `footprint` bytes, W = 1 .. 64. Each call goes on where the last stopped (a warp's start is
  * offset by G (warm + hops) lines a call), so a DRAM footprint's lines are not found in L2. */
@@ -2257,6 +2310,7 @@ void ms_run_calibrate(const MsOptions &o) {
   if (ms_selected("l2-line-sweep")) run_line_sweep(d, o.quick);
   run_chase(o, "dram-chase", o.quick ? (size_t)128 << 20 : (size_t)512 << 20, 0, o.quick ? 8192 : 32768);
   run_chase(o, "l2-chase", (size_t)4 << 20, 32768, 65536);
+  run_launch_chase(o);
   run_chase(o, "l1-chase", (size_t)16 << 10, 128, o.quick ? 65536 : 262144);
   /* l1-sweep: the L1 chase over footprints around the SM's 256 KiB of L1 and shared memory,
    * each warmed by two walks of its cycle: where the latency leaves L1's is the capacity a

@@ -23,6 +23,9 @@ typedef struct {
   double stride_ratio;       /* ns per warp request at stride 32 / at stride 1 */
   double global_clocks, shared_clocks; /* chases' clocks per hop */
   double launch_ns;          /* launch-empty, 1 block: median_ns */
+  guint64 launch_gross_units; /* round(launch_ns / time_unit_ns) */
+  guint64 launch_store_units; /* --launch-store: the model's own time units for the empty kernel's
+                               * one store, taken out of launch_units (0 without) */
   double l2_bytes_per_ns, l2_clocks; /* l2-read bytes_read / median_ns; l2-chase clocks per hop */
   guint32 width, dmms, group_words, global_rate, l2_rate;
   guint64 global_latency, shared_latency, resident_warps, resident_blocks, shared_words_per_dmm;
@@ -147,6 +150,8 @@ typedef struct {
                             * (a signal waits for the L2), not l2_posted_write_backs */
   gboolean dmm_port;       /* --dmm-port: dmm_global_rate from sm-strided-read records */
   gboolean dmm_port_banks; /* --dmm-port-banks: dmm_port_banks from sm-l1-strided-read records */
+  gboolean launch_store;   /* --launch-store: launch_units less the model's own time for the empty
+                            * kernel's store, so that the model takes the measured time for it */
   gboolean l1;             /* --l1: l1_words and l1_latency from l1-sweep records */
   gboolean shuffles;       /* --shuffles: shuffle_units from the shuffle-latency record */
   gboolean instructions;   /* --instructions: instruction_units from the same record's IMAD chain */
