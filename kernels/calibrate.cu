@@ -1129,8 +1129,10 @@ void run_sm_strided(const Dev &d) {
     if (write ? !wr : !rd) continue;
     for (int k : {1, 2, 4, 8}) {
       if (k > d.sms) continue;
-      /* s = 33: 32 lines a request, as at 32, but every lane in its own bank */
-      for (long long s : {1LL, 32LL, 33LL}) {
+      /* s = 33: 32 lines a request, as at 32, but every lane in its own bank; s = 4, 8, 16 (one
+       * SM only): the stores between, to set beside the L1-resident ones (sm-l1-strided-write) */
+      for (long long s : {1LL, 4LL, 8LL, 16LL, 32LL, 33LL}) {
+        if (k > 1 && (s == 4 || s == 8 || s == 16)) continue;
         const size_t requests = (size_t)1 << 16, total = requests * 32, m = pow2_floor(words / (size_t)s);
         fill_pattern<<<d.sms * 8, 256>>>(a, words);
         MS_CHECK_LAUNCH();
@@ -1142,7 +1144,7 @@ void run_sm_strided(const Dev &d) {
         rec.p("blocks", (long long)k);
         rec.p("threads_per_block", 1024LL);
         rec.x("warp_requests", (long long)requests);
-        rec.x("lines_per_request", s == 1 ? 1LL : 32LL);
+        rec.x("lines_per_request", std::min(s, 32LL));
         auto poison = [&] {
           if (write) MS_CUDA(cudaMemset(a, 0xff, bytes));
           else MS_CUDA(cudaMemset(sum, 0xff, 4));
@@ -1156,8 +1158,8 @@ void run_sm_strided(const Dev &d) {
           }
         };
         auto verify = [&]() -> std::string {
-          /* total < m for s = 1 and s = 32 (2^21 lanes, 2^22 and 2^17 words): words
-           * q = 0 .. total - 1 once each, or m words total / m times */
+          /* total < m at s = 1 (2^21 lanes, 2^22 words): words q = 0 .. total - 1 once
+           * each; else m words total / m times (both powers of two) */
           const size_t touched = std::min(total, m);
           if (write) return check_strided_words(d, a, touched, (size_t)s, bad);
           uint32_t h = 0, want = (uint32_t)(total / touched) * pattern_sum(touched, (uint64_t)s);
