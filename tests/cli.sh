@@ -759,7 +759,7 @@ if a=$("$memsim" compare -m h100-iu.json -M simple-a.json -M simple-b.json --tra
    grep -q "1 record" iu.err; then echo "ok - compare_cache_instruction_keys"
 else fail "compare_cache_instruction_keys: $(cat iu.err) $a"; fi
 # the worked examples of docs/models.md's extensions, by the command
-for ex in "hmm-l2-partitions:l2-partitions:8" "hmm-block-starts:block-starts:11" "umm-l2-cache:l2-cache:18" "hmm-dmm-port:dmm-port:8" "umm-shuffles:shuffles:16" "hmm-l1:l1-cache:17" "umm-loaded-latency:loaded-latency:11" "umm-l2-posted-write-backs:l2-cache:14" "umm-instructions:compute:16"; do
+for ex in "hmm-l2-partitions:l2-partitions:8" "hmm-block-starts:block-starts:11" "umm-l2-cache:l2-cache:18" "hmm-dmm-port:dmm-port:8" "umm-shuffles:shuffles:16" "hmm-l1:l1-cache:17" "hmm-l1-port:l1-cache:22" "umm-loaded-latency:loaded-latency:11" "umm-l2-posted-write-backs:l2-cache:14" "umm-instructions:compute:16"; do
   IFS=: read -r mo tr want <<<"$ex"
   n=$((n + 1))
   if out=$("$memsim" run "$src/models/extensions/$mo.json" "$src/traces/$tr.json" --json 2>/dev/null) &&

@@ -1234,6 +1234,35 @@ Test(gpu, loaded_latency_worked_example) {
  * of 4 words, one set of 2 ways, l1_latency 2) reads group 0 (miss: 0 .. 4), group 0 (hit: no
  * stage, 5 .. 6), group 1 (miss: 7 .. 11), groups 0, 1, 2 (two hits, one stage: 12 .. 16):
  * 17 time units; without the L1, 22. */
+/* docs/models.md, "The L1 cache", hits at the port: the example above with dmm_global_rate 1
+ * and dmm_port_banks 2.  Step 1's read hits and still takes its 2 port slots (6 and 7): it
+ * completes at 7 + 2 - 1 = 8, not 6; every later step moves by 2, less the port's own. */
+Test(gpu, l1_hits_at_the_port_worked_example) {
+  const guint64 want[2] = {21, 22}; /* without the hit's slots (the rule before), with them */
+  static const gint64 addr[4][4] = {{0, 1, 2, 3}, {0, 1, 2, 3}, {4, 5, 6, 7}, {0, 4, 8, 9}};
+  g_autoptr(MsModel) m = ms_model_new(MS_MODEL_HMM, 4, 0, 1, 1, 5);
+  m->l1_words = 8;
+  m->l1_latency = 2;
+  m->l1_ways = 16;
+  m->dmm_global_rate = 1;
+  m->dmm_port_banks = 2;
+  MtTrace *t = mt_trace_new(4, 4);
+  for (int s = 0; s < 4; s++) {
+    gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 4; i++) a[i] = addr[s][i];
+  }
+  MsSimOptions opt = {.per_step = TRUE};
+  g_autoptr(MsResult) r = mt_run(m, t, &opt);
+  cr_expect_eq(r->time_units, want[1], "%" G_GUINT64_FORMAT " time units", r->time_units);
+  cr_expect_neq(r->time_units, want[0]);
+  cr_expect_eq(r->stages, 3, "a hit takes no stage");
+  cr_expect_eq(r->l1_hits, 3);
+  const MsStepResult *s1 = &g_array_index(r->per_step, MsStepResult, 1);
+  cr_expect_eq(s1->first_dispatch, 6);
+  cr_expect_eq(s1->last_complete, 8, "its data l1_latency after its last port slot");
+  mt_trace_free(t);
+}
+
 Test(gpu, l1_cache_worked_example) {
   const guint64 want[2] = {22, 17};
   static const gint64 addr[4][4] = {{0, 1, 2, 3}, {0, 1, 2, 3}, {4, 5, 6, 7}, {0, 4, 8, 9}};

@@ -1273,7 +1273,7 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
       r->k[warp - r->klo] = (guint16)k;
       if (r->kd && !e->l2_refill) r->kd[warp - r->klo] = (guint16)l2_warp(e, c, warp, c->addr + off, n, r->step.op == MS_OP_WRITE);
       if (r->kh) r->kh[warp - r->klo] = hit;
-      if (r->kp) r->kp[warp - r->klo] = (guint16)(k ? kp : 0);
+      if (r->kp) r->kp[warp - r->klo] = (guint16)(k || hit ? kp : 0);
       if (k) {
         c->stages += k;
         c->disp++;
@@ -3097,7 +3097,9 @@ static gboolean advance(Engine *e, guint64 j) {
     }
     if (G_UNLIKELY(r->step.async)) hold_async(e, j);
     else hold(e, j, r->step.op);
-    if (kj == 0) { /* L1: every group hit: no pipeline; it completes l1_latency on */
+    if (kj == 0 && !kpof(r, j)) { /* L1: every group hit: no pipeline; it completes l1_latency on
+                                   * (with dmm_port_banks it goes to the global pipeline for
+                                   * its port slots: dispatch_l1) */
       const gint64 t = e->ready[j], done = t + e->l1lat - 1;
       if (r->res.first_dispatch < 0 || t < r->res.first_dispatch) r->res.first_dispatch = t;
       r->res.last_complete = MAX(r->res.last_complete, done);
@@ -3218,10 +3220,58 @@ static inline gboolean dispatch_plain(Engine *e, guint p, guint64 q, guint64 j, 
   return advance(e, j) && drain(e);
 }
 
+/* dispatch() of a read whose every group hit the L1, with dmm_port_banks: no stage of the
+ * global pipeline, no L2, no DRAM; its port slots from t on, in dispatch order, and its data
+ * l1_latency after the later of t and its last port slot (docs/models.md, "The L1 cache"). */
+static gboolean dispatch_l1(Engine *e, guint p, guint64 q, guint64 j, gint64 t, StepRec *r) {
+  const guint x = pipe_of(e, j, MS_SPACE_SHARED);
+  const gint64 kp = kpof(r, j);
+  const gint64 p0 = MAX(e->pslot[x], t * e->prate);
+  const gint64 pe = rate_div(p0 + kp - 1, e->prate, e->pmag);
+  e->pslot[x] = p0 + kp;
+  const gint64 complete = MAX(t, pe) + e->l1lat - 1;
+  e->ready[j] = complete + 1;
+  if (G_UNLIKELY(r->step.async)) {
+    e->ready[j] = t + 1;
+    e->adone[j] = MAX(e->adone[j], complete);
+  } else if (e->issue) {
+    e->ready[j] = t + 1;
+    rtop_put(e, j, complete);
+    e->rdone[j] = MAX(e->rdone[j], complete);
+  }
+  e->elig[p]--;
+  if (dyn_pipe(e, p)) {
+    e->lastwarp[p] = (gint64)j;
+    e->rbits[p][e->ridx[j] >> 6] &= ~(G_GUINT64_CONSTANT(1) << (e->ridx[j] & 63));
+  } else {
+    e->lastpos[p] = q;
+    bit_clear(e, p, q);
+  }
+  pq_fix(e, p);
+  e->pipe[j] = PIPE_DONE;
+  if (r->res.first_dispatch < 0 || t < r->res.first_dispatch) r->res.first_dispatch = t;
+  if (complete > r->res.last_complete) r->res.last_complete = complete;
+  if (complete > e->last_complete) e->last_complete = complete;
+  if (e->opt->max_events) {
+    if (e->result->events->len >= e->opt->max_events) {
+      g_set_error(&e->error, MS_ERROR, MS_ERROR_LIMIT,
+                  "%s: more than %" G_GUINT64_FORMAT " dispatches: too large to draw a timeline",
+                  ms_source_name(e->src), e->opt->max_events);
+      return FALSE;
+    }
+    MsEvent ev = {t, p, j, e->cursor[j], 0, complete, t * e->rate[p], (guint32)e->rate[p]};
+    g_array_append_val(e->result->events, ev);
+  }
+  e->cursor[j]++;
+  pass(e, r);
+  return advance(e, j) && drain(e);
+}
+
 static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   if (e->plain) return dispatch_plain(e, p, q, j, t);
   StepRec *r = win_get(e, e->cursor[j]);
   gint64 k = kof(r, j);
+  if (G_UNLIKELY(k == 0)) return dispatch_l1(e, p, q, j, t, r);
   gint64 g = e->rate[p];
   gint64 s0 = MAX(e->slot[p], t * g);
   gint64 lat = e->lat[p];
