@@ -14,9 +14,10 @@ m=gpu__time_duration.sum
 for x in $want; do if grep -q "^$x " /tmp/q.txt; then m="$m,$x.sum"; else echo "not on this chip: $x" >> $OUT/ncu/host.txt; fi; done
 echo "metrics: $m" >> $OUT/ncu/host.txt
 # $1: more workloads after bulk and gcd (each its whole default set), e.g. "gf2 simple"
-MEMSIM_ONLY=bitonic,montgomery,prefix-sums NCU_METRICS=$m NCU_TIMEOUT=200 bash kernels/ncu-profile.sh .device/memsim-measure $OUT/ncu bulk range > $OUT/ncu/bulk.log 2>&1
-MEMSIM_ONLY=binary,fast-binary,approximate NCU_METRICS=$m NCU_TIMEOUT=240 bash kernels/ncu-profile.sh .device/memsim-measure $OUT/ncu gcd range > $OUT/ncu/gcd.log 2>&1
-for w in ${1:-}; do NCU_METRICS=$m NCU_TIMEOUT=150 bash kernels/ncu-profile.sh .device/memsim-measure $OUT/ncu $w range > $OUT/ncu/$w.log 2>&1; done
+# ONLY_MORE=1: only those (the bulk and GCD profiles left out)
+[ -n "${ONLY_MORE:-}" ] || MEMSIM_ONLY=bitonic,montgomery,prefix-sums NCU_METRICS=$m NCU_TIMEOUT=200 bash kernels/ncu-profile.sh .device/memsim-measure $OUT/ncu bulk range > $OUT/ncu/bulk.log 2>&1
+[ -n "${ONLY_MORE:-}" ] || MEMSIM_ONLY=binary,fast-binary,approximate NCU_METRICS=$m NCU_TIMEOUT=240 bash kernels/ncu-profile.sh .device/memsim-measure $OUT/ncu gcd range > $OUT/ncu/gcd.log 2>&1
+for w in ${1:-}; do NCU_METRICS=$m NCU_TIMEOUT=${MORE_TIMEOUT:-150} bash kernels/ncu-profile.sh .device/memsim-measure $OUT/ncu $w range > $OUT/ncu/$w.log 2>&1; done
 for f in $OUT/ncu/*.log; do tail -n 1 "$f"; done
 rm -f $OUT/ncu/*-measure.json.tmp
 cd $OUT && tar czf ncu.tgz ncu && rm -rf ncu
