@@ -1236,7 +1236,8 @@ Test(gpu, loaded_latency_worked_example) {
  * 17 time units; without the L1, 22. */
 /* docs/models.md, "The L1 cache", hits at the port: the example above with dmm_global_rate 1
  * and dmm_port_banks 2.  Step 1's read hits and still takes its 2 port slots (6 and 7): it
- * completes at 7 + 2 - 1 = 8, not 6; every later step moves by 2, less the port's own. */
+ * completes at 7 + 2 - 1 = 8, not 6 + 2 - 1 = 7 (the rule before), and every later step one
+ * time unit later: 22 time units against 21. */
 Test(gpu, l1_hits_at_the_port_worked_example) {
   const guint64 want[2] = {21, 22}; /* without the hit's slots (the rule before), with them */
   static const gint64 addr[4][4] = {{0, 1, 2, 3}, {0, 1, 2, 3}, {4, 5, 6, 7}, {0, 4, 8, 9}};
