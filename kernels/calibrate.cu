@@ -33,6 +33,12 @@
  *                      in 8 lines); the port rule for L1 hits (docs/calibration.md)
  *   sm-l1-strided-write,  the same with stores, and with a load and a store back of each word
  *   sm-l1-strided-rmw  (the GF(2) elimination's row-wise update of lines just loaded)
+ *   sm-l1-shared-mix   one block of 1024 threads per SM: each warp, per round, G coalesced
+ *                      ld.global.ca of lines its L1 holds and H shared loads whose lanes are
+ *                      SS words apart (an SS-way conflict, SS <= 32): clocks per warp round
+ *                      against G x the L1 read's clocks and H x SS wavefronts, whether the
+ *                      SM's global reads and its shared accesses share one data path (their
+ *                      sum) or not (their maximum); docs/calibration.md, "Shared and L1 reads"
  *   sm-l1-xor          the GF(2) row-wise XOR itself on one SM: s = 1, 32, 64, every lane or
  *                      about half (a hash), with and without the pivot word's broadcast load
  *   l2-read            16-byte ld.global.cg loads over a 16 MiB buffer, many passes
@@ -1998,6 +2004,124 @@ void run_loops(const MsOptions &o) {
   MS_CUDA(cudaFree(clk));
 }
 
+/* sm-l1-shared-mix: G coalesced L1-resident global loads and H SS-way shared loads per warp per
+ * round, independent of each other within the round (their sum is taken after). Every warp's
+ * lane l reads the same words, so every thread's sum is its lane's. clk[b]: the block's clocks
+ * over the rounds, between two barriers. */
+constexpr int MIX_SH_WORDS = 8192;
+template <int G, int H, int SS, bool WL>
+__global__ void __launch_bounds__(1024) sm_l1_shared_mix(const uint32_t *a, uint32_t mask, int rounds, uint32_t *out,
+                                                           unsigned long long *clk) {
+  __shared__ uint32_t sh[MIX_SH_WORDS];
+  for (int i = threadIdx.x; i < MIX_SH_WORDS; i += blockDim.x) sh[i] = pattern((uint32_t)i);
+  uint32_t warm = 0; /* the lines into L1 first (their sum goes out, so the loads stay) */
+  for (uint32_t i = threadIdx.x; i <= mask; i += blockDim.x) warm += __ldca(a + i);
+  __syncthreads();
+  const long long t0 = clock64();
+  const uint32_t lane = threadIdx.x & 31, wl = WL ? (threadIdx.x >> 5) * 32 : 0;
+  uint32_t acc = 0;
+  for (int r = 0; r < rounds; r++) {
+    uint32_t v[G + H + 1];
+#pragma unroll
+    for (int u = 0; u < G; u++) v[u] = __ldca(a + ((((uint32_t)r * G + u) * (WL ? 1024 : 32) + wl + lane) & mask));
+#pragma unroll
+    for (int u = 0; u < H; u++) v[G + u] = sh[(lane * SS + ((uint32_t)r * H + u) * 32) & (MIX_SH_WORDS - 1)];
+    v[G + H] = 0;
+#pragma unroll
+    for (int u = 0; u < G + H; u++) acc += v[u];
+  }
+  __syncthreads();
+  const long long t1 = clock64();
+  if (threadIdx.x == 0) clk[blockIdx.x] = (unsigned long long)(t1 - t0);
+  out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = acc + warm;
+}
+
+template <int G, int H, int SS, bool WL = false> void run_sm_l1_shared_mix_op(const MsOptions &o, const Dev &d) {
+  const int blocks = d.sms, threads = 1024;
+  const uint32_t words = 16384, mask = words - 1; /* 64 KiB: the L1 holds it (l1-sweep) */
+  const int rounds = o.quick ? 256 : 4096;
+  uint32_t *a, *out;
+  unsigned long long *clk;
+  MS_CUDA(cudaMalloc(&a, words * 4));
+  MS_CUDA(cudaMalloc(&out, (size_t)blocks * threads * 4));
+  MS_CUDA(cudaMalloc(&clk, blocks * sizeof(unsigned long long)));
+  fill_pattern<<<d.sms * 8, 256>>>(a, words);
+  MS_CHECK_LAUNCH();
+  std::vector<uint32_t> want(threads); /* WL: each warp its own lines */
+  for (uint32_t t = 0; t < (uint32_t)threads; t++) {
+    const uint32_t l = t & 31, wl = WL ? (t >> 5) * 32 : 0;
+    uint32_t acc = 0;
+    for (uint32_t r = 0; r < (uint32_t)rounds; r++) {
+      for (int u = 0; u < G; u++) acc += pattern(((r * G + (uint32_t)u) * (WL ? 1024 : 32) + wl + l) & mask);
+      for (int u = 0; u < H; u++) acc += pattern((l * SS + (r * H + (uint32_t)u) * 32) & (MIX_SH_WORDS - 1));
+    }
+    for (uint32_t i = t; i <= mask; i += (uint32_t)threads) acc += pattern(i); /* the warm-up's loads */
+    want[t] = acc;
+  }
+  std::vector<uint32_t> h((size_t)blocks * threads);
+  std::vector<unsigned long long> hclk(blocks);
+  const long long warp_rounds = (long long)blocks * (threads / 32) * rounds;
+  MsRecord rec;
+  rec.workload = "calibrate";
+  rec.algorithm = "sm-l1-shared-mix";
+  rec.p("global_loads", (long long)G);
+  rec.p("shared_loads", (long long)H);
+  rec.p("shared_stride", (long long)SS);
+  rec.p("warp_lines", WL ? 1LL : 0LL);
+  rec.p("rounds", (long long)rounds);
+  rec.p("blocks", (long long)blocks);
+  rec.p("threads_per_block", (long long)threads);
+  rec.x("warp_rounds", warp_rounds);
+  rec.x("shared_wavefronts_per_round", (long long)H * SS);
+  auto poison = [&] { MS_CUDA(cudaMemset(out, 0xff, (size_t)blocks * threads * 4)); };
+  auto launch = [&] { sm_l1_shared_mix<G, H, SS, WL><<<blocks, threads>>>(a, mask, rounds, out, clk); };
+  auto verify = [&]() -> std::string {
+    MS_CUDA(cudaMemcpy(h.data(), out, h.size() * 4, cudaMemcpyDeviceToHost));
+    for (size_t t = 0; t < h.size(); t++)
+      if (h[t] != want[t % threads]) return ms_fmt("thread %zu: sum %u, want %u", t, h[t], want[t % threads]);
+    return "";
+  };
+  measure(rec, poison, launch, verify, [&](const MsRecord &, double med) {
+    MS_CUDA(cudaMemcpy(hclk.data(), clk, blocks * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+    double mean = 0;
+    for (unsigned long long c : hclk) mean += (double)c;
+    mean /= blocks;
+    const double per_sm_rounds = (double)(threads / 32) * rounds;
+    return "{\"clocks_per_warp_round\": " + jnum(mean / per_sm_rounds) + ", \"block_clocks_mean\": " + jnum(mean) +
+           ", \"ns_per_warp_round_per_sm\": " + jnum(med / per_sm_rounds) + "}";
+  });
+  MS_CUDA(cudaFree(a));
+  MS_CUDA(cudaFree(out));
+  MS_CUDA(cudaFree(clk));
+}
+
+void run_sm_l1_shared_mix(const MsOptions &o, const Dev &d) {
+  if (!ms_selected("sm-l1-shared-mix")) return;
+  run_sm_l1_shared_mix_op<1, 0, 1>(o, d);
+  run_sm_l1_shared_mix_op<4, 0, 1>(o, d);
+  run_sm_l1_shared_mix_op<0, 1, 1>(o, d);
+  run_sm_l1_shared_mix_op<0, 4, 1>(o, d);
+  run_sm_l1_shared_mix_op<0, 1, 4>(o, d);
+  run_sm_l1_shared_mix_op<0, 1, 32>(o, d);
+  run_sm_l1_shared_mix_op<1, 1, 1>(o, d);
+  run_sm_l1_shared_mix_op<1, 4, 1>(o, d);
+  run_sm_l1_shared_mix_op<4, 4, 1>(o, d);
+  run_sm_l1_shared_mix_op<1, 1, 4>(o, d);
+  run_sm_l1_shared_mix_op<4, 1, 4>(o, d);
+  run_sm_l1_shared_mix_op<1, 1, 32>(o, d);
+  run_sm_l1_shared_mix_op<4, 1, 32>(o, d);
+  run_sm_l1_shared_mix_op<8, 1, 32>(o, d);
+  run_sm_l1_shared_mix_op<4, 2, 8>(o, d);
+  /* each warp its own lines (above, every warp reads the same line in a round) */
+  run_sm_l1_shared_mix_op<1, 0, 1, true>(o, d);
+  run_sm_l1_shared_mix_op<4, 0, 1, true>(o, d);
+  run_sm_l1_shared_mix_op<1, 1, 1, true>(o, d);
+  run_sm_l1_shared_mix_op<4, 4, 1, true>(o, d);
+  run_sm_l1_shared_mix_op<4, 1, 4, true>(o, d);
+  run_sm_l1_shared_mix_op<4, 1, 32, true>(o, d);
+  run_sm_l1_shared_mix_op<4, 2, 8, true>(o, d);
+}
+
 template <int K> void run_wavefronts(const MsOptions &o, const Dev &d) {
   const int per_sm = occupancy(shared_wavefronts<K>, 1024), blocks = d.sms * per_sm;
   const int loads = (o.quick ? 4096 : 65536) / K, rounds = loads / SW_UNROLL;
@@ -2336,4 +2460,5 @@ void ms_run_calibrate(const MsOptions &o) {
   run_shuffle_rate(o, d);
   run_issue_rate(o, d);
   run_barrier_loop(o, d);
+  run_sm_l1_shared_mix(o, d);
 }

@@ -633,6 +633,15 @@ if out=$("$memsim" run "$src/models/extensions/hmm-dmm-port-banks.json" "$src/tr
    "$memsim" run no-port-banks.json "$src/traces/dmm-port-banks.json" --json 2>/dev/null | grep -q '^{"time_units":12,'; then
   echo "ok - dmm_port_banks_worked_example"
 else fail "dmm_port_banks_worked_example: $out"; fi
+# shared and global reads on one port (docs/models.md): the worked example, 13 time units with
+# dmm_port_shared, 12 without
+n=$((n + 1))
+sed 's/, "dmm_port_shared": true//' "$src/models/extensions/hmm-port-shared.json" >no-port-shared.json
+if out=$("$memsim" run "$src/models/extensions/hmm-port-shared.json" "$src/traces/port-shared.json" --json 2>/dev/null) &&
+   grep -q '^{"time_units":13,' <<<"$out" &&
+   "$memsim" run no-port-shared.json "$src/traces/port-shared.json" --json 2>/dev/null | grep -q '^{"time_units":12,'; then
+  echo "ok - port_shared_worked_example"
+else fail "port_shared_worked_example: $out"; fi
 # posted fences (docs/models.md): the worked example, 7 time units with the key, 10 without
 n=$((n + 1))
 sed 's/, "l2_posted_fences": true//' "$src/models/extensions/umm-l2-posted-fences.json" >no-fences.json

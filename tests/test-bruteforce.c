@@ -328,6 +328,7 @@ static void naive_eval_run(const MsModel *m, const MtTrace *t, Naive *out, Naive
   guint64 *k = g_new0(guint64, nsteps * W);
   guint64 *kd = g_new0(guint64, nsteps * W);
   guint64 *kpn = g_new0(guint64, nsteps * W); /* dmm_port_banks: a global read's port slots */
+  guint64 *kdg = g_new0(guint64, nsteps * W); /* dmm_port_shared: its bank degree (wavefronts) */
   /* L1: each block's share of l1_words, less the shared words of the blocks a DMM holds */
   gboolean *l1h = g_new0(gboolean, nsteps * W); /* a read's group hit in the L1 */
   NaiveL1 l1 = {0};
@@ -412,7 +413,10 @@ static void naive_eval_run(const MsModel *m, const MtTrace *t, Naive *out, Naive
       guint n = (guint)MIN((guint64)w, p - j * w);
       for (guint i = 0; i < n; i++) out->step_req[s] += a[j * w + i] >= 0;
       if (hmm && m->dmm_port_banks && !shared_rule && st.op == MS_OP_READ) /* every active lane's banks */
-        kpn[s * W + j] = MAX((guint64)m->dmm_port_banks, naive_dmm(a + j * w, n, w));
+      {
+        kdg[s * W + j] = naive_dmm(a + j * w, n, w);
+        kpn[s * W + j] = MAX((guint64)m->dmm_port_banks, kdg[s * W + j]);
+      }
       if (l1.tag && !shared_rule)
         l1h[s * W + j] = naive_l1_warp(&l1, out, j / wpb, a + j * w, n, m->group_words, st.op == MS_OP_WRITE);
       guint64 kk = shared_rule ? naive_dmm(a + j * w, n, w)
@@ -822,7 +826,13 @@ static void naive_eval_run(const MsModel *m, const MtTrace *t, Naive *out, Naive
             const gint64 x = bdmm[j / wpb], ps = (gint64)kpn[pos[j] * W + j];
             const gint64 p0 = MAX(next_pslot[x], now * p_rate), pe = (p0 + ps - 1) / p_rate;
             next_pslot[x] = p0 + ps;
-            const gint64 complete = MAX(now, pe) + (gint64)m->l1_latency - 1;
+            gint64 complete = MAX(now, pe) + (gint64)m->l1_latency - 1;
+            if (m->dmm_port_shared) { /* its wavefronts take the DMM's pipeline (rate 1) from now on */
+              const gint64 dg = (gint64)kdg[pos[j] * W + j], b0 = MAX(next_slot[x], now);
+              next_slot[x] = b0 + dg;
+              busy[x] += (guint64)dg;
+              complete = MAX(complete, b0 + dg - 1);
+            }
             ready[j] = complete + 1;
             if (st.async) {
               g_array_append_val(adone[j], complete);
@@ -885,6 +895,16 @@ static void naive_eval_run(const MsModel *m, const MtTrace *t, Naive *out, Naive
             at_l2 = MAX(at_l2, pe + (gint64)l - 1);
             if (!m->dmm_port_banks) entered = MAX(entered, pe);
             next_pslot[x] = p0 + ps;
+            if (m->dmm_port_shared && st.op == MS_OP_READ) { /* its wavefronts: the DMM's pipeline */
+              const gint64 dg = (gint64)kdg[pos[j] * W + j], b0 = MAX(next_slot[x], now);
+              next_slot[x] = b0 + dg;
+              busy[x] += (guint64)dg;
+              complete = MAX(complete, b0 + dg - 1);
+            }
+          } else if (hmm && m->dmm_port_shared && q < d) { /* a shared access: one slot of its DMM's port */
+            const gint64 p0 = MAX(next_pslot[q], now * p_rate);
+            complete = MAX(complete, p0 / p_rate + (gint64)l - 1);
+            next_pslot[q] = p0 + 1;
           }
           next_slot[q] = s0 + (gint64)kk;
           busy[q] += kk;
@@ -941,6 +961,7 @@ static void naive_eval_run(const MsModel *m, const MtTrace *t, Naive *out, Naive
   g_free(ftime);
   g_free(l1h);
   g_free(kpn);
+  g_free(kdg);
   g_free(l1.tag);
   g_free(l1.used);
   if (keep) {
@@ -1772,6 +1793,51 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_l1_hits_at_the_port) {
   }
   cr_log_info("l1 at the port: %u hmm traces, %u with hits", tried, hits);
   cr_expect_gt(hits, tried / 5, "L1 hits under-tested: %u of %u", hits, tried);
+  g_rand_free(g);
+}
+
+/* Shared and global reads on one port (dmm_port_shared, docs/models.md): a shared access takes
+ * a slot of its DMM's port, a global read its bank degree of the DMM's own pipeline.  Every hmm
+ * model here has the port by banks and the key; a third have the L1 as well (its hits take the
+ * DMM's pipeline too). */
+Test(bruteforce, engine_should_match_naive_evaluator_with_shared_and_global_on_one_port) {
+  guint32 seed = test_seed(20261129u);
+  GRand *g = g_rand_new_with_seed(seed);
+  guint tried = 0, both = 0, l1 = 0;
+  for (guint it = 0; it < 1500; it++) {
+    MsModel *m = random_model(g);
+    MtTrace *t = random_trace(g, m->width);
+    random_extensions(g, m, t);
+    if (!ms_model_is_hmm(m)) {
+      ms_model_free(m);
+      mt_trace_free(t);
+      continue;
+    }
+    if (!m->dmm_global_rate) m->dmm_global_rate = (guint32)g_rand_int_range(g, 1, 4);
+    m->dmm_port_banks = (guint32)g_rand_int_range(g, 1, 5);
+    m->dmm_port_shared = TRUE;
+    if (!m->l1_words && g_rand_int_range(g, 0, 3) == 0) {
+      m->block_start_units = 0; /* not with the L1 (above) */
+      m->l1_words = (guint64)g_rand_int_range(g, 8, 120);
+      m->l1_latency = (guint64)g_rand_int_range(g, 1, 7);
+      m->l1_ways = (guint32)g_rand_int_range(g, 1, 5);
+    }
+    g_autofree char *desc = describe(m, t, seed, it);
+    Naive n;
+    naive_eval(m, t, &n);
+    MsSimOptions opt = {.per_step = TRUE};
+    MsResult *r = mt_run(m, t, &opt);
+    compare(r, &n, desc);
+    tried++;
+    both += r->shared.stages > 0 && r->global.stages > 0;
+    l1 += r->l1_hits > 0;
+    ms_result_free(r);
+    ms_model_free(m);
+    mt_trace_free(t);
+  }
+  cr_log_info("shared and global on one port: %u hmm traces, %u with both, %u with L1 hits", tried, both, l1);
+  cr_expect_gt(both, tried / 5, "shared and global together under-tested: %u of %u", both, tried);
+  cr_expect_gt(l1, tried / 20, "L1 hits under-tested: %u of %u", l1, tried);
   g_rand_free(g);
 }
 

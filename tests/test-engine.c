@@ -1190,6 +1190,40 @@ Test(gpu, dmm_port_banks_worked_example) {
   }
 }
 
+/* docs/models.md, "Shared and global reads on one port": the HMM above (dmm_port_banks 2) on one
+ * DMM; one block of two warps: W0 reads a global group twice, W1 a shared word per lane twice.
+ * Without dmm_port_shared W0's reads take port slots 0-1 (complete 5) and 6-7 (complete 11),
+ * W1's complete at 0 and 1: 12 time units.  With it, at 0 W1's shared read takes the DMM's
+ * stage 0 and port slot 0; W0's global read port slots 1-2 (complete 2 + 5 - 1 = 6) and the
+ * DMM's stage 1; W1's second read at 1 waits for stage 2 and port slot 3 (complete 3); W0's
+ * second at 7 takes port slots 7-8 and stage 7, complete 12: 13 time units
+ * (models/extensions/hmm-port-shared.json, traces/port-shared.json). */
+Test(gpu, port_shared_worked_example) {
+  const gint64 want[2][4] = {{5, 0, 11, 1}, {6, 0, 12, 3}};
+  for (int c = 0; c < 2; c++) {
+    g_autoptr(MsModel) m = mt_hmm(MS_MODEL_HMM, 4, 1, 1, 5);
+    m->group_words = 4;
+    m->global_rate = 8;
+    m->dmm_global_rate = 1;
+    m->dmm_port_banks = 2;
+    m->dmm_port_shared = c == 1;
+    MtTrace *t = mt_trace_new(8, 8);
+    for (int s = 0; s < 4; s++) {
+      gint64 *a = mt_mem(t, MS_OP_READ, s % 2 ? MS_SPACE_SHARED : MS_SPACE_GLOBAL);
+      for (int i = 0; i < 8; i++) a[i] = (s % 2) == (i / 4) ? 4 * (s / 2) + i % 4 : -1;
+    }
+    MsSimOptions opt = {.per_step = TRUE};
+    g_autoptr(MsResult) r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, (guint64)(c ? 13 : 12), "port_shared %d: %" G_GUINT64_FORMAT " time units", c, r->time_units);
+    for (int s = 0; s < 4; s++) {
+      const MsStepResult *ps = &g_array_index(r->per_step, MsStepResult, s);
+      cr_expect_eq(ps->last_complete, want[c][s], "port_shared %d step %d: complete %" G_GINT64_FORMAT, c, s,
+                   ps->last_complete);
+    }
+    mt_trace_free(t);
+  }
+}
+
 /* docs/models.md, "Loaded latency": UMM w = 4, l = 4, global_loaded_latency [[0, 4],
  * [500, 8]] (a window of 4 time units of 1 slot); four warps each read one group
  * (traces/loaded-latency.json).  W0 at 0: 0 stages in the window, u = 0, latency 4,

@@ -10,7 +10,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
   gint l2_ways = 0;
   gint64 dram_rows = 0;
   gboolean warm = FALSE, home = FALSE, lone_writes = FALSE;
-  gboolean hashed = FALSE, no_starts = FALSE, fences = FALSE, barriers = FALSE, port = FALSE, port_banks = FALSE, launch_store = FALSE, l1 = FALSE, shuffles = FALSE, loaded = FALSE, instructions = FALSE, issue = FALSE;
+  gboolean hashed = FALSE, no_starts = FALSE, fences = FALSE, barriers = FALSE, port = FALSE, port_banks = FALSE, port_shared = FALSE, launch_store = FALSE, l1 = FALSE, shuffles = FALSE, loaded = FALSE, instructions = FALSE, issue = FALSE;
   GOptionEntry entries[] = {
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the model to FILE ('-' or absent: stdout)", "FILE"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "With -o FILE: do not print the derivation summary", NULL},
@@ -50,6 +50,8 @@ int ms_cmd_calibrate(int argc, char **argv) {
        "launch_units less the model's own time for the empty kernel's one store (the model then takes the measured time for it; docs/calibration.md)", NULL},
       {"dmm-port-banks", 0, 0, G_OPTION_ARG_NONE, &port_banks,
        "With --dmm-port: add dmm_port_banks from the sm-l1-strided-read records (a read takes its bank degree, at least that; docs/models.md)", NULL},
+      {"dmm-port-shared", 0, 0, G_OPTION_ARG_NONE, &port_shared,
+       "With --dmm-port-banks: add dmm_port_shared, and dmm_port_banks from the sm-l1-shared-mix records instead (shared and global reads on one port; docs/models.md)", NULL},
       {"dmm-port", 0, 0, G_OPTION_ARG_NONE, &port,
        "Add dmm_global_rate from the sm-strided-read records (a DMM's port, docs/models.md)",
        NULL},
@@ -134,6 +136,12 @@ int ms_cmd_calibrate(int argc, char **argv) {
     goto out;
   }
   c->dmm_port_banks = port_banks;
+  if (port_shared && !port_banks) {
+    fprintf(stderr, "memsim calibrate: --dmm-port-shared needs --dmm-port-banks\n");
+    code = MS_EXIT_INPUT;
+    goto out;
+  }
+  c->dmm_port_shared = port_shared;
   c->launch_store = launch_store;
   c->l1 = l1;
   c->shuffles = shuffles;

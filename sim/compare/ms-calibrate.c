@@ -43,7 +43,7 @@ static void derived_clear(MsCalDerived *d) {
                    &d->from_global, &d->from_shared, &d->from_launch, &d->from_device,
                    &d->from_l2read, &d->from_l2chase, &d->from_load_loop, &d->from_store_loop,
                    &d->from_l2sweep, &d->from_writes, &d->from_l2_writes, &d->from_random,
-                   &d->from_line, &d->from_blocks, &d->from_port, &d->from_port_banks, &d->from_l1, &d->from_shuffle_latency,
+                   &d->from_line, &d->from_blocks, &d->from_port, &d->from_port_banks, &d->from_port_shared, &d->from_l1, &d->from_shuffle_latency,
                    &d->from_shuffle_rate, &d->from_loaded, &d->from_l2_loaded, &d->from_fence, &d->from_issue, &d->from_barriers, &d->from_dram, &d->from_dram_write};
   for (guint i = 0; i < G_N_ELEMENTS(from); i++) g_clear_pointer(from[i], g_free);
   memset(d, 0, sizeof *d);
@@ -865,6 +865,60 @@ static gboolean derive_port_banks(MsCalib *c, MsCalDerived *d, GError **error) {
   return TRUE;
 }
 
+/* Shared and global reads on one port (sm-l1-shared-mix: one block of 1024 threads per SM,
+ * each warp G coalesced ld.global.ca of lines the L1 holds and H SS-way shared loads a round;
+ * docs/calibration.md, "Shared and L1 reads"): the records with H = 0 give the clocks per
+ * global read, dmm_port_banks = round(their median), within 1 .. 64 (it replaces the
+ * sm-l1-strided-read figure, whose loop issues about 12 instructions a load); every record is
+ * then checked against the two stages in series, max(G b + H, G + H SS) clocks a round (the
+ * port: b a global read, 1 a shared access; the DMM's pipeline: 1 wavefront a coalesced read,
+ * SS a shared access), its largest relative miss kept beside the key. */
+static gboolean derive_port_shared(MsCalib *c, MsCalDerived *d, GError **error) {
+  double v[32];
+  guint n = 0;
+  const char *file = NULL;
+  for (guint i = 0; i < c->records->len; i++) {
+    const MsCalRecord *r = c->records->pdata[i];
+    if (strcmp(r->algorithm, "sm-l1-shared-mix") != 0) continue;
+    double g, h, cl;
+    if (!field(r, "params.global_loads", TRUE, &g, error) || !field(r, "params.shared_loads", TRUE, &h, error) ||
+        !field(r, "result.clocks_per_warp_round", FALSE, &cl, error))
+      return FALSE;
+    if (g + h < 1) return fail(error, "%s: sm-l1-shared-mix: global_loads and shared_loads are both 0", r->file);
+    if (!file) file = r->file;
+    if (h == 0 && g >= 1 && n < G_N_ELEMENTS(v)) v[n++] = cl / g;
+  }
+  if (n == 0)
+    return fail(error, "--dmm-port-shared: no sm-l1-shared-mix record with shared_loads 0 and global_loads >= 1 (%s)", RUN_HINT);
+  for (guint i = 1; i < n; i++)
+    for (guint j = i; j > 0 && v[j - 1] > v[j]; j--) {
+      double t = v[j];
+      v[j] = v[j - 1];
+      v[j - 1] = t;
+    }
+  d->lsu_read_clocks = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  d->dmm_port_banks = (guint32)round_u64(d->lsu_read_clocks, 1, 64);
+  d->lsu_checked = 0;
+  d->lsu_max_miss = 0;
+  for (guint i = 0; i < c->records->len; i++) {
+    const MsCalRecord *r = c->records->pdata[i];
+    if (strcmp(r->algorithm, "sm-l1-shared-mix") != 0) continue;
+    double g, h, ss, cl;
+    if (!field(r, "params.global_loads", TRUE, &g, error) || !field(r, "params.shared_loads", TRUE, &h, error) ||
+        !field(r, "params.shared_stride", FALSE, &ss, error) || !field(r, "result.clocks_per_warp_round", FALSE, &cl, error))
+      return FALSE;
+    const double deg = MIN(MAX(ss, 1.0), 32.0), port = g * d->dmm_port_banks + h, pipe = g + h * deg;
+    const double miss = fabs(MAX(port, pipe) / cl - 1.0);
+    d->lsu_max_miss = MAX(d->lsu_max_miss, miss);
+    d->lsu_checked++;
+  }
+  g_free(d->from_port_banks);
+  d->from_port_banks = g_strdup_printf("%s, %u sm-l1-shared-mix records without shared loads", file, n);
+  d->port_min_clocks = d->lsu_read_clocks;
+  d->from_port_shared = g_strdup_printf("%s, %u sm-l1-shared-mix records", file, d->lsu_checked);
+  return TRUE;
+}
+
 /* Warp shuffles (docs/calibration.md): shuffle-latency is one warp's chain of dependent
  * __shfl_sync, clocked; shuffle-rate a full grid of independent chains.  shuffle_units =
  * round(clocks per dependent shuffle): the time units a warp's shuffle step takes before its
@@ -1068,6 +1122,7 @@ gboolean ms_calib_derive(MsCalib *c, GError **error) {
   if (!derive_block_starts(c, d, error)) return FALSE;
   if (c->dmm_port && !derive_port(c, d, error)) return FALSE;
   if (c->dmm_port_banks && !derive_port_banks(c, d, error)) return FALSE;
+  if (c->dmm_port_shared && !derive_port_shared(c, d, error)) return FALSE;
   if (c->l1 && !derive_l1(c, d, error)) return FALSE;
   if (!derive_shuffles(c, d, error)) return FALSE;
   if (c->issue && !derive_issue(c, d, error)) return FALSE;
@@ -1355,6 +1410,15 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
                "degree) port slots: sm-l1-strided-read at stride s <= 32 takes max(4, s) clocks, at 33 8.4, docs/calibration.md)");
     cJSON_AddNumberToObject(o, "clocks_per_request", d->port_min_clocks);
   }
+  if (d->from_port_shared) {
+    o = figure(cal, "dmm_port_shared", 1, d->from_port_shared,
+               "with --dmm-port-shared: dmm_port_banks = round(the median clocks per global read of the records with "
+               "shared_loads 0), and every record checked against max(G dmm_port_banks + H, G + H SS) clocks a warp "
+               "round (the port, then the DMM's pipeline; docs/calibration.md, \"Shared and L1 reads\")");
+    cJSON_AddNumberToObject(o, "clocks_per_global_read", d->lsu_read_clocks);
+    cJSON_AddNumberToObject(o, "records_checked", d->lsu_checked);
+    cJSON_AddNumberToObject(o, "largest_miss", d->lsu_max_miss);
+  }
   if (d->from_l1) {
     o = figure(cal, "l1_words", (double)d->l1_words, d->from_l1,
                "the largest l1-sweep footprint whose clocks per hop are within 1.1 x the smallest footprint's, / 4");
@@ -1482,6 +1546,7 @@ static char *ms_calib_model_json_units(const MsCalib *c, const char *command) {
   if (d->from_blocks && d->block_start_units && !c->no_block_starts) cJSON_AddNumberToObject(o, "block_start_units", (double)d->block_start_units);
   if (d->from_port) cJSON_AddNumberToObject(o, "dmm_global_rate", d->dmm_global_rate);
   if (d->from_port_banks) cJSON_AddNumberToObject(o, "dmm_port_banks", d->dmm_port_banks);
+  if (d->from_port_shared) cJSON_AddBoolToObject(o, "dmm_port_shared", TRUE);
   if (d->from_l1) {
     cJSON_AddNumberToObject(o, "l1_words", (double)d->l1_words);
     cJSON_AddNumberToObject(o, "l1_latency", (double)d->l1_latency);
@@ -1587,6 +1652,9 @@ char *ms_calib_summary(const MsCalib *c) {
   if (d->from_port_banks)
     g_string_append_printf(s, "  %-21s %-9u %.2f clocks per coalesced read in L1, one SM   %s\n", "dmm_port_banks",
                            d->dmm_port_banks, d->port_min_clocks, d->from_port_banks);
+  if (d->from_port_shared)
+    g_string_append_printf(s, "  %-21s %-9s %u mixed records within %.1f%% of the two stages' bound   %s\n", "dmm_port_shared", "true",
+                           d->lsu_checked, 100.0 * d->lsu_max_miss, d->from_port_shared);
   if (d->from_l1) {
     g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " the L1 chase holds %.0f KiB at %.2f clocks per hop   %s\n",
                            "l1_words", d->l1_words, d->l1_bytes / 1024, d->l1_clocks, d->from_l1);

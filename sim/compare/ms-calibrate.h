@@ -95,6 +95,11 @@ typedef struct {
   double port_min_clocks;
   guint32 dmm_port_banks;
   char *from_port_banks;
+  /* --dmm-port-shared (sm-l1-shared-mix): clocks per L1 global read with no shared access
+   * (the median), the records checked against the two stages' bound and its largest miss */
+  double lsu_read_clocks, lsu_max_miss;
+  guint lsu_checked;
+  char *from_port_shared;
   /* the L1 (l1-sweep records, with --l1): l1_latency = round(the smallest footprint's
    * clocks per hop); l1_words = the largest footprint whose clocks per hop are within
    * 1.1 x that, / 4 */
@@ -150,6 +155,7 @@ typedef struct {
                             * (a signal waits for the L2), not l2_posted_write_backs */
   gboolean dmm_port;       /* --dmm-port: dmm_global_rate from sm-strided-read records */
   gboolean dmm_port_banks; /* --dmm-port-banks: dmm_port_banks from sm-l1-strided-read records */
+  gboolean dmm_port_shared; /* --dmm-port-shared: dmm_port_shared, and dmm_port_banks from sm-l1-shared-mix */
   gboolean launch_store;   /* --launch-store: launch_units less the model's own time for the empty
                             * kernel's store, so that the model takes the measured time for it */
   gboolean l1;             /* --l1: l1_words and l1_latency from l1-sweep records */

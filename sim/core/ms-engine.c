@@ -384,6 +384,7 @@ typedef struct Engine {
   L1Cache *l1c;         /* l1_words: global steps look in their block's share first */
   gint64 l1lat;
   gint64 *pslot, prate; /* dmm_global_rate: per DMM, its port's next free slot; slots per unit */
+  gboolean pshared;     /* dmm_port_shared: shared accesses take a port slot, global reads DMM stages */
   guint64 *iacc;        /* issue_rate: per DMM, the instructions of its warps' compute steps since the phase began */
   gint64 iphase;        /* issue_rate: when the phase (the kernel, or the stretch between grid barriers) began */
   guint64 iunits;       /* issue_rate: the phases' issue bounds, summed */
@@ -566,7 +567,7 @@ static guint port_slots(const Engine *e, Counter *c, const gint64 *a, guint n) {
   if ((off != 0 || n > e->w) && hi - lo >= (gint64)e->w) {
     if (!affine_degree(e, a, n, j0, &deg)) deg = dmm_stages(e, c, a, n, &act);
   }
-  return MAX((guint)e->model->dmm_port_banks, deg);
+  return deg; /* the port takes max(dmm_port_banks, deg) at dispatch (kp_slots) */
 }
 
 /* UMM: the number of distinct address groups among the active requests. */
@@ -1087,6 +1088,11 @@ static inline guint32 khof(const StepRec *r, guint64 j) {
 }
 static inline guint16 kpof(const StepRec *r, guint64 j) {
   return r->kp && j >= r->klo && j < r->khi ? r->kp[j - r->klo] : 0;
+}
+
+/* dmm_port_banks: a global read's port slots, max(dmm_port_banks, its bank degree kpof) */
+static inline gint64 kp_slots(const Engine *e, guint16 deg) {
+  return MAX((gint64)e->model->dmm_port_banks, (gint64)deg);
 }
 static inline guint16 kdof(const StepRec *r, guint64 j) {
   return r->kd && j >= r->klo && j < r->khi ? r->kd[j - r->klo] : 0;
@@ -3220,16 +3226,34 @@ static inline gboolean dispatch_plain(Engine *e, guint p, guint64 q, guint64 j, 
   return advance(e, j) && drain(e);
 }
 
+/* dmm_port_shared: global read j's wavefronts (its bank degree, deg) take DMM x's own pipeline
+ * from t on, after what it took before (its shared accesses, earlier reads' wavefronts): the
+ * data stage the SM's shared memory and its global reads share (docs/models.md, "Shared and
+ * global reads on one port").  A queue: the warp is not held; returns the time unit of the
+ * last wavefront, before which the read does not complete. */
+static gint64 port_shared_stages(Engine *e, guint x, gint64 t, gint64 deg) {
+  const gint64 g = e->rate[x], s0 = MAX(e->slot[x], t * g);
+  e->slot[x] = s0 + deg;
+  e->free_at[x] = rate_div(e->slot[x], g, e->rmag[x]);
+  e->busy[x] += (guint64)deg;
+  pq_fix(e, x);
+  return rate_div(s0 + deg - 1, g, e->rmag[x]);
+}
+
 /* dispatch() of a read whose every group hit the L1, with dmm_port_banks: no stage of the
  * global pipeline, no L2, no DRAM; its port slots from t on, in dispatch order, and its data
  * l1_latency after the later of t and its last port slot (docs/models.md, "The L1 cache"). */
 static gboolean dispatch_l1(Engine *e, guint p, guint64 q, guint64 j, gint64 t, StepRec *r) {
   const guint x = pipe_of(e, j, MS_SPACE_SHARED);
-  const gint64 kp = kpof(r, j);
+  const gint64 kp = kp_slots(e, kpof(r, j));
   const gint64 p0 = MAX(e->pslot[x], t * e->prate);
   const gint64 pe = rate_div(p0 + kp - 1, e->prate, e->pmag);
   e->pslot[x] = p0 + kp;
-  const gint64 complete = MAX(t, pe) + e->l1lat - 1;
+  gint64 complete = MAX(t, pe) + e->l1lat - 1;
+  if (e->pshared) { /* (not inside MAX: it takes the stages) */
+    const gint64 lb = port_shared_stages(e, x, t, kpof(r, j));
+    complete = MAX(complete, lb);
+  }
   e->ready[j] = complete + 1;
   if (G_UNLIKELY(r->step.async)) {
     e->ready[j] = t + 1;
@@ -3302,13 +3326,21 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   gint64 cl2 = last + lat - 1; /* l2_posted_fences: when the L2 has it (its port included) */
   if (e->pslot && p == e->P - 1) { /* dmm_global_rate: its DMM's port, from its dispatch on */
     const guint x = pipe_of(e, j, MS_SPACE_SHARED);
-    const gint64 kp = r->kp ? kpof(r, j) : k; /* dmm_port_banks: a read's wavefronts */
+    const gint64 kp = r->kp ? kp_slots(e, kpof(r, j)) : k; /* dmm_port_banks: a read's wavefronts */
     gint64 p0 = MAX(e->pslot[x], t * e->prate);
     gint64 pe = rate_div(p0 + kp - 1, e->prate, e->pmag);
     complete = MAX(complete, pe + lat - 1);
     cl2 = MAX(cl2, pe + lat - 1);
     if (!e->model->dmm_port_banks) entered = MAX(entered, pe); /* else a queue: the warp goes on */
     e->pslot[x] = p0 + kp;
+    if (e->pshared && r->kp) { /* dmm_port_shared: its wavefronts take the DMM's pipeline */
+      const gint64 lb = port_shared_stages(e, x, t, kpof(r, j));
+      complete = MAX(complete, lb);
+    }
+  } else if (e->pshared) { /* dmm_port_shared: a shared access takes one slot of its DMM's port */
+    const gint64 p0 = MAX(e->pslot[p], t * e->prate);
+    complete = MAX(complete, rate_div(p0, e->prate, e->pmag) + lat - 1);
+    e->pslot[p] = p0 + 1;
   }
   e->slot[p] = s0 + k;
   e->free_at[p] = rate_div(e->slot[p], g, e->rmag[p]);
@@ -3883,6 +3915,7 @@ static MsResult *simulate(const MsModel *model, MsSource *src, const MsSimOption
   if (e.hmm && model->dmm_global_rate) {
     e.pslot = g_new0(gint64, model->dmms);
     e.prate = (gint64)model->dmm_global_rate;
+    e.pshared = model->dmm_port_shared && model->dmm_port_banks;
   }
   for (guint p = 0; p < e.P; p++) e.rmag[p] = rate_magic(e.rate[p]);
   e.dmag = rate_magic(e.drate);

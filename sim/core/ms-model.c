@@ -99,6 +99,7 @@ char *ms_model_describe(const MsModel *m) {
   if (m->dram_lone_write_rate) g_string_append_printf(s, " dram_lone_write_rate=%u", m->dram_lone_write_rate);
   if (m->dmm_global_rate) g_string_append_printf(s, " dmm_global_rate=%u", m->dmm_global_rate);
   if (m->dmm_port_banks) g_string_append_printf(s, " dmm_port_banks=%u", m->dmm_port_banks);
+  if (m->dmm_port_shared) g_string_append(s, " dmm_port_shared=true");
   if (m->shuffle_units) g_string_append_printf(s, " shuffle_units=%" G_GUINT64_FORMAT, m->shuffle_units);
   if (m->instruction_units) g_string_append_printf(s, " instruction_units=%" G_GUINT64_FORMAT, m->instruction_units);
   if (m->issue_rate) g_string_append_printf(s, " issue_rate=%u", m->issue_rate);
@@ -126,7 +127,7 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "l2_partial_write_stages", "l2_ways",
                                          "l2_partitions", "block_start_units", "barrier_units", "barrier_warp_units", "l2_line_words", "l2_hashed_sets", "l2_warm", "l2_home_partitions",
                                          "l2_posted_write_backs", "l2_posted_fences", "dram_row_words", "dram_lone_rate", "dram_lone_write_rate",
-                                         "dmm_global_rate", "dmm_port_banks", "shuffle_units", "instruction_units", "issue_rate", "l1_words",
+                                         "dmm_global_rate", "dmm_port_banks", "dmm_port_shared", "shuffle_units", "instruction_units", "issue_rate", "l1_words",
                                          "l1_latency", "l1_ways", "global_loaded_latency",
                                          "l2_loaded_latency", "validation", NULL};
 
@@ -356,6 +357,12 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
     if (!m->dmm_global_rate) return fail(error, MS_ERROR_INVALID, "%s: dmm_port_banks: needs dmm_global_rate", fn);
     if (!ms_json_get_uint(it, 1, 64, fn, "dmm_port_banks", &v, error)) return FALSE;
     m->dmm_port_banks = (guint32)v;
+  }
+  it = cJSON_GetObjectItemCaseSensitive(root, "dmm_port_shared");
+  if (it) {
+    if (!cJSON_IsBool(it)) return fail(error, MS_ERROR_INVALID, "%s: dmm_port_shared: expected true or false", fn);
+    if (!m->dmm_port_banks) return fail(error, MS_ERROR_INVALID, "%s: dmm_port_shared: needs dmm_port_banks", fn);
+    m->dmm_port_shared = cJSON_IsTrue(it);
   }
   it = cJSON_GetObjectItemCaseSensitive(root, "launch_units");
   if (it && !ms_json_get_uint(it, 0, MS_MAX_LATENCY, fn, "launch_units", &m->launch_units, error))

@@ -56,6 +56,7 @@ static cJSON *model_json(const MsModel *m) {
   }
   if (m->dmm_global_rate) cJSON_AddNumberToObject(o, "dmm_global_rate", m->dmm_global_rate);
   if (m->dmm_port_banks) cJSON_AddNumberToObject(o, "dmm_port_banks", m->dmm_port_banks);
+  if (m->dmm_port_shared) cJSON_AddBoolToObject(o, "dmm_port_shared", TRUE);
   if (m->shuffle_units) cJSON_AddNumberToObject(o, "shuffle_units", (double)m->shuffle_units);
   if (m->instruction_units) cJSON_AddNumberToObject(o, "instruction_units", (double)m->instruction_units);
   if (m->issue_rate) cJSON_AddNumberToObject(o, "issue_rate", m->issue_rate);

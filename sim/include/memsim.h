@@ -169,6 +169,11 @@ typedef struct {
    * being the most distinct addresses of its active lanes in one of the w banks (the SM's L1
    * data pipe), and the port holds no warp: its requests queue (0: the rule above). */
   guint32 dmm_port_banks;
+  /* with dmm_port_banks (docs/models.md, "Shared and global reads on one port"; FALSE): the
+   * DMM's shared accesses and its global reads share its load/store path, two stages in
+   * series: a shared access also takes one port slot, and a global read also takes its bank
+   * degree (its wavefronts) of the DMM's own pipeline, from its dispatch on (TRUE) */
+  gboolean dmm_port_shared;
   /* Warp shuffles (a project extension, docs/models.md, "Warp shuffles"): time units a
    * shuffle step holds its warp, after what it waits for (0: none, the papers' model) */
   guint64 shuffle_units;
