@@ -3442,8 +3442,52 @@ G_GNUC_NO_INLINE static gboolean serve_batch(Engine *e, guint p, gint64 t) {
  * block events): the saturated pipeline's dispatches without a turn of the run loop each. */
 G_GNUC_NO_INLINE static gboolean serve_run(Engine *e, guint p, guint64 q, gint64 t) {
   const guint64 n = e->nmembers[p];
+  /* The common turn inline: dispatch_plain(), then advance()'s case of a next step already
+   * loaded that is a plain read or write with a request of the warp, not the first of a
+   * kernel span (which may jump).  Without barrier time or block starts, advance() does no
+   * more for it than bit_set() and the bound (hold() is empty: no read window).  Any other
+   * case takes advance() and drain(), as before: the same state, in the same order. */
+  const gboolean quick = !e->bseen && !e->blk_start && !e->issue;
+  const gint64 lat = e->lat[p];
   for (;;) {
-    if (!dispatch_plain(e, p, q, q, t)) return FALSE;
+    if (G_UNLIKELY(!quick)) {
+      if (!dispatch_plain(e, p, q, q, t)) return FALSE;
+    } else {
+      const guint64 j = q;
+      StepRec *r = win_get(e, e->cursor[j]);
+      const gint64 k = kof(r, j);
+      const gint64 s0 = MAX(e->slot[p], t);
+      const gint64 complete = s0 + k - 1 + lat - 1;
+      e->slot[p] = s0 + k;
+      e->free_at[p] = s0 + k;
+      e->busy[p] += (guint64)k;
+      e->ready[j] = complete + 1;
+      e->elig[p]--;
+      e->lastpos[p] = q;
+      bit_clear(e, p, q);
+      e->pipe[j] = PIPE_DONE;
+      if (r->res.first_dispatch < 0 || t < r->res.first_dispatch) r->res.first_dispatch = t;
+      if (complete > r->res.last_complete) r->res.last_complete = complete;
+      if (complete > e->last_complete) e->last_complete = complete;
+      const guint64 c = ++e->cursor[j];
+      pass(e, r);
+      StepRec *f = c < e->head + e->count ? win_get(e, c) : NULL;
+      if (f && f->step.op <= MS_OP_WRITE && !f->step.async && !(f->kspan && c == f->kspan->start) &&
+          kof(f, j)) {
+        if (c + ADV_PREFETCH < e->head + e->count) {
+          const StepRec *g = win_get(e, c + ADV_PREFETCH);
+          if (g->k && j >= g->klo && j < g->khi) __builtin_prefetch(g->k + (j - g->klo));
+        }
+        e->pipe[j] = (gint32)p;
+        e->elig[p]++;
+        bit_set(e, p, q, e->ready[j]);
+        if (e->ready[j] < e->lb[p]) e->lb[p] = e->ready[j];
+        pq_fix(e, p);
+      } else {
+        pq_fix(e, p);
+        if (!(advance(e, j) && drain(e))) return FALSE;
+      }
+    }
     if (!e->elig[p]) return TRUE;
     t = MAX(e->free_at[p], e->lb[p]); /* pkey_of(p): the pipeline's next turn */
     q = e->lastpos[p] + 1;
