@@ -301,6 +301,7 @@ typedef struct Engine {
   gboolean pq_scan;  /* few pipelines (PQ_SCAN_MAX or fewer): no tree, the run loop scans pkey */
   gboolean batch;    /* serve() may dispatch several warps of a pipeline at once (no events) */
   gboolean fastrun;  /* one pipeline of the papers' rule (serve_run) */
+  gboolean quick;    /* plain, and advance_fast() may take its inline case */
   gboolean plain;    /* static pipelines of rate 1 and none of the extensions (dispatch_plain) */
   guint32 pdirty;    /* pq_scan: the pipelines whose key may have changed since pq_top */
   guint *plist, nplist; /* the tree: the same pipelines, listed once each (pinlist) */
@@ -2001,7 +2002,7 @@ static gboolean load_step(Engine *e) {
 /* Load ahead: a thread that produces the next LD_AHEAD steps while the engine's thread
  * dispatches (it is the pool's worker 0 then).  The steps are committed in order, each
  * when first needed, as without it, so the result is the same; only the waiting differs. */
-#define LD_AHEAD 4
+#define LD_AHEAD 8
 #define LD_MIN_THREADS G_GUINT64_CONSTANT(65536) /* traces of fewer threads load on the engine's thread */
 
 typedef struct {
@@ -2017,6 +2018,9 @@ typedef struct Loader {
   LdItem q[LD_AHEAD];
   guint head, n;
   gboolean stop;
+  /* who sleeps on c: a broadcast (a futex call) only then, and the loader woken only when
+   * the engine has taken half the queue, so that neither thread makes a system call a step */
+  gboolean wait_take, wait_put;
   double cpu; /* the thread's CPU seconds, when it ended */
 } Loader;
 
@@ -2025,7 +2029,11 @@ static gpointer loader_main(gpointer data) {
   Loader *L = e->ld;
   for (;;) {
     g_mutex_lock(&L->m);
-    while (!L->stop && L->n == LD_AHEAD) g_cond_wait(&L->c, &L->m);
+    if (!L->stop && L->n == LD_AHEAD) { /* full: sleep until the engine has taken half */
+      L->wait_put = TRUE;
+      while (!L->stop && L->n > LD_AHEAD / 2) g_cond_wait(&L->c, &L->m);
+      L->wait_put = FALSE;
+    }
     const gboolean stop = L->stop;
     g_mutex_unlock(&L->m);
     if (stop) break;
@@ -2034,7 +2042,7 @@ static gpointer loader_main(gpointer data) {
     g_mutex_lock(&L->m);
     L->q[(L->head + L->n) % LD_AHEAD] = it;
     L->n++;
-    g_cond_broadcast(&L->c);
+    if (L->wait_take) g_cond_broadcast(&L->c);
     g_mutex_unlock(&L->m);
     if (it.got != PROD_STEP) break;
   }
@@ -2046,11 +2054,15 @@ static gpointer loader_main(gpointer data) {
 static int loader_take(Engine *e, StepRec **r, GError **err) {
   Loader *L = e->ld;
   g_mutex_lock(&L->m);
-  while (L->n == 0) g_cond_wait(&L->c, &L->m);
+  if (L->n == 0) {
+    L->wait_take = TRUE;
+    while (L->n == 0) g_cond_wait(&L->c, &L->m);
+    L->wait_take = FALSE;
+  }
   const LdItem it = L->q[L->head];
   L->head = (L->head + 1) % LD_AHEAD;
   L->n--;
-  g_cond_broadcast(&L->c);
+  if (L->wait_put && L->n <= LD_AHEAD / 2) g_cond_broadcast(&L->c);
   g_mutex_unlock(&L->m);
   *r = it.r;
   *err = it.err;
@@ -3204,6 +3216,32 @@ static inline void load_take(LoadWin *w, gint64 s0, gint64 k) {
 
 /* dispatch() on a model of the papers' rule (e->plain): the same steps without the
  * extensions' tests. */
+/* advance() and drain() after a dispatch on a model of the papers' rule, with advance()'s
+ * common case inline: the warp's next step is loaded, a plain read or write with a request of
+ * the warp, and not the first of a kernel span (which may jump).  Without a read window,
+ * barrier time or block starts (e->quick), advance() does no more for it than this: the same
+ * state, in the same order.  Any other case takes advance() and drain(). */
+static inline gboolean advance_fast(Engine *e, guint64 j) {
+  const guint64 c = e->cursor[j];
+  if (G_LIKELY(e->quick && c < e->head + e->count)) {
+    const StepRec *f = win_get(e, c);
+    if (f->step.op <= MS_OP_WRITE && !f->step.async && !(f->kspan && c == f->kspan->start) && kof(f, j)) {
+      if (c + ADV_PREFETCH < e->head + e->count) {
+        const StepRec *g = win_get(e, c + ADV_PREFETCH);
+        if (g->k && j >= g->klo && j < g->khi) __builtin_prefetch(g->k + (j - g->klo));
+      }
+      const guint p = pipe_of(e, j, f->step.space);
+      e->pipe[j] = (gint32)p;
+      e->elig[p]++;
+      bit_set(e, p, pos_of(e, p, j), e->ready[j]);
+      if (e->ready[j] < e->lb[p]) e->lb[p] = e->ready[j];
+      pq_fix(e, p);
+      return e->nwork ? drain(e) : TRUE;
+    }
+  }
+  return advance(e, j) && drain(e);
+}
+
 static inline gboolean dispatch_plain(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   StepRec *r = win_get(e, e->cursor[j]);
   const gint64 k = kof(r, j);
@@ -3223,7 +3261,7 @@ static inline gboolean dispatch_plain(Engine *e, guint p, guint64 q, guint64 j, 
   if (complete > e->last_complete) e->last_complete = complete;
   e->cursor[j]++;
   pass(e, r);
-  return advance(e, j) && drain(e);
+  return advance_fast(e, j);
 }
 
 /* dmm_port_shared: global read j's wavefronts (its bank degree, deg) take DMM x's own pipeline
@@ -3442,52 +3480,8 @@ G_GNUC_NO_INLINE static gboolean serve_batch(Engine *e, guint p, gint64 t) {
  * block events): the saturated pipeline's dispatches without a turn of the run loop each. */
 G_GNUC_NO_INLINE static gboolean serve_run(Engine *e, guint p, guint64 q, gint64 t) {
   const guint64 n = e->nmembers[p];
-  /* The common turn inline: dispatch_plain(), then advance()'s case of a next step already
-   * loaded that is a plain read or write with a request of the warp, not the first of a
-   * kernel span (which may jump).  Without barrier time or block starts, advance() does no
-   * more for it than bit_set() and the bound (hold() is empty: no read window).  Any other
-   * case takes advance() and drain(), as before: the same state, in the same order. */
-  const gboolean quick = !e->bseen && !e->blk_start && !e->issue;
-  const gint64 lat = e->lat[p];
   for (;;) {
-    if (G_UNLIKELY(!quick)) {
-      if (!dispatch_plain(e, p, q, q, t)) return FALSE;
-    } else {
-      const guint64 j = q;
-      StepRec *r = win_get(e, e->cursor[j]);
-      const gint64 k = kof(r, j);
-      const gint64 s0 = MAX(e->slot[p], t);
-      const gint64 complete = s0 + k - 1 + lat - 1;
-      e->slot[p] = s0 + k;
-      e->free_at[p] = s0 + k;
-      e->busy[p] += (guint64)k;
-      e->ready[j] = complete + 1;
-      e->elig[p]--;
-      e->lastpos[p] = q;
-      bit_clear(e, p, q);
-      e->pipe[j] = PIPE_DONE;
-      if (r->res.first_dispatch < 0 || t < r->res.first_dispatch) r->res.first_dispatch = t;
-      if (complete > r->res.last_complete) r->res.last_complete = complete;
-      if (complete > e->last_complete) e->last_complete = complete;
-      const guint64 c = ++e->cursor[j];
-      pass(e, r);
-      StepRec *f = c < e->head + e->count ? win_get(e, c) : NULL;
-      if (f && f->step.op <= MS_OP_WRITE && !f->step.async && !(f->kspan && c == f->kspan->start) &&
-          kof(f, j)) {
-        if (c + ADV_PREFETCH < e->head + e->count) {
-          const StepRec *g = win_get(e, c + ADV_PREFETCH);
-          if (g->k && j >= g->klo && j < g->khi) __builtin_prefetch(g->k + (j - g->klo));
-        }
-        e->pipe[j] = (gint32)p;
-        e->elig[p]++;
-        bit_set(e, p, q, e->ready[j]);
-        if (e->ready[j] < e->lb[p]) e->lb[p] = e->ready[j];
-        pq_fix(e, p);
-      } else {
-        pq_fix(e, p);
-        if (!(advance(e, j) && drain(e))) return FALSE;
-      }
-    }
+    if (!dispatch_plain(e, p, q, q, t)) return FALSE;
     if (!e->elig[p]) return TRUE;
     t = MAX(e->free_at[p], e->lb[p]); /* pkey_of(p): the pipeline's next turn */
     q = e->lastpos[p] + 1;
@@ -4064,6 +4058,7 @@ static MsResult *simulate(const MsModel *model, MsSource *src, const MsSimOption
   e.plain = !e.dyn && !e.lw_main.curve && !e.l2c && !e.l1c && !e.pslot && !e.issue && !e.opt->max_events;
   for (guint p = 0; p < e.P; p++) e.plain &= e.rate[p] == 1;
   e.fastrun = e.plain && e.P == 1 && !e.hmm;
+  e.quick = e.plain && !e.bseen && !e.blk_start;
   e.plist = g_new(guint, e.P);
   e.pinlist = g_new0(guint8, e.P);
   for (guint p = 0; p < e.P; p++) e.pkey[p] = NEVER;
