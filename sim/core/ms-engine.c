@@ -3478,10 +3478,68 @@ G_GNUC_NO_INLINE static gboolean serve_batch(Engine *e, guint p, gint64 t) {
  * extensions, then, while the member after it waits and is ready when the pipeline can next
  * dispatch, that one, which is what run() and serve() would do next (no other pipeline, no
  * block events): the saturated pipeline's dispatches without a turn of the run loop each. */
+/* serve_run()'s turns in one loop, while they are advance_fast()'s case: member q (warp q,
+ * waiting at step c and ready at t) and those after it at step c, each waiting and ready at
+ * its turn, whose next step c + 1 is loaded, a plain read or write with a request of the
+ * warp and not the first of a kernel span.  Each is dispatched as dispatch_plain() does and
+ * waits again at c + 1 as advance_fast() leaves it (its bit stays set, elig does not change);
+ * the pipeline's and the step's figures are kept in locals and stored once, and the step is
+ * passed by all of them at once (win_pop_done() pops nothing the loop reads: the records
+ * from c on stay).  Returns the warps dispatched: 0 if warp q is not such a case. */
+static guint64 run_batch(Engine *e, guint p, guint64 q, gint64 t) {
+  const guint64 c = e->cursor[q];
+  if (c + 1 >= e->head + e->count) return 0;
+  StepRec *r = win_get(e, c);
+  const StepRec *f = win_get(e, c + 1);
+  if (f->step.op > MS_OP_WRITE || f->step.async || (f->kspan && c + 1 == f->kspan->start)) return 0;
+  const guint64 n = e->nmembers[p], rlo = r->klo, rhi = r->khi, flo = f->klo, fhi = f->khi;
+  const guint16 *rk = r->k, *fk = f->k;
+  guint64 *bits = e->bits[p], *cursor = e->cursor;
+  gint64 *wmin = e->wmin[p], *smin = e->smin[p], *ready = e->ready;
+  const gint64 lat = e->lat[p];
+  gint64 slot = e->slot[p], lb = e->lb[p], fd = r->res.first_dispatch, lc = r->res.last_complete;
+  gint64 elc = e->last_complete;
+  guint64 busy = e->busy[p], m = 0, last = q;
+  for (;;) {
+    const guint64 j = q;
+    if (j < flo || j >= fhi || !fk[j - flo]) break; /* not the inline case: dispatch_plain() */
+    const gint64 k = j >= rlo && j < rhi ? rk[j - rlo] : 0;
+    const gint64 s0 = MAX(slot, t), complete = s0 + k - 1 + lat - 1, rd = complete + 1;
+    slot = s0 + k;
+    busy += (guint64)k;
+    ready[j] = rd;
+    if (fd < 0 || t < fd) fd = t;
+    if (complete > lc) lc = complete;
+    if (complete > elc) elc = complete;
+    cursor[j] = c + 1;
+    if (rd < wmin[q >> 6]) wmin[q >> 6] = rd;
+    if (rd < smin[q >> 12]) smin[q >> 12] = rd;
+    if (rd < lb) lb = rd;
+    m++;
+    last = q;
+    t = MAX(slot, lb); /* pkey_of(p): the pipeline's next turn */
+    const guint64 q1 = q + 1;
+    if (q1 >= n || !(bits[q1 >> 6] >> (q1 & 63) & 1) || ready[q1] > t || cursor[q1] != c) break;
+    q = q1;
+  }
+  if (!m) return 0;
+  e->slot[p] = e->free_at[p] = slot;
+  e->busy[p] = busy;
+  e->lb[p] = lb;
+  e->lastpos[p] = last;
+  e->last_complete = elc;
+  r->res.first_dispatch = fd;
+  r->res.last_complete = lc;
+  pq_fix(e, p);
+  r->remaining -= m;
+  if (r->remaining == jumps_of(r)) win_pop_done(e);
+  return m;
+}
+
 G_GNUC_NO_INLINE static gboolean serve_run(Engine *e, guint p, guint64 q, gint64 t) {
   const guint64 n = e->nmembers[p];
   for (;;) {
-    if (!dispatch_plain(e, p, q, q, t)) return FALSE;
+    if (!(e->quick && run_batch(e, p, q, t)) && !dispatch_plain(e, p, q, q, t)) return FALSE;
     if (!e->elig[p]) return TRUE;
     t = MAX(e->free_at[p], e->lb[p]); /* pkey_of(p): the pipeline's next turn */
     q = e->lastpos[p] + 1;
