@@ -2003,6 +2003,8 @@ static gboolean load_step(Engine *e) {
  * dispatches (it is the pool's worker 0 then).  The steps are committed in order, each
  * when first needed, as without it, so the result is the same; only the waiting differs. */
 #define LD_AHEAD 8
+#define LD_SPIN_US 200 /* how long the engine polls an empty queue before it sleeps */
+#define LD_SPIN_MIN_THREADS 4 /* and only with this many threads: on fewer cores it takes a worker's */
 #define LD_MIN_THREADS G_GUINT64_CONSTANT(65536) /* traces of fewer threads load on the engine's thread */
 
 typedef struct {
@@ -2016,11 +2018,13 @@ typedef struct Loader {
   GMutex m;
   GCond c;
   LdItem q[LD_AHEAD];
-  guint head, n;
+  guint head;
+  gint n; /* steps in q: changed under m, atomically, so that the engine may poll it */
   gboolean stop;
   /* who sleeps on c: a broadcast (a futex call) only then, and the loader woken only when
    * the engine has taken half the queue, so that neither thread makes a system call a step */
   gboolean wait_take, wait_put;
+  gboolean spin; /* the engine polls an empty queue first (LD_SPIN_US): 4 threads or more */
   double cpu; /* the thread's CPU seconds, when it ended */
 } Loader;
 
@@ -2040,8 +2044,8 @@ static gpointer loader_main(gpointer data) {
     LdItem it = {NULL, PROD_ERROR, NULL};
     it.got = produce_step(e, &it.r, &it.err);
     g_mutex_lock(&L->m);
-    L->q[(L->head + L->n) % LD_AHEAD] = it;
-    L->n++;
+    L->q[(L->head + (guint)L->n) % LD_AHEAD] = it;
+    g_atomic_int_inc(&L->n);
     if (L->wait_take) g_cond_broadcast(&L->c);
     g_mutex_unlock(&L->m);
     if (it.got != PROD_STEP) break;
@@ -2053,6 +2057,18 @@ static gpointer loader_main(gpointer data) {
 
 static int loader_take(Engine *e, StepRec **r, GError **err) {
   Loader *L = e->ld;
+  /* An empty queue: poll it a while before sleeping.  A step is usually on its way, and a
+   * sleep costs the engine the wake-up's latency at each step (tens of microseconds on the
+   * GPU hosts' virtual machines, where a faster dispatch loop made the GCD stream slower). */
+  if (L->spin && g_atomic_int_get(&L->n) == 0) {
+    const gint64 until = g_get_monotonic_time() + LD_SPIN_US;
+    for (guint s = 1; g_atomic_int_get(&L->n) == 0; s++) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+      if (!(s & 255) && g_get_monotonic_time() > until) break;
+    }
+  }
   g_mutex_lock(&L->m);
   if (L->n == 0) {
     L->wait_take = TRUE;
@@ -2061,7 +2077,7 @@ static int loader_take(Engine *e, StepRec **r, GError **err) {
   }
   const LdItem it = L->q[L->head];
   L->head = (L->head + 1) % LD_AHEAD;
-  L->n--;
+  g_atomic_int_add(&L->n, -1);
   if (L->wait_put && L->n <= LD_AHEAD / 2) g_cond_broadcast(&L->c);
   g_mutex_unlock(&L->m);
   *r = it.r;
@@ -2073,6 +2089,7 @@ static void loader_start(Engine *e) {
   Loader *L = g_new0(Loader, 1);
   g_mutex_init(&L->m);
   g_cond_init(&L->c);
+  L->spin = e->nctr >= LD_SPIN_MIN_THREADS;
   e->ld = L;
   L->th = g_thread_new("memsim-load", loader_main, e);
 }
@@ -2087,7 +2104,7 @@ static double loader_stop(Engine *e) {
   g_cond_broadcast(&L->c);
   g_mutex_unlock(&L->m);
   g_thread_join(L->th);
-  for (guint i = 0; i < L->n; i++) {
+  for (guint i = 0; i < (guint)L->n; i++) {
     LdItem *it = &L->q[(L->head + i) % LD_AHEAD];
     if (it->r) rec_free(e, it->r);
     g_clear_error(&it->err);
