@@ -2003,8 +2003,6 @@ static gboolean load_step(Engine *e) {
  * dispatches (it is the pool's worker 0 then).  The steps are committed in order, each
  * when first needed, as without it, so the result is the same; only the waiting differs. */
 #define LD_AHEAD 8
-#define LD_SPIN_US 200 /* how long the engine polls an empty queue before it sleeps */
-#define LD_SPIN_MIN_THREADS 4 /* and only with this many threads: on fewer cores it takes a worker's */
 #define LD_MIN_THREADS G_GUINT64_CONSTANT(65536) /* traces of fewer threads load on the engine's thread */
 
 typedef struct {
@@ -2018,13 +2016,11 @@ typedef struct Loader {
   GMutex m;
   GCond c;
   LdItem q[LD_AHEAD];
-  guint head;
-  gint n; /* steps in q: changed under m, atomically, so that the engine may poll it */
+  guint head, n;
   gboolean stop;
   /* who sleeps on c: a broadcast (a futex call) only then, and the loader woken only when
    * the engine has taken half the queue, so that neither thread makes a system call a step */
   gboolean wait_take, wait_put;
-  gboolean spin; /* the engine polls an empty queue first (LD_SPIN_US): 4 threads or more */
   double cpu; /* the thread's CPU seconds, when it ended */
 } Loader;
 
@@ -2044,8 +2040,8 @@ static gpointer loader_main(gpointer data) {
     LdItem it = {NULL, PROD_ERROR, NULL};
     it.got = produce_step(e, &it.r, &it.err);
     g_mutex_lock(&L->m);
-    L->q[(L->head + (guint)L->n) % LD_AHEAD] = it;
-    g_atomic_int_inc(&L->n);
+    L->q[(L->head + L->n) % LD_AHEAD] = it;
+    L->n++;
     if (L->wait_take) g_cond_broadcast(&L->c);
     g_mutex_unlock(&L->m);
     if (it.got != PROD_STEP) break;
@@ -2057,18 +2053,6 @@ static gpointer loader_main(gpointer data) {
 
 static int loader_take(Engine *e, StepRec **r, GError **err) {
   Loader *L = e->ld;
-  /* An empty queue: poll it a while before sleeping.  A step is usually on its way, and a
-   * sleep costs the engine the wake-up's latency at each step (tens of microseconds on the
-   * GPU hosts' virtual machines, where a faster dispatch loop made the GCD stream slower). */
-  if (L->spin && g_atomic_int_get(&L->n) == 0) {
-    const gint64 until = g_get_monotonic_time() + LD_SPIN_US;
-    for (guint s = 1; g_atomic_int_get(&L->n) == 0; s++) {
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
-#endif
-      if (!(s & 255) && g_get_monotonic_time() > until) break;
-    }
-  }
   g_mutex_lock(&L->m);
   if (L->n == 0) {
     L->wait_take = TRUE;
@@ -2077,7 +2061,7 @@ static int loader_take(Engine *e, StepRec **r, GError **err) {
   }
   const LdItem it = L->q[L->head];
   L->head = (L->head + 1) % LD_AHEAD;
-  g_atomic_int_add(&L->n, -1);
+  L->n--;
   if (L->wait_put && L->n <= LD_AHEAD / 2) g_cond_broadcast(&L->c);
   g_mutex_unlock(&L->m);
   *r = it.r;
@@ -2089,7 +2073,6 @@ static void loader_start(Engine *e) {
   Loader *L = g_new0(Loader, 1);
   g_mutex_init(&L->m);
   g_cond_init(&L->c);
-  L->spin = e->nctr >= LD_SPIN_MIN_THREADS;
   e->ld = L;
   L->th = g_thread_new("memsim-load", loader_main, e);
 }
@@ -2104,7 +2087,7 @@ static double loader_stop(Engine *e) {
   g_cond_broadcast(&L->c);
   g_mutex_unlock(&L->m);
   g_thread_join(L->th);
-  for (guint i = 0; i < (guint)L->n; i++) {
+  for (guint i = 0; i < L->n; i++) {
     LdItem *it = &L->q[(L->head + i) % LD_AHEAD];
     if (it->r) rec_free(e, it->r);
     g_clear_error(&it->err);
@@ -3495,68 +3478,10 @@ G_GNUC_NO_INLINE static gboolean serve_batch(Engine *e, guint p, gint64 t) {
  * extensions, then, while the member after it waits and is ready when the pipeline can next
  * dispatch, that one, which is what run() and serve() would do next (no other pipeline, no
  * block events): the saturated pipeline's dispatches without a turn of the run loop each. */
-/* serve_run()'s turns in one loop, while they are advance_fast()'s case: member q (warp q,
- * waiting at step c and ready at t) and those after it at step c, each waiting and ready at
- * its turn, whose next step c + 1 is loaded, a plain read or write with a request of the
- * warp and not the first of a kernel span.  Each is dispatched as dispatch_plain() does and
- * waits again at c + 1 as advance_fast() leaves it (its bit stays set, elig does not change);
- * the pipeline's and the step's figures are kept in locals and stored once, and the step is
- * passed by all of them at once (win_pop_done() pops nothing the loop reads: the records
- * from c on stay).  Returns the warps dispatched: 0 if warp q is not such a case. */
-static guint64 run_batch(Engine *e, guint p, guint64 q, gint64 t) {
-  const guint64 c = e->cursor[q];
-  if (c + 1 >= e->head + e->count) return 0;
-  StepRec *r = win_get(e, c);
-  const StepRec *f = win_get(e, c + 1);
-  if (f->step.op > MS_OP_WRITE || f->step.async || (f->kspan && c + 1 == f->kspan->start)) return 0;
-  const guint64 n = e->nmembers[p], rlo = r->klo, rhi = r->khi, flo = f->klo, fhi = f->khi;
-  const guint16 *rk = r->k, *fk = f->k;
-  guint64 *bits = e->bits[p], *cursor = e->cursor;
-  gint64 *wmin = e->wmin[p], *smin = e->smin[p], *ready = e->ready;
-  const gint64 lat = e->lat[p];
-  gint64 slot = e->slot[p], lb = e->lb[p], fd = r->res.first_dispatch, lc = r->res.last_complete;
-  gint64 elc = e->last_complete;
-  guint64 busy = e->busy[p], m = 0, last = q;
-  for (;;) {
-    const guint64 j = q;
-    if (j < flo || j >= fhi || !fk[j - flo]) break; /* not the inline case: dispatch_plain() */
-    const gint64 k = j >= rlo && j < rhi ? rk[j - rlo] : 0;
-    const gint64 s0 = MAX(slot, t), complete = s0 + k - 1 + lat - 1, rd = complete + 1;
-    slot = s0 + k;
-    busy += (guint64)k;
-    ready[j] = rd;
-    if (fd < 0 || t < fd) fd = t;
-    if (complete > lc) lc = complete;
-    if (complete > elc) elc = complete;
-    cursor[j] = c + 1;
-    if (rd < wmin[q >> 6]) wmin[q >> 6] = rd;
-    if (rd < smin[q >> 12]) smin[q >> 12] = rd;
-    if (rd < lb) lb = rd;
-    m++;
-    last = q;
-    t = MAX(slot, lb); /* pkey_of(p): the pipeline's next turn */
-    const guint64 q1 = q + 1;
-    if (q1 >= n || !(bits[q1 >> 6] >> (q1 & 63) & 1) || ready[q1] > t || cursor[q1] != c) break;
-    q = q1;
-  }
-  if (!m) return 0;
-  e->slot[p] = e->free_at[p] = slot;
-  e->busy[p] = busy;
-  e->lb[p] = lb;
-  e->lastpos[p] = last;
-  e->last_complete = elc;
-  r->res.first_dispatch = fd;
-  r->res.last_complete = lc;
-  pq_fix(e, p);
-  r->remaining -= m;
-  if (r->remaining == jumps_of(r)) win_pop_done(e);
-  return m;
-}
-
 G_GNUC_NO_INLINE static gboolean serve_run(Engine *e, guint p, guint64 q, gint64 t) {
   const guint64 n = e->nmembers[p];
   for (;;) {
-    if (!(e->quick && run_batch(e, p, q, t)) && !dispatch_plain(e, p, q, q, t)) return FALSE;
+    if (!dispatch_plain(e, p, q, q, t)) return FALSE;
     if (!e->elig[p]) return TRUE;
     t = MAX(e->free_at[p], e->lb[p]); /* pkey_of(p): the pipeline's next turn */
     q = e->lastpos[p] + 1;
