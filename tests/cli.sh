@@ -549,6 +549,22 @@ expect calibrate_dmm_port_banks_needs_port 2 "memsim calibrate: --dmm-port-banks
 expect calibrate_dmm_port_banks_needs_records 2 "memsim calibrate: --dmm-port-banks: no sm-l1-strided-read record at stride_words 1" -- calibrate --dmm-port --dmm-port-banks "$src/traces/measured/h100/calibrate.json" "$src/traces/measured/h100/sm-strided.json"
 expect calibrate_dmm_port_shared_needs_banks 2 "memsim calibrate: --dmm-port-shared needs --dmm-port-banks" -- calibrate --dmm-port --dmm-port-shared "$src/traces/measured/h100/calibrate.json"
 expect calibrate_dmm_port_shared_needs_records 2 "memsim calibrate: --dmm-port-shared: no sm-l1-shared-mix record with shared_loads 0 and global_loads >= 1" -- calibrate --dmm-port --dmm-port-banks --dmm-port-shared "$src/traces/measured/h100/calibrate.json" "$src/traces/measured/h100/sm-strided.json" "$src/traces/measured/h100/sm-l1.json"
+expect calibrate_l2_write_rate_needs_records 2 'calibrate.json: no calibrate record "l2-strided-write" with stride_words=1 (--l2-write-rate needs the stride-1 L2 write and read' -- calibrate --l2-write-rate "$src/traces/measured/h100/calibrate.json"
+# the experimental models models/experimental/<gpu>-l2w.json: the shipped models' command with
+# --l2-write-rate, made again from the committed records, key for key (l2_write_rate 37 and 49)
+for g in h100 h200; do
+  n=$((n + 1))
+  m=$src/traces/measured/$g
+  want=37; [ $g = h200 ] && want=49
+  if "$memsim" calibrate "$m/calibrate.json" "$m/loops.json" "$m/l2sweep.json" "$m/writes.json" "$m/randsweep.json" \
+       "$m/loaded.json" "$m/shuffles.json" "$m/blocks-lines.json" "$m/fence.json" "$m/barriers.json" "$m/sm-strided.json" "$m/sm-l1.json" \
+       --l2-ways 16 --loaded-latency --instructions --l2-hashed-sets --no-block-starts --posted-fences --barriers --dram-rows 256 \
+       --dmm-port --dmm-port-banks --l2-write-rate -q -o "l2w-$g.json" 2>cal.err &&
+     a=$("$memsim" run "l2w-$g.json" "$fig" --json 2>/dev/null) && b=$("$memsim" run "$src/models/experimental/$g-l2w.json" "$fig" --json 2>/dev/null) &&
+     [ "${a%%\"trace\"*}" = "${b%%\"trace\"*}" ] && grep -q "\"l2_write_rate\":$want" <<<"$a"; then
+    echo "ok - calibrate_makes_l2w_$g"
+  else fail "calibrate_makes_l2w_$g: $(head -c 300 cal.err) / $a / $b"; fi
+done
 # the experimental models models/experimental/<gpu>-lsu.json are the documented command (their
 # calibration.command) made again from the committed records, key for key
 for g in h100 h200; do
@@ -658,6 +674,14 @@ if out=$("$memsim" run "$src/models/extensions/hmm-port-shared.json" "$src/trace
    "$memsim" run no-port-shared.json "$src/traces/port-shared.json" --json 2>/dev/null | grep -q '^{"time_units":12,'; then
   echo "ok - port_shared_worked_example"
 else fail "port_shared_worked_example: $out"; fi
+# whole writes in L2 (docs/models.md): the worked example, 7 time units with l2_write_rate, 6 without
+n=$((n + 1))
+sed 's/, "l2_write_rate": 1//' "$src/models/extensions/umm-l2-write-rate.json" >no-write-rate.json
+if out=$("$memsim" run "$src/models/extensions/umm-l2-write-rate.json" "$src/traces/l2-write-rate.json" --json 2>/dev/null) &&
+   grep -q '^{"time_units":7,' <<<"$out" &&
+   "$memsim" run no-write-rate.json "$src/traces/l2-write-rate.json" --json 2>/dev/null | grep -q '^{"time_units":6,'; then
+  echo "ok - l2_write_rate_worked_example"
+else fail "l2_write_rate_worked_example: $out"; fi
 # posted fences (docs/models.md): the worked example, 7 time units with the key, 10 without
 n=$((n + 1))
 sed 's/, "l2_posted_fences": true//' "$src/models/extensions/umm-l2-posted-fences.json" >no-fences.json

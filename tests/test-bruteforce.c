@@ -474,6 +474,14 @@ static void naive_eval_run(const MsModel *m, const MtTrace *t, Naive *out, Naive
   const gint64 p_rate = hmm ? (gint64)m->dmm_global_rate : 0;
   gint64 *next_pslot = g_new0(gint64, d);
   if (l2 || cache) g_rate = m->l2_rate;
+  /* l2_write_rate: at the L2's figures, a read stage takes 1 / l2_rate time units and a write
+   * stage 1 / l2_write_rate: slots of 1 / (l2_rate x l2_write_rate), wsr and wsw of them */
+  gint64 wsr = 1, wsw = 1;
+  if ((l2 || cache) && m->l2_write_rate) {
+    wsr = (gint64)m->l2_write_rate;
+    wsw = (gint64)m->l2_rate;
+    g_rate *= m->l2_write_rate;
+  }
   l2 = l2 || cache; /* the global pipeline at the L2's rate and latency */
   /* loaded latency: stages that entered each time unit, on the global pipeline and on the
    * cache's DRAM slots (index: the time unit) */
@@ -862,11 +870,12 @@ static void naive_eval_run(const MsModel *m, const MtTrace *t, Naive *out, Naive
           if (l2 && (hmm ? q == d : m->kind == MS_MODEL_UMM)) l = m->l2_latency;
           gint64 s0 = MAX(next_slot[q], now * rate);
           const gboolean gpipe = hmm ? q == d : m->kind == MS_MODEL_UMM;
+          const gint64 ks = gpipe ? (gint64)kk * (st.op == MS_OP_WRITE ? wsw : wsr) : (gint64)kk; /* its slots */
           if (gpipe && main_curve->n) { /* loaded latency */
             l = naive_loaded(main_curve, entered_main, now, (gint64)l, rate);
-            naive_enter(entered_main, s0, (gint64)kk, rate);
+            naive_enter(entered_main, s0, ks, rate);
           }
-          gint64 complete = (s0 + (gint64)kk - 1) / rate + (gint64)l - 1;
+          gint64 complete = (s0 + ks - 1) / rate + (gint64)l - 1;
           gint64 at_l2 = complete; /* l2_posted_fences: the L2 has it (its port included) */
           const gint64 dk = (gint64)kd[pos[j] * W + j];
           if (dk) { /* the cache's DRAM slots, after those taken before, from now on */
@@ -883,7 +892,7 @@ static void naive_eval_run(const MsModel *m, const MtTrace *t, Naive *out, Naive
             next_dslot = d0 + dk;
           }
           if (l1h[pos[j] * W + j]) complete = MAX(complete, now + (gint64)m->l1_latency - 1); /* its L1 hits */
-          gint64 entered = (s0 + (gint64)kk - 1) / rate;
+          gint64 entered = (s0 + ks - 1) / rate;
           if (p_rate && q == d) { /* the DMM's port: its slots too, from now on */
             const gint64 x = bdmm[j / wpb];
             /* dmm_port_banks: a read takes its bank degree (at least the key), and the port
@@ -906,8 +915,8 @@ static void naive_eval_run(const MsModel *m, const MtTrace *t, Naive *out, Naive
             complete = MAX(complete, p0 / p_rate + (gint64)l - 1);
             next_pslot[q] = p0 + 1;
           }
-          next_slot[q] = s0 + (gint64)kk;
-          busy[q] += kk;
+          next_slot[q] = s0 + ks;
+          busy[q] += (guint64)ks;
           ready[j] = complete + 1;
           if (st.async) { /* an async read: the warp goes on one time unit after it entered */
             g_array_append_val(adone[j], complete);
@@ -1642,6 +1651,67 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_dram_rows) {
   g_rand_free(g);
 }
 
+#define RANDOM_WRITE_RATE_TRACES 1500
+
+/* l2_write_rate (docs/models.md, "Whole writes in L2"): random umm and hmm models with the L2
+ * keys, their traces in L2 (a footprint within l2_words) or through a small cache (half each),
+ * the GPU extensions on half, and a write rate of 1 .. l2_rate + 1 (so also above the read
+ * rate, the key's range). */
+Test(bruteforce, engine_should_match_naive_evaluator_with_l2_write_rate) {
+  guint32 seed = test_seed(20261130u);
+  GRand *g = g_rand_new_with_seed(seed);
+  guint moved = 0, writes = 0;
+  for (guint it = 0; it < RANDOM_WRITE_RATE_TRACES; it++) {
+    MsModel *m = random_model(g);
+    while (m->kind == MS_MODEL_DMM) {
+      ms_model_free(m);
+      m = random_model(g);
+    }
+    MtTrace *t = random_trace(g, m->width);
+    if (g_rand_boolean(g)) random_extensions(g, m, t);
+    if (!m->l2_words) {
+      m->l2_words = (guint64)g_rand_int_range(g, (gint32)m->group_words, 120);
+      m->l2_latency = (guint64)g_rand_int_range(g, 1, 9);
+      m->l2_rate = (guint32)g_rand_int_range(g, 1, 5);
+      m->partial_write_stages = 0;
+      if (it % 2) { /* through a cache it does not fit */
+        m->l2_ways = (guint32)g_rand_int_range(g, 1, 5);
+        m->l2_partitions = 1;
+        m->l2_line_words = 0;
+        t->global_words = m->l2_words + 1;
+      } else { /* in L2 */
+        t->global_words = (guint64)g_rand_int_range(g, 1, (gint32)m->l2_words + 1);
+      }
+    }
+    m->l2_write_rate = (guint32)g_rand_int_range(g, 1, (gint32)m->l2_rate + 2);
+    g_autofree char *desc = describe(m, t, seed, it);
+    Naive n;
+    naive_eval(m, t, &n);
+    MsSimOptions opt = {.per_step = TRUE};
+    MsResult *r = mt_run(m, t, &opt);
+    compare(r, &n, desc);
+    for (guint s = 0; s < t->steps->len; s++)
+      if (g_array_index(t->steps, MsStep, s).op == MS_OP_WRITE) {
+        writes++;
+        break;
+      }
+    MsModel *m2 = ms_model_copy(m);
+    m2->l2_write_rate = 0;
+    MsResult *r2 = mt_run(m2, t, &opt);
+    moved += r2->time_units != r->time_units;
+    cr_assert_eq(r2->stages, r->stages, "%s: the write rate changes no stage count", desc);
+    if (m->l2_write_rate == m->l2_rate) cr_assert_eq(r2->time_units, r->time_units, "%s: a write rate equal to the read rate is none", desc);
+    ms_result_free(r2);
+    ms_model_free(m2);
+    ms_result_free(r);
+    mt_trace_free(t);
+    ms_model_free(m);
+  }
+  cr_expect_gt(moved, RANDOM_WRITE_RATE_TRACES / 10, "traces whose time the write rate moves under-tested: %u", moved);
+  cr_log_info("l2 write rate: %u traces with writes, %u whose time it moves", writes, moved);
+  g_rand_free(g);
+}
+
 #define RANDOM_WARM_TRACES 2000
 
 /* A warm L2 and home partitions (docs/models.md, "A warm L2", "Home partitions"): small
@@ -1854,6 +1924,7 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_gpu_extensions) {
     random_extensions(g, m, t);
     random_loaded(gc, m);
     if (m->l2_ways) m->l2_posted_write_backs = g_rand_boolean(gc); /* its own generator, as the curves */
+    if (m->l2_words && g_rand_int_range(gc, 0, 4) == 0) m->l2_write_rate = (guint32)g_rand_int_range(gc, 1, 5);
     rate += m->global_rate > 1;
     launch += m->launch_units > 0;
     window += m->read_window > 1;

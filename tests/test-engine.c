@@ -1434,6 +1434,38 @@ Test(gpu, compute_steps_without_instruction_units_change_nothing) {
   cr_expect_eq(t[1], t[0], "with a compute step %" G_GUINT64_FORMAT ", without %" G_GUINT64_FORMAT, t[1], t[0]);
 }
 
+/* Whole writes in L2 (docs/models.md): UMM w = 4, l = 5, group_words 4, l2_words 64, l2_latency
+ * 3, l2_rate 2; a footprint of 16 words runs in L2.  Two warps read a group each, then write
+ * one.  Without l2_write_rate: both reads enter at 0 (two a time unit), complete at 2; both
+ * writes enter at 3, complete at 5: 6 time units, the global entry busy 2.  l2_write_rate 1: a
+ * write takes a whole time unit, so W0's enters at 3 (complete 5) and W1's at 4 (complete 6):
+ * 7 time units, busy 3. */
+Test(gpu, l2_write_rate_worked_example) {
+  const guint64 want[2] = {6, 7}, busy[2] = {2, 3};
+  for (int c = 0; c < 2; c++) {
+    g_autoptr(MsModel) m = ms_model_new(MS_MODEL_UMM, 4, 5, 1, 0, 0);
+    m->l2_words = 64;
+    m->l2_latency = 3;
+    m->l2_rate = 2;
+    m->l2_write_rate = c ? 1 : 0;
+    MtTrace *t = mt_trace_new(8, 8);
+    t->global_words = 16;
+    gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 8; i++) a[i] = i;
+    a = mt_mem(t, MS_OP_WRITE, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 8; i++) a[i] = 8 + i;
+    MsSimOptions opt = {.per_step = TRUE};
+    g_autoptr(MsResult) r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, want[c], "l2_write_rate %d: %" G_GUINT64_FORMAT " time units", c, r->time_units);
+    cr_expect_eq(r->global_busy, busy[c], "global busy %" G_GUINT64_FORMAT, r->global_busy);
+    cr_expect_eq(r->stages, 4, "the write rate changes no stage count");
+    const MsStepResult *s1 = &g_array_index(r->per_step, MsStepResult, 1);
+    cr_expect_eq(s1->first_dispatch, 3, "the first write");
+    cr_expect_eq(s1->last_complete, c ? 6 : 5);
+    mt_trace_free(t);
+  }
+}
+
 /* docs/models.md, "Instructions" (traces/compute.json): UMM w = 4, l = 5; two warps read a
  * coalesced group each (complete at 4 and 5), compute 3 and 2 instructions (warp 1's lanes
  * 1 and 2: its largest), write a group each.  instruction_units 2: W0 computes over 5 .. 10,

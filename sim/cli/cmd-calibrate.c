@@ -10,7 +10,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
   gint l2_ways = 0;
   gint64 dram_rows = 0;
   gboolean warm = FALSE, home = FALSE, lone_writes = FALSE;
-  gboolean hashed = FALSE, no_starts = FALSE, fences = FALSE, barriers = FALSE, port = FALSE, port_banks = FALSE, port_shared = FALSE, launch_store = FALSE, l1 = FALSE, shuffles = FALSE, loaded = FALSE, instructions = FALSE, issue = FALSE;
+  gboolean hashed = FALSE, no_starts = FALSE, fences = FALSE, l2_write_rate = FALSE, barriers = FALSE, port = FALSE, port_banks = FALSE, port_shared = FALSE, launch_store = FALSE, l1 = FALSE, shuffles = FALSE, loaded = FALSE, instructions = FALSE, issue = FALSE;
   GOptionEntry entries[] = {
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the model to FILE ('-' or absent: stdout)", "FILE"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "With -o FILE: do not print the derivation summary", NULL},
@@ -29,6 +29,9 @@ int ms_cmd_calibrate(int argc, char **argv) {
        "Leave block_start_units out of the model even where launch-blocks records give it (the calibration "
        "object still shows the figure, marked left out): the shipped models' choice (docs/calibration.md)",
        NULL},
+      {"l2-write-rate", 0, 0, G_OPTION_ARG_NONE, &l2_write_rate,
+       "l2_write_rate from the stride-1 l2-strided-write and l2-strided-read records: a whole write in L2 "
+       "enters at l2_rate / (its time / a read's) (docs/models.md, \"Whole writes in L2\")", NULL},
       {"posted-fences", 0, 0, G_OPTION_ARG_NONE, &fences,
        "With --l2-ways: the store-fence-loop records give l2_posted_fences (a signal step, the fence that "
        "publishes a flag, waits for the warp's writes until the L2 has them) instead of l2_posted_write_backs "
@@ -110,6 +113,7 @@ int ms_cmd_calibrate(int argc, char **argv) {
     goto out;
   }
   c->posted_fences = fences;
+  c->l2_write_rate = l2_write_rate;
   if (dram_rows && !l2_ways) {
     fprintf(stderr, "memsim calibrate: --dram-rows needs --l2-ways\n");
     code = MS_EXIT_INPUT;

@@ -42,7 +42,7 @@ static void derived_clear(MsCalDerived *d) {
   char **from[] = {&d->from_clock, &d->from_copy, &d->from_stride1, &d->from_stride32,
                    &d->from_global, &d->from_shared, &d->from_launch, &d->from_device,
                    &d->from_l2read, &d->from_l2chase, &d->from_load_loop, &d->from_store_loop,
-                   &d->from_l2sweep, &d->from_writes, &d->from_l2_writes, &d->from_random,
+                   &d->from_l2sweep, &d->from_writes, &d->from_l2_writes, &d->from_l2_write_rate, &d->from_random,
                    &d->from_line, &d->from_blocks, &d->from_port, &d->from_port_banks, &d->from_port_shared, &d->from_l1, &d->from_shuffle_latency,
                    &d->from_shuffle_rate, &d->from_loaded, &d->from_l2_loaded, &d->from_fence, &d->from_issue, &d->from_barriers, &d->from_dram, &d->from_dram_write};
   for (guint i = 0; i < G_N_ELEMENTS(from); i++) g_clear_pointer(from[i], g_free);
@@ -1191,6 +1191,30 @@ gboolean ms_calib_derive(MsCalib *c, GError **error) {
   const guint64 pw_max = MS_MAX_WARP_STAGES / d->width - 1;
   if (d->from_writes) d->partial_write_stages = (guint32)round_u64(d->pw_ratio - 1, 0, pw_max);
   if (d->from_l2_writes) d->l2_partial_write_stages = (guint32)round_u64(d->l2_pw_ratio - 1, 0, pw_max);
+  if (c->l2_write_rate) { /* whole writes in L2: the stride-1 records (docs/models.md, "Whole writes in L2") */
+    const MsCalNeed nw = {"l2-strided-write", "stride_words", 1}, nr = {"l2-strided-read", "stride_words", 1};
+    const MsCalNeed *need[2] = {&nw, &nr};
+    const MsCalRecord *rec[2];
+    for (int i = 0; i < 2; i++) {
+      rec[i] = find(c, need[i]);
+      if (!rec[i]) {
+        char *t = need_text(need[i]);
+        GString *files = g_string_new(NULL);
+        fail(error, "%s: no calibrate record %s (--l2-write-rate needs the stride-1 L2 write and read; %s)",
+             files_text(c, files), t, RUN_HINT);
+        g_string_free(files, TRUE);
+        g_free(t);
+        return FALSE;
+      }
+    }
+    double mw, qw, mr, qr;
+    if (!field(rec[0], "median_ns", FALSE, &mw, error) || !field(rec[0], "warp_requests", FALSE, &qw, error) ||
+        !field(rec[1], "median_ns", FALSE, &mr, error) || !field(rec[1], "warp_requests", FALSE, &qr, error))
+      return FALSE;
+    d->l2_w1_ratio = (mw / qw) / (mr / qr);
+    d->l2_write_rate = (guint32)round_u64((double)d->l2_rate / d->l2_w1_ratio, 1, MS_MAX_GLOBAL_RATE);
+    d->from_l2_write_rate = rec_label(rec[0]);
+  }
   d->from_clock = rec_label(clk);
   d->from_copy = rec_label(copy);
   d->from_stride1 = rec_label(s1);
@@ -1383,6 +1407,12 @@ static cJSON *calibration_json(const MsCalib *c, const char *command) {
                "the same rule with l2-strided-write and l2-strided-read (a 16 MiB footprint, in L2)");
     cJSON_AddNumberToObject(o, "ratio", d->l2_pw_ratio);
   }
+  if (d->from_l2_write_rate) {
+    o = figure(cal, "l2_write_rate", d->l2_write_rate, d->from_l2_write_rate,
+               "round(l2_rate / ratio), within 1 .. 4096; ratio = l2-strided-write ns per warp request / "
+               "l2-strided-read's at stride_words 1 (whole groups, a 16 MiB footprint in L2)");
+    cJSON_AddNumberToObject(o, "ratio", d->l2_w1_ratio);
+  }
   if (d->from_line) {
     o = figure(cal, "l2_line_words", (double)d->l2_line_words, d->from_line,
                "group_words x the power of two (1 .. 16) nearest to 128 x l2_words / capacity / group_words: capacity = the "
@@ -1530,6 +1560,7 @@ static char *ms_calib_model_json_units(const MsCalib *c, const char *command) {
   /* with the L2 cache a partial write that misses costs its fill: partial_write_stages goes */
   if (d->from_writes && !c->l2_ways) cJSON_AddNumberToObject(o, "partial_write_stages", d->partial_write_stages);
   if (d->from_l2_writes) cJSON_AddNumberToObject(o, "l2_partial_write_stages", d->l2_partial_write_stages);
+  if (d->from_l2_write_rate) cJSON_AddNumberToObject(o, "l2_write_rate", d->l2_write_rate);
   if (c->l2_ways) cJSON_AddNumberToObject(o, "l2_ways", c->l2_ways);
   if (c->l2_ways && c->l2_hashed_sets) cJSON_AddBoolToObject(o, "l2_hashed_sets", TRUE);
   if (d->from_fence && d->posted_write_backs)
@@ -1637,6 +1668,9 @@ char *ms_calib_summary(const MsCalib *c) {
   if (d->from_l2_writes)
     g_string_append_printf(s, "  %-21s %-9u the same in L2 %.3g   %s\n", "l2_partial_write_stages",
                            d->l2_partial_write_stages, d->l2_pw_ratio, d->from_l2_writes);
+  if (d->from_l2_write_rate)
+    g_string_append_printf(s, "  %-21s %-9u whole write / read in L2 %.3g: l2_rate / it   %s\n", "l2_write_rate",
+                           d->l2_write_rate, d->l2_w1_ratio, d->from_l2_write_rate);
   if (d->from_l2sweep)
     g_string_append_printf(s, "  %-21s %-9" G_GUINT64_FORMAT " copy %.0f bytes/ns in L2, %.0f beyond: half at %.1f MiB   %s\n",
                            "l2_words", d->l2_words, d->l2_sweep_hi, d->l2_sweep_lo, d->l2_sweep_bytes / 1048576, d->from_l2sweep);

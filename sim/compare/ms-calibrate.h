@@ -50,6 +50,12 @@ typedef struct {
   double pw_ratio, l2_pw_ratio;
   guint32 partial_write_stages, l2_partial_write_stages;
   char *from_writes, *from_l2_writes;
+  /* --l2-write-rate (the l2-strided-write and l2-strided-read records of stride 1): l2_w1_ratio
+   * = write ns / read ns per warp request, whole groups in L2; l2_write_rate = round(l2_rate /
+   * l2_w1_ratio), within 1 .. 4096 */
+  double l2_w1_ratio;
+  guint32 l2_write_rate;
+  char *from_l2_write_rate;
   /* L2 partitions (optional l2-random-sweep records, with --l2-ways): random_bytes = the
    * footprint where random 4-byte loads first take 1.1 x the time of the smallest
    * footprint's; l2_partitions = round(4 l2_words / random_bytes), within 1 .. 16 */
@@ -151,6 +157,7 @@ typedef struct {
   gboolean l2_warm;        /* --l2-warm: a run starts with the cache an earlier one left */
   gboolean l2_home;        /* --l2-home-partitions: lines have a home partition (needs l2_partitions) */
   gboolean no_block_starts; /* --no-block-starts: block_start_units derived, not written */
+  gboolean l2_write_rate;  /* --l2-write-rate: l2_write_rate from the stride-1 L2 write and read records */
   gboolean posted_fences;  /* --posted-fences: the store-fence-loop records give l2_posted_fences
                             * (a signal waits for the L2), not l2_posted_write_backs */
   gboolean dmm_port;       /* --dmm-port: dmm_global_rate from sm-strided-read records */

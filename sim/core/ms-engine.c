@@ -362,6 +362,9 @@ typedef struct Engine {
   gint64 launch;        /* launch_units */
   gboolean l2;          /* the global pipeline runs at the L2's latency and rate */
   guint pw;             /* partial_write_stages, or l2_partial_write_stages under l2 */
+  /* l2_write_rate: the global pipeline's slots per read stage and per write stage (1 and 1
+   * without it; l2_write_rate and l2_rate with it, the rate l2_rate x l2_write_rate) */
+  gint64 wsr, wsw;
   L2Cache *l2c;         /* l2_ways: global steps run through it (a footprint beyond l2_words) */
   /* the parallel cache pass (workers and a source that fills again): a batch of warps'
    * groups, w entries per warp (group | L2_FULL), their sets and the worker that owns each */
@@ -3335,13 +3338,15 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   gint64 k = kof(r, j);
   if (G_UNLIKELY(k == 0)) return dispatch_l1(e, p, q, j, t, r);
   gint64 g = e->rate[p];
+  /* its slots: its stages, or with l2_write_rate on the global pipeline wsr or wsw each */
+  const gint64 ks = p == e->P - 1 ? k * (r->step.op == MS_OP_WRITE ? e->wsw : e->wsr) : k;
   gint64 s0 = MAX(e->slot[p], t * g);
   gint64 lat = e->lat[p];
   if (p == e->P - 1 && e->lw_main.curve) { /* loaded latency: what entered lately */
     lat = load_latency(&e->lw_main, t, e->slot[p]);
-    load_take(&e->lw_main, s0, k);
+    load_take(&e->lw_main, s0, ks);
   }
-  const gint64 last = rate_div(s0 + k - 1, g, e->rmag[p]); /* the time its last stage enters */
+  const gint64 last = rate_div(s0 + ks - 1, g, e->rmag[p]); /* the time its last stage enters */
   gint64 complete = last + lat - 1;
   const gint64 kd = kdof(r, j);
   if (kd) { /* L2 cache: its DRAM slots, from its dispatch on, after those taken before */
@@ -3380,9 +3385,9 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
     complete = MAX(complete, rate_div(p0, e->prate, e->pmag) + lat - 1);
     e->pslot[p] = p0 + 1;
   }
-  e->slot[p] = s0 + k;
+  e->slot[p] = s0 + ks;
   e->free_at[p] = rate_div(e->slot[p], g, e->rmag[p]);
-  e->busy[p] += (guint64)k;
+  e->busy[p] += (guint64)ks;
   e->ready[j] = complete + 1;
   if (G_UNLIKELY(r->step.async)) { /* an async read: the warp goes on, an await waits for it */
     e->ready[j] = entered + 1;
@@ -3418,7 +3423,7 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
                   ms_source_name(e->src), e->opt->max_events);
       return FALSE;
     }
-    MsEvent ev = {t, p, j, e->cursor[j], (guint32)k, complete, s0, (guint32)g};
+    MsEvent ev = {t, p, j, e->cursor[j], (guint32)ks, complete, s0, (guint32)g};
     g_array_append_val(e->result->events, ev);
   }
   e->cursor[j]++;
@@ -3942,6 +3947,13 @@ static MsResult *simulate(const MsModel *model, MsSource *src, const MsSimOption
     e.l2c = L;
   }
   e.pw = e.l2 || e.l2c ? model->l2_partial_write_stages : model->partial_write_stages;
+  e.wsr = e.wsw = 1;
+  if (model->l2_write_rate && (e.l2 || e.l2c) && (e.hmm || model->kind == MS_MODEL_UMM)) {
+    /* whole writes in L2 (docs/models.md): a write stage enters at l2_write_rate a time unit */
+    e.wsr = (gint64)model->l2_write_rate;
+    e.wsw = (gint64)model->l2_rate;
+    e.rate[e.P - 1] *= (gint64)model->l2_write_rate;
+  }
   /* loaded latency: the global pipeline's curve is the L2's when it runs at the L2's rate,
    * else the DRAM's; the cache's DRAM slots take the DRAM's; each window is its base latency */
   if (e.hmm || model->kind == MS_MODEL_UMM) {

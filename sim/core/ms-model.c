@@ -86,6 +86,7 @@ char *ms_model_describe(const MsModel *m) {
   if (m->partial_write_stages) g_string_append_printf(s, " partial_write_stages=%u", m->partial_write_stages);
   if (m->l2_partial_write_stages)
     g_string_append_printf(s, " l2_partial_write_stages=%u", m->l2_partial_write_stages);
+  if (m->l2_write_rate) g_string_append_printf(s, " l2_write_rate=%u", m->l2_write_rate);
   if (m->l2_ways) g_string_append_printf(s, " l2_ways=%u", m->l2_ways);
   if (m->l2_partitions > 1) g_string_append_printf(s, " l2_partitions=%u", m->l2_partitions);
   if (m->l2_line_words) g_string_append_printf(s, " l2_line_words=%" G_GUINT64_FORMAT, m->l2_line_words);
@@ -124,7 +125,7 @@ static const char *const model_keys[] = {"name",        "model",          "width
                                          "shared_words_per_dmm", "launch_units", "l2_words",
                                          "l2_latency",  "l2_rate",        "read_window",
                                          "posted_writes", "partial_write_stages",
-                                         "l2_partial_write_stages", "l2_ways",
+                                         "l2_partial_write_stages", "l2_write_rate", "l2_ways",
                                          "l2_partitions", "block_start_units", "barrier_units", "barrier_warp_units", "l2_line_words", "l2_hashed_sets", "l2_warm", "l2_home_partitions",
                                          "l2_posted_write_backs", "l2_posted_fences", "dram_row_words", "dram_lone_rate", "dram_lone_write_rate",
                                          "dmm_global_rate", "dmm_port_banks", "dmm_port_shared", "shuffle_units", "instruction_units", "issue_rate", "l1_words",
@@ -430,6 +431,13 @@ static gboolean parse_model(const cJSON *root, const char *fn, MsModel *m, GErro
     if (!ms_json_get_uint(it, 0, max, fn, pwkeys[i], &v, error)) return FALSE;
     if (i == 0) m->partial_write_stages = (guint32)v;
     else m->l2_partial_write_stages = (guint32)v;
+  }
+  it = cJSON_GetObjectItemCaseSensitive(root, "l2_write_rate");
+  if (it) {
+    if (!m->l2_words)
+      return fail(error, MS_ERROR_INVALID, "%s: l2_write_rate: needs the l2 keys (l2_words, l2_latency, l2_rate)", fn);
+    if (!ms_json_get_uint(it, 1, MS_MAX_GLOBAL_RATE, fn, "l2_write_rate", &v, error)) return FALSE;
+    m->l2_write_rate = (guint32)v;
   }
   it = cJSON_GetObjectItemCaseSensitive(root, "l2_ways");
   if (it) {

@@ -41,6 +41,7 @@ static cJSON *model_json(const MsModel *m) {
   if (m->posted_writes) cJSON_AddBoolToObject(o, "posted_writes", 1);
   if (m->partial_write_stages) cJSON_AddNumberToObject(o, "partial_write_stages", m->partial_write_stages);
   if (m->l2_partial_write_stages) cJSON_AddNumberToObject(o, "l2_partial_write_stages", m->l2_partial_write_stages);
+  if (m->l2_write_rate) cJSON_AddNumberToObject(o, "l2_write_rate", m->l2_write_rate);
   if (m->l2_ways) cJSON_AddNumberToObject(o, "l2_ways", m->l2_ways);
   if (m->l2_partitions > 1) cJSON_AddNumberToObject(o, "l2_partitions", m->l2_partitions);
   if (m->l2_line_words) cJSON_AddNumberToObject(o, "l2_line_words", (double)m->l2_line_words);

@@ -113,6 +113,11 @@ typedef struct {
    * (0: one stage per group, the papers' rule); the l2_ key applies instead when the
    * trace runs in L2.  width x (1 + either) must not exceed MS_MAX_WARP_STAGES. */
   guint32 partial_write_stages, l2_partial_write_stages;
+  /* L2 write rate (a project extension, docs/models.md, "Whole writes in L2"): when the
+   * global pipeline runs at the L2's figures (a footprint within l2_words, or the L2 cache),
+   * a write step's stages enter it at this many per time unit instead of l2_rate (a whole
+   * write in L2 costs the GPU more than a read).  0: at l2_rate, as reads. */
+  guint32 l2_write_rate;
   /* L2 cache (a project extension, docs/models.md, "The L2 cache"): l2_ways A > 0 runs a
    * trace whose footprint does not fit l2_words through an A-way LRU cache of
    * l2_words / group_words groups: the global pipeline enters at l2_rate and l2_latency,
