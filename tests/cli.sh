@@ -682,6 +682,15 @@ if out=$("$memsim" run "$src/models/extensions/umm-l2-write-rate.json" "$src/tra
    "$memsim" run no-write-rate.json "$src/traces/l2-write-rate.json" --json 2>/dev/null | grep -q '^{"time_units":6,'; then
   echo "ok - l2_write_rate_worked_example"
 else fail "l2_write_rate_worked_example: $out"; fi
+# whole writes in L2, writes in part: 7 time units with l2_write_rate and without (a group
+# written in part keeps the read rate)
+n=$((n + 1))
+sed 's/, "l2_write_rate": 1//' "$src/models/extensions/umm-l2-write-rate-partial.json" >no-write-rate-partial.json
+if out=$("$memsim" run "$src/models/extensions/umm-l2-write-rate-partial.json" "$src/traces/l2-write-rate-partial.json" --json 2>/dev/null) &&
+   grep -q '^{"time_units":7,' <<<"$out" &&
+   "$memsim" run no-write-rate-partial.json "$src/traces/l2-write-rate-partial.json" --json 2>/dev/null | grep -q '^{"time_units":7,'; then
+  echo "ok - l2_write_rate_partial_worked_example"
+else fail "l2_write_rate_partial_worked_example: $out"; fi
 # posted fences (docs/models.md): the worked example, 7 time units with the key, 10 without
 n=$((n + 1))
 sed 's/, "l2_posted_fences": true//' "$src/models/extensions/umm-l2-posted-fences.json" >no-fences.json

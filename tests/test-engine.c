@@ -1466,6 +1466,34 @@ Test(gpu, l2_write_rate_worked_example) {
   }
 }
 
+/* The same with writes to part of a group (traces/l2-write-rate-partial.json: each warp writes
+ * 3 of its group's 4 words) and l2_partial_write_stages 1: a group written in part keeps its
+ * 1 + 1 stages at the read rate, with the key as without it.  W0's write takes slots 6, 7 of
+ * 1 / 2 time unit (enters at 3, complete 5), W1's 8, 9 (enters at 4, complete 6): 7 time
+ * units, busy 3, both ways (charged at the write rate, 9). */
+Test(gpu, l2_write_rate_leaves_partial_writes) {
+  for (int c = 0; c < 2; c++) {
+    g_autoptr(MsModel) m = ms_model_new(MS_MODEL_UMM, 4, 5, 1, 0, 0);
+    m->l2_words = 64;
+    m->l2_latency = 3;
+    m->l2_rate = 2;
+    m->l2_partial_write_stages = 1;
+    m->l2_write_rate = c ? 1 : 0;
+    MtTrace *t = mt_trace_new(8, 8);
+    t->global_words = 16;
+    gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 8; i++) a[i] = i;
+    a = mt_mem(t, MS_OP_WRITE, MS_SPACE_GLOBAL);
+    for (int i = 0; i < 8; i++) a[i] = i % 4 == 3 ? MS_ADDR_NONE : 8 + i;
+    MsSimOptions opt = {.per_step = TRUE};
+    g_autoptr(MsResult) r = mt_run(m, t, &opt);
+    cr_expect_eq(r->time_units, 7, "l2_write_rate %d: %" G_GUINT64_FORMAT " time units", c, r->time_units);
+    cr_expect_eq(r->global_busy, 3, "global busy %" G_GUINT64_FORMAT, r->global_busy);
+    cr_expect_eq(r->stages, 6, "two read stages, two writes of 1 + 1");
+    mt_trace_free(t);
+  }
+}
+
 /* docs/models.md, "Instructions" (traces/compute.json): UMM w = 4, l = 5; two warps read a
  * coalesced group each (complete at 4 and 5), compute 3 and 2 instructions (warp 1's lanes
  * 1 and 2: its largest), write a group each.  instruction_units 2: W0 computes over 5 .. 10,

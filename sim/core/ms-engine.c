@@ -81,6 +81,7 @@ typedef struct {
   guint16 *k;        /* stages of warps klo..khi-1 (others: 0, no request); NULL for sync steps */
   guint16 *kd;       /* L2 cache, global steps: DRAM slots of warps klo..khi-1; else NULL */
   guint16 *kp;       /* dmm_port_banks, global reads: warp klo..khi-1's port slots; else NULL */
+  guint16 *kw;       /* l2_write_rate, global writes: warp klo..khi-1's partly written groups; else NULL */
   guint32 *kh;       /* L1, global reads: warp klo..khi-1's groups that hit (bit j: its j-th
                       * distinct group in ascending order; bit 31 also for any beyond); else NULL */
   guint64 *fl;       /* signal and wait steps: the warps' distinct flags, warp klo + i's at */
@@ -337,6 +338,7 @@ typedef struct Engine {
   guint64 saddr_cap, saddr_lo;
   gboolean saddr_on;
   guint16 *ent_k;       /* per cached shift class: its warps' stage counts (REP_CLASSES x wpb) */
+  guint16 *ent_kw;      /* and their partly written groups (l2_write_rate) */
   gint64 ent_key[REP_CLASSES];
   guint64 ent_stages[REP_CLASSES], ent_disp[REP_CLASSES], ent_req[REP_CLASSES];
   guint nent;
@@ -681,7 +683,8 @@ static guint umm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, g
  * larger ones put the active addresses in ascending order (insertion sort), made distinct,
  * and scan them group by group. */
 MS_VECTOR_CLONES
-static guint umm_write_stages(const Engine *e, Counter *c, const gint64 *a, guint n, guint *active, guint p) {
+static guint umm_write_stages(const Engine *e, Counter *c, const gint64 *a, guint n, guint *active, guint p,
+                              guint *part) {
   const guint64 gw = e->model->group_words;
   if (n > 1 && a[0] >= 0 && a[1] == a[0] + 1) { /* every lane at consecutive addresses: by formula */
     gboolean run = TRUE;
@@ -691,10 +694,10 @@ static guint umm_write_stages(const Engine *e, Counter *c, const gint64 *a, guin
       const guint64 lo = (guint64)a[0], end = lo + n; /* words [lo, end) */
       const guint64 g0 = group_of(e, a[0]), g1 = group_of(e, a[n - 1]);
       /* interior groups are whole; the first and the last may be written in part */
-      guint k = (guint)(g1 - g0 + 1);
-      k += p * (MIN(end, (g0 + 1) * gw) - MAX(lo, g0 * gw) != gw);
-      if (g1 > g0) k += p * (MIN(end, (g1 + 1) * gw) - MAX(lo, g1 * gw) != gw);
-      return k;
+      const guint f0 = MIN(end, (g0 + 1) * gw) - MAX(lo, g0 * gw) != gw;
+      const guint f1 = g1 > g0 && MIN(end, (g1 + 1) * gw) - MAX(lo, g1 * gw) != gw;
+      *part = f0 + f1;
+      return (guint)(g1 - g0 + 1) + p * (f0 + f1);
     }
   }
   if (gw <= 64) {
@@ -730,9 +733,10 @@ static guint umm_write_stages(const Engine *e, Counter *c, const gint64 *a, guin
       dm[last] |= G_GUINT64_CONSTANT(1) << off;
     }
     *active = act;
-    guint k = u;
-    for (guint m = 0; m < u; m++) k += p * (dm[m] != full);
-    return k;
+    guint np = 0;
+    for (guint m = 0; m < u; m++) np += dm[m] != full;
+    *part = np;
+    return u + p * np;
   }
   gint64 *s = c->sorted;
   guint act = 0;
@@ -747,20 +751,23 @@ static guint umm_write_stages(const Engine *e, Counter *c, const gint64 *a, guin
     s[i] = x;
   }
   *active = act;
+  *part = 0;
   if (!act) return 0;
   guint u = 1; /* distinct addresses */
   for (guint j = 1; j < act; j++)
     if (s[j] != s[u - 1]) s[u++] = s[j];
   /* s[0 .. u-1]: distinct, ascending */
-  guint k = 0;
+  guint k = 0, np = 0;
   for (guint j = 0; j < u;) {
     guint64 g = group_of(e, s[j]);
     guint i = j;
     while (i < u && group_of(e, s[i]) == g) i++;
-    k += (guint64)(i - j) == gw ? 1 : 1 + p;
+    np += (guint64)(i - j) != gw;
+    k++;
     j = i;
   }
-  return k;
+  *part = np;
+  return k + p * np;
 }
 
 /* DMM: the largest number of distinct addresses in one bank (same-address requests merge). */
@@ -1098,6 +1105,9 @@ static inline guint16 kpof(const StepRec *r, guint64 j) {
 static inline gint64 kp_slots(const Engine *e, guint16 deg) {
   return MAX((gint64)e->model->dmm_port_banks, (gint64)deg);
 }
+static inline guint16 kwof(const StepRec *r, guint64 j) {
+  return r->kw && j >= r->klo && j < r->khi ? r->kw[j - r->klo] : 0;
+}
 static inline guint16 kdof(const StepRec *r, guint64 j) {
   return r->kd && j >= r->klo && j < r->khi ? r->kd[j - r->klo] : 0;
 }
@@ -1155,11 +1165,12 @@ static void kspan_close(Engine *e, guint64 end) {
 static void rec_free(Engine *e, StepRec *r) {
   if (r->run && --r->run->refs == 0 && r->run != e->cur_run) run_free(r->run);
   if (r->kspan && --r->kspan->refs == 0 && r->kspan != e->cur_kspan) kspan_free(r->kspan);
-  if (r->k || r->kd || r->kp) {
+  if (r->k || r->kd || r->kp || r->kw) {
     g_mutex_lock(&e->kpool_lock);
     if (r->k) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->k - 1);
     if (r->kd) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->kd - 1);
     if (r->kp) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->kp - 1);
+    if (r->kw) g_ptr_array_add(e->kpool, (guint64 *)(void *)r->kw - 1);
     g_mutex_unlock(&e->kpool_lock);
   }
   g_free(r->kh);
@@ -1273,14 +1284,16 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
         hit = l1_warp(e, c, w0 + off / e->w, c->addr + off, n, write);
         if (c->error) return;
       }
+      guint part = 0;
       guint k = active_only ? shuffle_warp(c->addr + off, n, &act)
                 : comp        ? compute_warp(e, c, r, c->addr + off, n, first + off, &act)
                 : dmm_rule                    ? dmm_stages(e, c, c->addr + off, n, &act)
-                : pw                        ? umm_write_stages(e, c, c->addr + off, n, &act, pw)
+                : pw || r->kw               ? umm_write_stages(e, c, c->addr + off, n, &act, pw, &part)
                                             : umm_stages(e, c, c->addr + off, n, &act);
       if (G_UNLIKELY(c->error)) return;
       guint64 warp = w0 + off / e->w;
       r->k[warp - r->klo] = (guint16)k;
+      if (r->kw) r->kw[warp - r->klo] = (guint16)part;
       if (r->kd && !e->l2_refill) r->kd[warp - r->klo] = (guint16)l2_warp(e, c, warp, c->addr + off, n, r->step.op == MS_OP_WRITE);
       if (r->kh) r->kh[warp - r->klo] = hit;
       if (r->kp) r->kp[warp - r->klo] = (guint16)(k || hit ? kp : 0);
@@ -1300,16 +1313,18 @@ static void count_range(const Engine *e, Counter *c, StepRec *r, gboolean dmm_ru
  * A compute step (r's op): instruction counts of threads first .. first + n - 1; stops at
  * the first count out of range (c->error). */
 static void count_warps(const Engine *e, Counter *c, const StepRec *r, guint64 first, const gint64 *a, guint64 n,
-                        guint16 *k, gboolean dmm_rule, guint pw, guint64 *stages, guint64 *disp, guint64 *req) {
+                        guint16 *k, guint16 *kw, gboolean dmm_rule, guint pw, guint64 *stages, guint64 *disp,
+                        guint64 *req) {
   const gboolean comp = r->step.op == MS_OP_COMPUTE;
   for (guint64 off = 0; off < n; off += e->w) {
-    guint act;
+    guint act, part = 0;
     guint kk = comp       ? compute_warp(e, c, r, a + off, e->w, first + off, &act)
                : dmm_rule ? dmm_stages(e, c, a + off, e->w, &act)
-               : pw       ? umm_write_stages(e, c, a + off, e->w, &act, pw)
+               : pw || kw ? umm_write_stages(e, c, a + off, e->w, &act, pw, &part)
                           : umm_stages(e, c, a + off, e->w, &act);
     if (G_UNLIKELY(c->error)) return;
     k[off / e->w] = (guint16)kk;
+    if (kw) kw[off / e->w] = (guint16)part;
     if (kk) {
       *stages += kk;
       (*disp)++;
@@ -1394,8 +1409,8 @@ static void count_blocks(Engine *e, StepRec *r, gboolean dmm_rule, gboolean shar
         for (guint64 i = 0; i < bt; i++) c->addr[i] = e->refaddr[i] < 0 ? MS_ADDR_NONE : e->refaddr[i] + s;
         e->ent_key[x] = key;
         e->ent_stages[x] = e->ent_disp[x] = e->ent_req[x] = 0;
-        count_warps(e, c, r, b * bt, c->addr, bt, e->ent_k + x * wpb, dmm_rule, pw, &e->ent_stages[x],
-                    &e->ent_disp[x], &e->ent_req[x]);
+        count_warps(e, c, r, b * bt, c->addr, bt, e->ent_k + x * wpb, r->kw ? e->ent_kw + x * wpb : NULL, dmm_rule,
+                    pw, &e->ent_stages[x], &e->ent_disp[x], &e->ent_req[x]);
         if (c->error) return; /* cannot happen: the reference's counts passed */
       }
       e->result->repeated_blocks++;
@@ -1404,6 +1419,7 @@ static void count_blocks(Engine *e, StepRec *r, gboolean dmm_rule, gboolean shar
       bdisp = e->ent_disp[x];
       breq = e->ent_req[x];
       memcpy(r->k + (wa - r->klo), kk, wpb * sizeof(guint16));
+      if (r->kw) memcpy(r->kw + (wa - r->klo), e->ent_kw + x * wpb, wpb * sizeof(guint16));
       /* dmm_port_banks: a shift permutes the banks, so the bank degrees are the reference's */
       if (r->kp) memcpy(r->kp + (wa - r->klo), r->kp + (refw - r->klo), wpb * sizeof(guint16));
       if (bk) {
@@ -1414,7 +1430,8 @@ static void count_blocks(Engine *e, StepRec *r, gboolean dmm_rule, gboolean shar
       /* a candidate reference: filled whole, and kept if it has an active lane the source
        * vouches for */
       if (!ms_source_fill(e->src, b * bt, bt, e->refaddr, &c->error)) return;
-      count_warps(e, c, r, b * bt, e->refaddr, bt, r->k + (wa - r->klo), dmm_rule, pw, &bst, &bdisp, &breq);
+      count_warps(e, c, r, b * bt, e->refaddr, bt, r->k + (wa - r->klo), r->kw ? r->kw + (wa - r->klo) : NULL, dmm_rule,
+                  pw, &bst, &bdisp, &breq);
       if (c->error) return;
       if (r->kp)
         for (guint64 v = 0; v < wpb; v++)
@@ -1814,6 +1831,10 @@ static int produce_step(Engine *e, StepRec **out, GError **err) {
       r->kp = k_take(e, whi - wlo);
       memset(r->kp, 0, (whi - wlo) * sizeof(guint16));
     }
+    if (e->wsw != e->wsr && !dmm_rule && !shfl && st.op == MS_OP_WRITE) { /* l2_write_rate: whole groups apart */
+      r->kw = k_take(e, whi - wlo);
+      memset(r->kw, 0, (whi - wlo) * sizeof(guint16));
+    }
     /* many warps and several workers: each counts a contiguous share (sums are the same in
      * any split; the first error is the lowest failing share's, as in thread order) */
     guint used = 1;
@@ -1957,7 +1978,7 @@ static void commit_step(Engine *e, StepRec *r) {
       ks->blo = MIN(ks->blo, r->klo / e->wpb);
       ks->bhi = MAX(ks->bhi, (r->khi + e->wpb - 1) / e->wpb);
     }
-    ks->bytes += (r->khi - r->klo) * ((r->k ? 2 : 0) + (r->kd ? 2 : 0) + (r->kp ? 2 : 0) + (r->kh ? 4 : 0)) + sizeof *r;
+    ks->bytes += (r->khi - r->klo) * ((r->k ? 2 : 0) + (r->kd ? 2 : 0) + (r->kp ? 2 : 0) + (r->kw ? 2 : 0) + (r->kh ? 4 : 0)) + sizeof *r;
     if (ks->bytes > KSPAN_MAX_BYTES) ks->nojump = TRUE;
   }
   if (st.op == MS_OP_SYNC) {
@@ -2854,7 +2875,7 @@ static gboolean krep_load(Engine *e, guint64 open, guint64 *close) {
       return TRUE;
     }
     if (MS_OP_IS_FLAG(r->step.op)) return FALSE;
-    bytes += (r->khi - r->klo) * ((r->k ? 2 : 0) + (r->kd ? 2 : 0) + (r->kp ? 2 : 0) + (r->kh ? 4 : 0)) + sizeof *r;
+    bytes += (r->khi - r->klo) * ((r->k ? 2 : 0) + (r->kd ? 2 : 0) + (r->kp ? 2 : 0) + (r->kw ? 2 : 0) + (r->kh ? 4 : 0)) + sizeof *r;
     if (bytes > KREP_MAX_BYTES) return FALSE;
   }
 }
@@ -2868,14 +2889,15 @@ static void krep_fp(const Engine *e, guint64 first, guint64 close, guint64 h[2])
   if (e->lastwarp) fp_add(h, e->lastwarp, e->model->dmms * sizeof *e->lastwarp);
   for (guint64 s = first; s <= close; s++) {
     const StepRec *r = win_get((Engine *)e, s);
-    const guint64 hd[10] = {r->step.op, r->step.space, r->step.scope, r->klo, r->khi, r->k != NULL, r->kd != NULL, r->kh != NULL,
-                            (guint64)r->step.async, r->kp != NULL};
+    const guint64 hd[11] = {r->step.op, r->step.space, r->step.scope, r->klo, r->khi, r->k != NULL, r->kd != NULL, r->kh != NULL,
+                            (guint64)r->step.async, r->kp != NULL, r->kw != NULL};
     fp_add(h, hd, sizeof hd);
     const guint64 n = r->khi - r->klo;
     if (r->k) fp_add(h, r->k, n * sizeof *r->k);
     if (r->kd) fp_add(h, r->kd, n * sizeof *r->kd);
     if (r->kh) fp_add(h, r->kh, n * sizeof *r->kh);
     if (r->kp) fp_add(h, r->kp, n * sizeof *r->kp);
+    if (r->kw) fp_add(h, r->kw, n * sizeof *r->kw);
   }
 }
 
@@ -3338,8 +3360,13 @@ static gboolean dispatch(Engine *e, guint p, guint64 q, guint64 j, gint64 t) {
   gint64 k = kof(r, j);
   if (G_UNLIKELY(k == 0)) return dispatch_l1(e, p, q, j, t, r);
   gint64 g = e->rate[p];
-  /* its slots: its stages, or with l2_write_rate on the global pipeline wsr or wsw each */
-  const gint64 ks = p == e->P - 1 ? k * (r->step.op == MS_OP_WRITE ? e->wsw : e->wsr) : k;
+  /* its slots: its stages, or with l2_write_rate on the global pipeline wsr a read stage and
+   * wsw a whole group written; a partly written group's 1 + pw stages wsr each */
+  gint64 ks = k;
+  if (p == e->P - 1) {
+    const gint64 kpart = r->kw ? (gint64)(1 + e->pw) * kwof(r, j) : 0;
+    ks = r->step.op == MS_OP_WRITE ? (k - kpart) * e->wsw + kpart * e->wsr : k * e->wsr;
+  }
   gint64 s0 = MAX(e->slot[p], t * g);
   gint64 lat = e->lat[p];
   if (p == e->P - 1 && e->lw_main.curve) { /* loaded latency: what entered lately */
@@ -3807,6 +3834,7 @@ static void engine_free(Engine *e) {
   g_free(e->refaddr);
   g_free(e->saddr);
   g_free(e->ent_k);
+  g_free(e->ent_kw);
   g_free(e->bkind);
   g_free(e->bat);
   g_free(e->bk);
@@ -4144,6 +4172,7 @@ static MsResult *simulate(const MsModel *model, MsSource *src, const MsSimOption
     if (e.reuse) {
       e.refaddr = g_new(gint64, bt);
       e.ent_k = g_new(guint16, (gsize)REP_CLASSES * e.wpb);
+      e.ent_kw = g_new(guint16, (gsize)REP_CLASSES * e.wpb);
       e.bkind = g_new(guint8, MS_BLOCK_BATCH);
       e.bat = g_new(gint64, MS_BLOCK_BATCH);
       if (e.l2_refill && e.blocks <= BK_MAX_BLOCKS) { /* the cache pass takes repeated blocks' addresses */
