@@ -10,7 +10,7 @@ export LD_LIBRARY_PATH=$PWD/.device/lib
 L=bench/logs/2026-11-28f
 mkdir -p $OUT/t
 { nproc; lscpu | grep "Model name"; nvidia-smi --query-gpu=name --format=csv,noheader; date -u; cat .device/commit; } > $OUT/t/host.txt
-for x in life-word:330 gcd-binary-2048:200; do
+for x in life-word:330 gcd-binary-1024:200; do
   f=${x%%:*}; lim=${x##*:}
   /usr/bin/time -f "$f wall %e s, user %U s, sys %S s, max RSS %M KB" timeout $lim .device/memsim compare -m models/h100.json -M $L/h100-$f.json \
     --train none -j 1 -P --timing $OUT/t/$f-timing.tsv -f json -o $OUT/t/$f.json >> $OUT/t/log.txt 2>&1
