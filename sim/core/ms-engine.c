@@ -893,9 +893,17 @@ static inline guint l2_units(const Engine *e, Counter *c, guint cost, guint64 gf
 MS_VECTOR_CLONES
 static guint l2_groups(const Engine *e, Counter *c, const gint64 *a, guint n, guint64 *out) {
   const guint64 gw = e->model->group_words;
-  /* the common case first: every lane active at consecutive addresses */
-  gboolean run = a[0] >= 0;
-  for (guint j = 1; j < n; j++) run &= a[j] == a[0] + (gint64)j;
+  /* the common case first: every lane active at consecutive addresses; on the way, whether
+   * every lane is active (neg) and the addresses never go down (dec) */
+  guint64 off = 0, dec = 0; /* (64-bit accumulators of the steps: the loop vectorizes) */
+  gint64 neg = a[0];
+  for (guint j = 1; j < n; j++) {
+    const guint64 d = (guint64)(a[j] - a[j - 1]); /* addresses >= -1: no overflow */
+    off |= d ^ 1;
+    neg |= a[j];
+    dec |= d >> 63;
+  }
+  const gboolean run = a[0] >= 0 && !off;
   guint m = 0;
   if (run) {
     const guint64 lo = (guint64)a[0], hi = lo + n; /* words lo .. hi-1 */
@@ -904,6 +912,25 @@ static guint l2_groups(const Engine *e, Counter *c, const gint64 *a, guint n, gu
       out[m++] = g | (to - from == gw ? L2_FULL : 0);
     }
     return m;
+  }
+  if (neg >= 0 && !dec) {
+    /* every lane active, never going down, within two groups (several lanes to a word, as
+     * byte-per-thread kernels make): each group's distinct words counted in one vector loop,
+     * a lane being a new word where it differs from the lane before */
+    const guint64 g0 = group_of(e, a[0]), gl = group_of(e, a[n - 1]);
+    if (gl - g0 <= 1 && g0 < G_MAXUINT64 / (2 * gw)) {
+      const gint64 lim = (gint64)((g0 + 1) * gw); /* group g0's words are below lim */
+      guint64 d0 = 1, d1 = 0;                     /* lane 0: a word of g0 */
+      for (guint j = 1; j < n; j++) {
+        const guint64 f = a[j] != a[j - 1], lo = a[j] < lim;
+        d0 += f & lo;
+        d1 += f & (lo ^ 1);
+      }
+      out[0] = g0 | (d0 == gw ? L2_FULL : 0);
+      if (gl == g0) return 1;
+      out[1] = gl | (d1 == gw ? L2_FULL : 0);
+      return 2;
+    }
   }
   /* the active lanes' addresses packed first, with no branch on the lanes (a divergent warp
    * mixes them at random); non-decreasing (a divergent coalesced warp, several lanes to a
