@@ -633,12 +633,13 @@ static guint umm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, g
     } else {
       for (guint j = 0; j < n; j++) g[j] = group_of(e, a[j]);
     }
-    guint upv = 0, downv = 0;
+    guint64 upv = 0, downv = 0, ch = 0; /* (64-bit, as the groups: the loop vectorizes whole) */
     for (guint j = 1; j < n; j++) {
-      changes += g[j] != g[j - 1];
+      ch += g[j] != g[j - 1];
       upv |= g[j] < g[j - 1];
       downv |= g[j] > g[j - 1];
     }
+    changes = (guint)ch;
     act = n;
     up = !upv;
     down = !downv;
