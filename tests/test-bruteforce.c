@@ -1736,6 +1736,60 @@ Test(bruteforce, engine_should_match_naive_evaluator_with_l2_write_rate) {
   g_rand_free(g);
 }
 
+#define RANDOM_SHARED_WORD_TRACES 1500
+
+/* Warps whose lanes share words (a byte-per-thread kernel's four lanes to a word): every
+ * lane of every global step active, in order, at base + (lane x stride) / div, through a
+ * small L2 cache (partial write stages on half), so that the cache pass sees whole and
+ * partly covered groups of such warps (l2_groups' vector path, docs/performance.md). */
+Test(bruteforce, engine_should_match_naive_evaluator_on_warps_sharing_words) {
+  guint32 seed = test_seed(20261201u);
+  GRand *g = g_rand_new_with_seed(seed);
+  guint cached = 0;
+  for (guint it = 0; it < RANDOM_SHARED_WORD_TRACES; it++) {
+    MsModel *m = random_model(g);
+    while (m->kind == MS_MODEL_DMM) {
+      ms_model_free(m);
+      m = random_model(g);
+    }
+    MtTrace *t = random_trace(g, m->width);
+    if (g_rand_boolean(g)) random_extensions(g, m, t);
+    if (!m->l2_ways) { /* a small cache the trace does not fit */
+      m->l2_words = (guint64)g_rand_int_range(g, (gint32)m->group_words, 120);
+      m->l2_latency = (guint64)g_rand_int_range(g, 1, 9);
+      m->l2_rate = (guint32)g_rand_int_range(g, 1, 5);
+      m->l2_ways = (guint32)g_rand_int_range(g, 1, 5);
+      m->l2_partitions = 1;
+      m->l2_line_words = 0;
+      m->partial_write_stages = 0;
+      t->global_words = m->l2_words + 1;
+    }
+    if (it % 2) m->l2_partial_write_stages = (guint32)g_rand_int_range(g, 1, 4);
+    const guint64 w = m->width;
+    for (guint st = 0; st < t->steps->len; st++) {
+      const MsStep *ms = &g_array_index(t->steps, MsStep, st);
+      if ((ms->op != MS_OP_READ && ms->op != MS_OP_WRITE) || ms->space != MS_SPACE_GLOBAL) continue;
+      gint64 *a = g_ptr_array_index(t->addr, st);
+      const gint64 stride = g_rand_int_range(g, 1, 4), div = g_rand_int_range(g, 1, 5);
+      const gint64 base = g_rand_int_range(g, 0, 2 * (gint32)m->group_words + 1);
+      for (guint64 i = 0; i < t->threads; i++)
+        a[i] = base + (gint64)(i / w) * (gint64)(w * (guint64)stride / (guint64)div + 1) + (gint64)(i % w) * stride / div;
+    }
+    g_autofree char *desc = describe(m, t, seed, it);
+    Naive n;
+    naive_eval(m, t, &n);
+    MsSimOptions opt = {.per_step = TRUE};
+    MsResult *r = mt_run(m, t, &opt);
+    compare(r, &n, desc);
+    cached += r->dram_stages > 0;
+    ms_result_free(r);
+    mt_trace_free(t);
+    ms_model_free(m);
+  }
+  cr_expect_gt(cached, RANDOM_SHARED_WORD_TRACES / 4, "traces through the cache under-tested: %u", cached);
+  g_rand_free(g);
+}
+
 #define RANDOM_WARM_TRACES 2000
 
 /* A warm L2 and home partitions (docs/models.md, "A warm L2", "Home partitions"): small
