@@ -852,9 +852,11 @@ static guint l2_access(L2Cache *L, Counter *c, guint64 set, guint64 g, gboolean 
     if (write) v |= dirty;
     cost = write ? (full ? 1 : 2) : 1;
   }
-  memmove(t + 1, t, x * sizeof *t);
-  memmove(mk + 1, mk, x * sizeof *mk);
-  t[0] = line;
+  if (x) { /* (most accesses find their line in front: a warp after its neighbour) */
+    memmove(t + 1, t, x * sizeof *t);
+    memmove(mk + 1, mk, x * sizeof *mk);
+  }
+  t[0] = line; /* (also where x is 0: the first line of an empty set, or a one-way set's) */
   mk[0] = v;
   return cost;
 }
