@@ -2317,6 +2317,9 @@ static void same_result(const MsResult *a, const MsResult *b, const char *desc) 
   cr_assert_eq(a->block_barriers, b->block_barriers, "%s", desc);
   cr_assert_eq(a->awaits, b->awaits, "%s", desc);
   cr_assert_eq(a->l2_hits, b->l2_hits, "%s", desc);
+  cr_assert_eq(a->l2_misses, b->l2_misses, "%s", desc);
+  cr_assert_eq(a->l1_hits, b->l1_hits, "%s", desc);
+  cr_assert_eq(a->l1_misses, b->l1_misses, "%s", desc);
   cr_assert_eq(a->dram_stages, b->dram_stages, "%s", desc);
   cr_assert_eq(a->dram_lone_stages, b->dram_lone_stages, "%s", desc);
   cr_assert_eq(a->per_step->len, b->per_step->len, "%s", desc);
@@ -2388,7 +2391,10 @@ Test(threads, results_should_not_depend_on_the_number_of_threads) {
  * first memory step moved by a word, so that it differs), dispatch each distinct kernel once
  * from each state. The result must be the naive evaluator's and the one of dispatching every
  * kernel, to the unit (every count, every step's figures), with and without the GPU
- * extensions; and kernels must be taken often enough for the test to mean something. */
+ * extensions; and kernels must be taken often enough for the test to mean something.  The
+ * test source keys each kernel by its steps and addresses (repeated kernel counts), so a
+ * kernel repeated from the same L2 state is not counted either: the result must also be the
+ * one of counting every kernel, on one thread and loading ahead on another. */
 static MtTrace *repeat_kernels(GRand *g, const MtTrace *t) {
   MtTrace *o = mt_trace_new(t->threads, t->block_threads);
   o->shared_words = t->shared_words;
@@ -2421,7 +2427,7 @@ Test(bruteforce, repeated_kernels_should_match_naive_evaluator) {
   guint32 seed = test_seed(20261127u);
   GRand *g = g_rand_new_with_seed(seed);
   GRand *gc = g_rand_new_with_seed(seed ^ 0x3c3c3c3cu);
-  guint taken = 0, taken_ext = 0;
+  guint taken = 0, taken_ext = 0, uncounted = 0, uncounted_ahead = 0, uncounted_l2 = 0, rows = 0;
   for (guint it = 0; it < 3000; it++) {
     MsModel *m = random_model(g);
     MtTrace *t0 = random_trace(g, m->width);
@@ -2437,13 +2443,44 @@ Test(bruteforce, repeated_kernels_should_match_naive_evaluator) {
     Naive n;
     naive_eval(m, t, &n);
     const gboolean ps = it % 7 != 3; /* and some runs without per-step figures */
-    MsSimOptions opt = {.per_step = ps};
+    /* one in three on two threads, loading ahead (the loading thread waits at a keyed
+     * barrier for the dispatch's decision) */
+    const gboolean ahead = it % 3 == 1;
+    MsSimOptions opt = {.per_step = ps, .threads = ahead ? 2 : 1, .load_ahead_min_threads = ahead, .par_min_warps = ahead};
     MsResult *r = mt_run(m, t, &opt);
     if (ps) compare(r, &n, desc);
     else cr_assert_eq(r->time_units, n.time_units, "%s", desc);
+    /* repeated kernel counts: the test source keys kernels by their steps and addresses */
+    MsSimOptions counted = opt;
+    counted.count_every_kernel = TRUE;
+    MsResult *rc = mt_run(m, t, &counted);
+    cr_assert_eq(rc->kernels_not_counted, 0, "%s", desc);
+    cr_assert_leq(r->kernels_not_counted, r->repeated_kernels, "%s", desc);
+    cr_assert_eq(r->repeated_kernels, rc->repeated_kernels, "%s", desc);
+    if (ps) same_result(r, rc, desc);
+    else cr_assert_eq(r->time_units, rc->time_units, "%s", desc);
+    uncounted += r->kernels_not_counted > 0;
+    uncounted_ahead += r->kernels_not_counted > 0 && ahead;
+    uncounted_l2 += r->kernels_not_counted > 0 && m->l2_ways;
+    ms_result_free(rc);
+    if (m->l2_ways && r->kernels_not_counted) { /* and with DRAM rows (the counters of lone slots) */
+      MsModel *m2 = ms_model_copy(m);
+      if (m2->global_rate < 2) m2->global_rate = 3;
+      m2->dram_row_words = m2->group_words << (it % 3);
+      m2->dram_lone_rate = 1;
+      MsResult *r2 = mt_run(m2, t, &opt), *r2c = mt_run(m2, t, &counted);
+      if (ps) same_result(r2, r2c, desc);
+      else cr_assert_eq(r2->time_units, r2c->time_units, "%s", desc);
+      cr_assert_eq(r2->dram_lone_stages, r2c->dram_lone_stages, "%s", desc);
+      rows += r2->kernels_not_counted > 0 && r2->dram_lone_stages > 0;
+      ms_result_free(r2);
+      ms_result_free(r2c);
+      ms_model_free(m2);
+    }
     MsSimOptions every = {.per_step = ps, .dispatch_every_kernel = TRUE};
     MsResult *re = mt_run(m, t, &every);
     cr_assert_eq(re->repeated_kernels, 0, "%s", desc);
+    cr_assert_eq(re->kernels_not_counted, 0, "%s", desc);
     if (ps) {
       same_result(r, re, desc);
     } else {
@@ -2463,7 +2500,13 @@ Test(bruteforce, repeated_kernels_should_match_naive_evaluator) {
   }
   cr_expect_gt(taken, 3000 / 4, "repeated kernels under-tested: %u", taken);
   cr_expect_gt(taken_ext, 3000 / 10, "repeated kernels with GPU extensions under-tested: %u", taken_ext);
-  cr_log_info("repeated kernels taken on %u of 3000 traces (%u with GPU extensions)", taken, taken_ext);
+  cr_expect_gt(uncounted, 3000 / 10, "repeated kernel counts under-tested: %u", uncounted);
+  cr_expect_gt(uncounted_ahead, 3000 / 50, "repeated kernel counts loading ahead under-tested: %u", uncounted_ahead);
+  cr_expect_gt(uncounted_l2, 3000 / 100, "repeated kernel counts with an L2 cache under-tested: %u", uncounted_l2);
+  cr_expect_gt(rows, 3000 / 300, "repeated kernel counts with DRAM rows under-tested: %u", rows);
+  cr_log_info("repeated kernels taken on %u of 3000 traces (%u with GPU extensions); kernels not counted on %u (%u "
+              "loading ahead, %u with an L2 cache, %u with lone DRAM slots)",
+              taken, taken_ext, uncounted, uncounted_ahead, uncounted_l2, rows);
   g_rand_free(g);
   g_rand_free(gc);
 }

@@ -8,7 +8,7 @@ static MsSource *reopen_path(gpointer path, GError **error) { return ms_trace_op
 
 int ms_cmd_run(int argc, char **argv) {
   gboolean json = FALSE, per_step = FALSE, show_progress = FALSE, quiet = FALSE, timeline = FALSE, timing = FALSE,
-           every_block = FALSE, every_kernel = FALSE;
+           every_block = FALSE, every_kernel = FALSE, every_count = FALSE;
   gint threads = 0;
   char *view = NULL;
   GOptionEntry entries[] = {
@@ -24,6 +24,8 @@ int ms_cmd_run(int argc, char **argv) {
        "Fill and count every block, even where a step's blocks repeat one pattern (slower; same result)", NULL},
       {"dispatch-every-kernel", 0, 0, G_OPTION_ARG_NONE, &every_kernel,
        "Dispatch every kernel, even one that repeats an earlier kernel from the same state (slower; same result)", NULL},
+      {"count-every-kernel", 0, 0, G_OPTION_ARG_NONE, &every_count,
+       "Count every kernel's steps, even a kernel with the addresses and L2 state of an earlier one (slower; same result)", NULL},
       {"timing", 0, 0, G_OPTION_ARG_NONE, &timing, "Report open and simulation times and requests/s on stderr", NULL},
       {"view", 0, 0, G_OPTION_ARG_FILENAME, &view,
        "Also write the classroom view: FILE.html (a page with a time slider) or FILE.svg (a picture)", "FILE"},
@@ -77,6 +79,7 @@ int ms_cmd_run(int argc, char **argv) {
   opt.per_step = per_step;
   opt.fill_every_block = every_block;
   opt.dispatch_every_kernel = every_kernel;
+  opt.count_every_kernel = every_count;
   if (strcmp(argv[2], "-") != 0) {
     opt.reopen = reopen_path;
     opt.reopen_data = argv[2];
@@ -95,8 +98,9 @@ int ms_cmd_run(int argc, char **argv) {
   if (timing && r) {
     double o = (double)(t0 - topen) / 1e6, sim = (double)(g_get_monotonic_time() - t0) / 1e6;
     fprintf(stderr, "memsim run: open %.3f s, simulate %.3f s, %.1f M requests/s, %" G_GUINT64_FORMAT
-            " repeated blocks, %" G_GUINT64_FORMAT " repeated kernels, engine threads %.3f s of CPU\n", o, sim,
-            sim > 0 ? (double)r->requests / sim / 1e6 : 0.0, r->repeated_blocks, r->repeated_kernels, r->helper_cpu_s);
+            " repeated blocks, %" G_GUINT64_FORMAT " repeated kernels (%" G_GUINT64_FORMAT
+            " not counted), engine threads %.3f s of CPU\n", o, sim, sim > 0 ? (double)r->requests / sim / 1e6 : 0.0,
+            r->repeated_blocks, r->repeated_kernels, r->kernels_not_counted, r->helper_cpu_s);
   }
   if (!r) {
     code = ms_cli_fail("run", err);

@@ -770,9 +770,12 @@ static gboolean rb_fill_worker(gpointer self, guint worker, guint64 first, guint
 }
 
 static void rb_set_workers(gpointer self, guint n) { ms_source_set_workers(((Reblock *)self)->inner, n); }
-static const MsSourceFuncs rb_funcs = {rb_next, rb_fill, rb_destroy, rb_range, .set_workers = rb_set_workers};
-static const MsSourceFuncs rb_funcs_workers = {rb_next,  rb_fill, rb_destroy, rb_range, rb_fill_worker,
-                                               NULL,     NULL,    rb_set_workers};
+/* (the same steps and addresses in other blocks: the inner source's key) */
+static gboolean rb_kernel_key(gpointer self, guint64 *key) { return ms_source_kernel_key(((Reblock *)self)->inner, key); }
+static const MsSourceFuncs rb_funcs = {rb_next, rb_fill, rb_destroy, rb_range, .set_workers = rb_set_workers,
+                                       .kernel_key = rb_kernel_key};
+static const MsSourceFuncs rb_funcs_workers = {rb_next, rb_fill,        rb_destroy,    rb_range, rb_fill_worker,
+                                               NULL,    NULL,           rb_set_workers, rb_kernel_key};
 
 MsSource *ms_cmp_reblock(MsSource *inner, guint64 block_threads, gboolean tiles) {
   const guint64 t = ms_source_threads(inner), bt = MIN(block_threads, t);

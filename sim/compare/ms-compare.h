@@ -50,6 +50,7 @@ typedef struct {
   double sim_cpu_s, sim_wall_s; /* building and simulating the trace (0 when cached) */
   guint sim_threads;              /* the engine threads it was given (0: the processors) */
   guint64 repeated_kernels;      /* its kernels taken from an identical earlier one (not a model figure) */
+  guint64 kernels_not_counted;   /* its kernels whose counts were an earlier one's (not a model figure) */
   /* calibration and evaluation */
   gboolean train;
   double predicted_ns, rel_error; /* rel_error = (predicted - measured) / measured */
@@ -111,8 +112,9 @@ typedef struct {
   double big_work;      /* set by ms_cmp_simulate: records of at least this estimated work also
                          * spread their own steps over big_threads engine threads */
   guint big_threads;    /* `jobs` when the records are no more than the jobs (cores would idle),
-                         * else 2 (the other records keep the cores busy; more threads per
-                         * record only add waking and waiting: docs/performance.md) */
+                         * else at most 4 (the other records keep the cores busy; more threads
+                         * per record only add waking and waiting: docs/performance.md); a big
+                         * record gets 2, and one more per further big_work of its work */
   GHashTable *cache;    /* simulation cache key -> counts, or NULL */
   GMutex cache_lock;
   char *cache_path;

@@ -64,6 +64,10 @@ gboolean ms_source_block_repeats(MsSource *s) {
   return s->funcs.block_repeats && s->funcs.block_shift && s->funcs.block_repeats(s->self);
 }
 
+gboolean ms_source_kernel_key(MsSource *s, guint64 *key) {
+  return s->funcs.kernel_key && s->funcs.kernel_key(s->self, key);
+}
+
 void ms_source_block_shift(MsSource *s, guint64 first_block, guint64 n, guint64 lane, guint8 *kind, gint64 *at,
                            gint64 *lo, gint64 *hi) {
   if (s->funcs.block_shift) s->funcs.block_shift(s->self, first_block, n, lane, kind, at, lo, hi);
@@ -198,6 +202,9 @@ static void wi_block_shift(gpointer self, guint64 first_block, guint64 n, guint6
 
 static void wi_set_workers(gpointer self, guint n) { ms_source_set_workers(((WithInstr *)self)->in, n); }
 
+/* (the same compute steps before the same memory steps: the inner source's key) */
+static gboolean wi_kernel_key(gpointer self, guint64 *key) { return ms_source_kernel_key(((WithInstr *)self)->in, key); }
+
 static void wi_destroy(gpointer self) {
   WithInstr *w = self;
   ms_source_free(w->in);
@@ -210,7 +217,7 @@ MsSource *ms_source_with_instructions(MsSource *inner, guint32 n) {
   w->in = inner;
   w->n = n;
   MsSourceFuncs f = {wi_next, wi_fill, wi_destroy, wi_active_range, inner->funcs.fill_worker ? wi_fill_worker : NULL,
-                     wi_block_repeats, wi_block_shift, wi_set_workers};
+                     wi_block_repeats, wi_block_shift, wi_set_workers, wi_kernel_key};
   MsSource *s = ms_source_new(inner->name, inner->threads, inner->block_threads, &f, w);
   s->shared_words = inner->shared_words;
   s->global_words = inner->global_words;

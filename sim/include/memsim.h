@@ -340,6 +340,12 @@ typedef struct {
    * next() has work per thread (the GCD's planning) may spread it over that many, with the
    * same steps and addresses.  A wrapping source passes it on. */
   void (*set_workers)(gpointer self, guint n);
+  /* Optional (NULL: none).  Repeated kernel counts (docs/performance.md): right after next()
+   * returned a grid barrier, TRUE and *key if the kernel that follows it (its steps up to
+   * the next grid barrier, that barrier included) has the steps and the addresses, thread by
+   * thread, of every other kernel the source gives the same key; FALSE if the source cannot
+   * tell.  A kernel that ends the trace (no barrier closes it) has no key. */
+  gboolean (*kernel_key)(gpointer self, guint64 *key);
 } MsSourceFuncs;
 
 /* Most engine threads that fill and count one step (MsSimOptions.threads). */
@@ -384,6 +390,8 @@ gboolean ms_source_fill(MsSource *source, guint64 first, guint64 count, gint64 *
  * ownership of `inner`. */
 MsSource *ms_source_with_instructions(MsSource *inner, guint32 n);
 gboolean ms_source_block_repeats(MsSource *source);
+/* MsSourceFuncs.kernel_key: FALSE without it. */
+gboolean ms_source_kernel_key(MsSource *source, guint64 *key);
 void ms_source_block_shift(MsSource *source, guint64 first_block, guint64 n, guint64 lane, guint8 *kind, gint64 *at,
                            gint64 *lo, gint64 *hi);
 /* The same addresses as ms_source_fill(), and the same first error, taking the blocks that
@@ -474,6 +482,9 @@ typedef struct {
                             * (repeated blocks, docs/performance.md): not a model figure */
   guint64 repeated_kernels; /* kernels not dispatched, their outcome taken from an identical
                              * earlier one (repeated kernels, docs/performance.md): not a model figure */
+  guint64 kernels_not_counted; /* kernels whose steps were not counted, their counts taken from an
+                                * earlier kernel of the same key and L2 state (repeated kernel
+                                * counts, docs/performance.md): not a model figure */
   double helper_cpu_s;      /* CPU seconds of the engine's worker threads (--threads), beside the
                              * caller's own: what a simulation cost, not a model figure */
   GArray *per_step;       /* of MsStepResult, only when asked for */
@@ -504,6 +515,7 @@ typedef struct {
                             * the same result */
   gboolean fill_every_block; /* TRUE: no repeated-block reuse (block_shift); the same result */
   gboolean dispatch_every_kernel; /* TRUE: no repeated kernels (docs/performance.md); the same result */
+  gboolean count_every_kernel; /* TRUE: no repeated kernel counts (docs/performance.md); the same result */
   /* A second opening of the same trace, for a model with l2_warm (its earlier run); NULL:
    * such a model is refused.  Called once, from the calling thread. */
   MsSource *(*reopen)(gpointer data, GError **error);

@@ -290,3 +290,67 @@ Test(bpbc, pairwise_unroll_keeps_requests_and_overlaps_reads) {
   cr_expect_str_eq(err ? err->message : "", "--unroll: 9 is out of range [1, 8]");
   g_clear_error(&err);
 }
+
+/* Repeated kernel counts (docs/performance.md): Life's kernels k and k + 2 have the same
+ * addresses (the source keys them by parity), so a kernel that starts from an L2 state an
+ * earlier one of its parity started from is not counted.  Every figure must be the one of
+ * counting every kernel: on the grounded H100 model (no residency limits: the source is one
+ * block) with its L2 cut to 1/256 (the universes
+ * far beyond it, through the cache) and whole (no cache pass), on one thread and loading ahead
+ * on another, and kernels must go uncounted for the test to mean something. */
+Test(bpbc, life_kernels_not_counted_give_the_same_result) {
+  static const char *const algs[] = {"life-word", "life-single", "life-double"};
+  g_autofree char *path = g_build_filename(g_getenv("MEMSIM_SRCDIR") ? g_getenv("MEMSIM_SRCDIR") : ".", "models",
+                                           "h100.json", NULL);
+  GError *err = NULL;
+  guint uncounted = 0, cached = 0;
+  for (int small = 0; small < 2; small++) {
+    MsModel *m = ms_model_load(path, &err);
+    cr_assert_not_null(m, "%s", err ? err->message : "");
+    if (small) m->l2_words /= 256;
+    m->resident_warps = m->resident_blocks = 0; /* (the source's one block of every thread) */
+    for (gsize a = 0; a < G_N_ELEMENTS(algs); a++)
+      for (int b = 0; b < 2; b++)
+        for (int ahead = 0; ahead < 2; ahead++) {
+          MsResult *res[2];
+          for (int every = 0; every < 2; every++) {
+            GHashTable *h = g_hash_table_new(g_str_hash, g_str_equal);
+            g_hash_table_insert(h, "size", a == 0 ? "256" : "1024");
+            g_hash_table_insert(h, "steps", "7");
+            g_hash_table_insert(h, "boundary", b ? "dead" : "wrap");
+            MsSource *s = ms_bpbc_source(algs[a], h, &err);
+            g_hash_table_unref(h);
+            cr_assert_not_null(s, "%s", err ? err->message : "");
+            MsSimOptions o = {.per_step = TRUE, .count_every_kernel = every, .threads = ahead ? 2 : 1,
+                              .load_ahead_min_threads = ahead, .par_min_warps = ahead};
+            res[every] = ms_simulate(m, s, &o, &err);
+            cr_assert_not_null(res[every], "%s", err ? err->message : "");
+            ms_source_free(s);
+          }
+          const MsResult *x = res[0], *y = res[1];
+          const char *d = algs[a];
+          cr_expect_eq(y->kernels_not_counted, 0, "%s", d);
+          cr_expect_eq(x->time_units, y->time_units, "%s small=%d boundary=%d ahead=%d", d, small, b, ahead);
+          cr_expect_eq(x->requests, y->requests, "%s", d);
+          cr_expect_eq(x->stages, y->stages, "%s", d);
+          cr_expect_eq(x->dispatches, y->dispatches, "%s", d);
+          cr_expect_eq(x->round_sum, y->round_sum, "%s", d);
+          cr_expect_eq(x->global_busy, y->global_busy, "%s", d);
+          cr_expect_eq(x->l2_hits, y->l2_hits, "%s", d);
+          cr_expect_eq(x->l2_misses, y->l2_misses, "%s", d);
+          cr_expect_eq(x->dram_stages, y->dram_stages, "%s", d);
+          cr_expect_eq(x->dram_lone_stages, y->dram_lone_stages, "%s", d);
+          cr_expect_eq(x->repeated_kernels, y->repeated_kernels, "%s", d);
+          cr_assert_eq(x->per_step->len, y->per_step->len, "%s", d);
+          cr_expect(memcmp(x->per_step->data, y->per_step->data, x->per_step->len * sizeof(MsStepResult)) == 0, "%s", d);
+          uncounted += x->kernels_not_counted > 0;
+          cached += x->kernels_not_counted > 0 && x->l2_cached;
+          ms_result_free(res[0]);
+          ms_result_free(res[1]);
+        }
+    ms_model_free(m);
+  }
+  cr_expect_gt(uncounted, 12, "kernels not counted in %u runs", uncounted);
+  cr_expect_gt(cached, 6, "kernels not counted through the L2 cache in %u runs", cached);
+  cr_log_info("kernels not counted in %u of 24 runs, %u through the L2 cache", uncounted, cached);
+}

@@ -399,7 +399,17 @@ static gboolean bpbc_fill_worker(gpointer self, guint worker, guint64 first, gui
   return bpbc_fill(self, first, count, addr, error);
 }
 
-static const MsSourceFuncs bpbc_funcs = {bpbc_next, bpbc_fill, bpbc_destroy, NULL, bpbc_fill_worker};
+/* Repeated kernel counts: a kernel's addresses are a function of its parity alone (address()
+ * reads B->fk & 1), so kernels k and k + 2 are the same, but for the last, which no grid
+ * barrier closes.  After a grid barrier, B->kernel is the next kernel's number. */
+static gboolean bpbc_kernel_key(gpointer self, guint64 *key) {
+  const Bpbc *B = self;
+  *key = B->kernel & 1;
+  return B->kernel + 1 < B->T;
+}
+
+static const MsSourceFuncs bpbc_funcs = {bpbc_next, bpbc_fill, bpbc_destroy, NULL, bpbc_fill_worker,
+                                         NULL, NULL, NULL, bpbc_kernel_key};
 
 /* ---- life-multistep: t steps per kernel in shared memory (section 6.4) -----------------------
  *
