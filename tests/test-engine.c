@@ -1677,3 +1677,63 @@ Test(flags, worked_example) {
   cr_expect_eq(r->time_units, 15);
   ms_source_free(src);
 }
+
+/* Repeated kernel counts trust a source's kernel keys: a source that gives two kernels with
+ * different steps the same key is caught when the second loads as ghosts of the first (its
+ * steps are compared with the kept kernel's), with an error naming the source, not a wrong
+ * result.  Kernels: [read a, sync] three times, then [read a, read b, sync], every one keyed 7. */
+typedef struct {
+  MsSource *in;
+} Liar;
+
+static MsNext liar_next(gpointer self, MsStep *step, GError **error) {
+  return ms_source_next(((Liar *)self)->in, step, error);
+}
+static gboolean liar_fill(gpointer self, guint64 first, guint64 count, gint64 *addr, GError **error) {
+  return ms_source_fill(((Liar *)self)->in, first, count, addr, error);
+}
+static void liar_free(gpointer self) {
+  ms_source_free(((Liar *)self)->in);
+  g_free(self);
+}
+static gboolean liar_key(gpointer self, guint64 *key) {
+  (void)self;
+  *key = 7;
+  return TRUE;
+}
+
+Test(errors, kernel_keys_that_lie_are_caught) {
+  MtTrace *t = mt_trace_new(64, 64);
+  for (int k = 0; k < 4; k++) {
+    gint64 *a = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+    for (guint64 i = 0; i < 64; i++) a[i] = (gint64)i;
+    if (k == 3) {
+      gint64 *b = mt_mem(t, MS_OP_READ, MS_SPACE_GLOBAL);
+      for (guint64 i = 0; i < 64; i++) b[i] = 64 + (gint64)i;
+    }
+    mt_sync(t, MS_SCOPE_GRID);
+  }
+  MsModel *m = mt_model(MS_MODEL_UMM, 32, 4);
+  static const MsSourceFuncs f = {liar_next, liar_fill, liar_free, .kernel_key = liar_key};
+  for (int every = 0; every < 2; every++) {
+    Liar *l = g_new0(Liar, 1);
+    l->in = mt_source(t, "test");
+    MsSource *s = ms_source_new("liar", 64, 64, &f, l);
+    MsSimOptions o = {.count_every_kernel = every};
+    GError *err = NULL;
+    MsResult *r = ms_simulate(m, s, &o, &err);
+    if (every) { /* counted, the key is never used */
+      cr_assert_not_null(r, "%s", err ? err->message : "");
+      cr_expect_eq(r->kernels_not_counted, 0);
+      ms_result_free(r);
+    } else {
+      cr_assert_null(r);
+      cr_assert_not_null(err);
+      cr_expect_str_eq(err->message, "liar: two kernels the source gives the same key (7) have different steps");
+      g_error_free(err);
+    }
+    ms_source_free(s);
+  }
+  ms_model_free(m);
+  mt_trace_free(t);
+}

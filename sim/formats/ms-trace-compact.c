@@ -25,6 +25,7 @@ typedef struct Item {
   guint var_slot;
   GPtrArray *body; /* of Item */
   char *where;
+  gboolean loopvars; /* I_MEM: its expressions read a loop variable */
 } Item;
 
 typedef struct {
@@ -461,6 +462,7 @@ static Item *parse_item(Compact *c, const cJSON *st, const char *where, int dept
   const gboolean comp = it->step.op == MS_OP_COMPUTE;
   if (!ms_json_check_keys(st, shfl ? shuffle_keys : flag ? flag_keys : comp ? compute_keys : mem_keys, c->fn, where, error))
     goto fail;
+  c->saw_loopvar = FALSE; /* (it->loopvars: whether addr or when reads a loop variable) */
   /* signal and wait: a flag number per thread; compute: an instruction count per thread */
   const char *key = flag ? "flag" : comp ? "instructions" : "addr";
   char *aw = g_strdup_printf("%s.%s", where, key);
@@ -488,6 +490,7 @@ static Item *parse_item(Compact *c, const cJSON *st, const char *where, int dept
     g_free(ww);
     if (!it->when) goto fail;
   }
+  it->loopvars = c->saw_loopvar;
   if (*static_steps != G_MAXUINT64) *static_steps += it->elem_words;
   return it;
 fail:
@@ -759,8 +762,76 @@ static void compact_block_shift(gpointer self, guint64 b0, guint64 n, guint64 la
   *hi = c->rep_hi;
 }
 
-static const MsSourceFuncs compact_funcs = {compact_next, compact_fill, compact_free, compact_active_range,
-                                            compact_fill_worker, compact_block_repeats, compact_block_shift};
+/* Repeated kernel counts (docs/performance.md): right after a grid barrier, the kernel that
+ * follows is the sequence of items a walk from here meets up to the next grid barrier (loop
+ * counts evaluated as next() would), each with the loop variables' values where its
+ * expressions read one.  Two kernels with the same sequence have the same steps and
+ * addresses: their key is its hash.  No key for a kernel that ends the trace, one longer than
+ * KEY_WALK_MAX items, or a loop count next() will refuse.  The walk leaves the state as it
+ * found it (next() and fill() are not running: the engine asks between steps). */
+#define KEY_WALK_MAX (G_GUINT64_CONSTANT(1) << 22)
+
+static gboolean compact_kernel_key(gpointer self, guint64 *key) {
+  Compact *c = self;
+  if (c->cur) return FALSE; /* (not after a grid barrier: mid-element) */
+  const int depth0 = c->depth;
+  Frame saved[MAX_NESTING + 1];
+  memcpy(saved, c->stack, sizeof saved);
+  gint64 *sc = (gint64 *)(void *)c->scalars->data;
+  const guint nsc = c->scalars->len;
+  gint64 *vals = g_memdup2(sc, nsc * sizeof *sc);
+  guint64 h = G_GUINT64_CONSTANT(0xcbf29ce484222325), walked = 0;
+#define KMIX(x) (h = (h ^ (guint64)(x)) * G_GUINT64_CONSTANT(0x100000001b3), h ^= h >> 31)
+  gboolean found = FALSE;
+  while (walked++ < KEY_WALK_MAX) {
+    Frame *f = &c->stack[c->depth];
+    if (f->idx >= f->items->len) {
+      if (c->depth == 0) break; /* the trace ends */
+      if (++f->iter < f->count) {
+        sc[f->var_slot] = f->iter;
+        f->idx = 0;
+      } else {
+        c->depth--;
+      }
+      continue;
+    }
+    const Item *it = g_ptr_array_index(f->items, f->idx++);
+    if (it->kind == I_LOOP) {
+      gint64 cnt;
+      if (!ms_expr_eval_scalar(it->count, &c->env, &cnt, NULL) || (cnt > 0 && (guint64)cnt > MAX_STEPS)) break;
+      if (cnt <= 0) continue;
+      Frame *nf = &c->stack[++c->depth];
+      nf->items = it->body;
+      nf->idx = 0;
+      nf->iter = 0;
+      nf->count = cnt;
+      nf->var_slot = it->var_slot;
+      sc[it->var_slot] = 0;
+      continue;
+    }
+    KMIX((guint64)(guintptr)it);
+    if (it->kind == I_SYNC) {
+      if (it->step.scope == MS_SCOPE_GRID) {
+        found = TRUE;
+        break;
+      }
+      continue;
+    }
+    if (it->loopvars)
+      for (guint x = c->n_loopvars_base; x < nsc; x++) KMIX(sc[x]);
+  }
+#undef KMIX
+  c->depth = depth0;
+  memcpy(c->stack, saved, sizeof saved);
+  memcpy(sc, vals, nsc * sizeof *sc);
+  g_free(vals);
+  *key = h;
+  return found;
+}
+
+static const MsSourceFuncs compact_funcs = {compact_next,        compact_fill,          compact_free,
+                                            compact_active_range, compact_fill_worker,   compact_block_repeats,
+                                            compact_block_shift,  NULL,                  compact_kernel_key};
 
 MsSource *ms_trace_compact_from_json(const cJSON *root, const char *fn, GError **error) {
   static const char *const keys[] = {"memsim_trace", "form", "name", "threads", "block_threads",
