@@ -11,7 +11,7 @@ mkdir -p $OUT/vc
 { nproc; lscpu | grep "Model name"; nvidia-smi --query-gpu=name --format=csv,noheader; date -u; cat .device/commit; } >> $OUT/vc/host.txt
 if [ "$1" = start ]; then MEMSIM=.device/memsim LIBS=.device/lib bash bench/validation-cost.sh start 8 >> $OUT/vc/poll.txt 2>&1; fi
 # the engine threads' nice values and CPU shares a minute on (the big records' threads at 0)
-(sleep 60; ps -eLo pid,tid,ni,pcpu,comm | grep -E 'memsim|pool-compare' > $OUT/vc/ps-$1.txt) &
+(sleep 60; ps -eLo pid,tid,ni,pcpu,comm | grep -E 'memsim' > $OUT/vc/ps-$1.txt) &
 bash bench/validation-cost.sh poll "${2:-540}" >> $OUT/vc/poll.txt 2>&1
 wait
 for f in $D/*.log $D/*-timing.tsv $D/*-cache.tsv $D/*.json $D/start $D/*.end $D/*.rc; do [ -f "$f" ] && cp "$f" $OUT/vc/; done
