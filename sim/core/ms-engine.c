@@ -157,6 +157,7 @@ typedef struct {
   guint64 key, h0[2]; /* the source's key, the L2 state's fingerprint at its start */
   GArray *steps;      /* of KMStep: its steps, the closing grid barrier last */
   guint64 dctr[KM_NCTR]; /* what its counting added to the counters */
+  guint64 lanes;      /* its memory steps' lanes (klo .. khi), what counting it cost */
   guint64 *tag;       /* the L2 state it left (L2Cache's arrays), NULL without the cache */
   guint32 *mask;
   guint8 *cnt;
@@ -489,6 +490,7 @@ typedef struct Engine {
   /* repeated kernel counts (KMemo); kp_*, kstart, kcmd, kmr, kghost are the loading thread's */
   gboolean kmemo;       /* on (repeated kernels on, a source with kernel_key, no count_every_kernel) */
   GPtrArray *kmemos;    /* kept kernels' counts */
+  GHashTable *ksmall;   /* keys whose kernel was too small to keep (guint64 *) */
   KMemo *kmr;           /* the kernel being counted into a KMemo, or NULL */
   guint64 kmr_base[KM_NCTR]; /* the counters at its start */
   gboolean kp_key;      /* the last grid barrier loaded: the source keyed the kernel after it */
@@ -3105,6 +3107,23 @@ static void kmemo_key(Engine *e, const StepRec *r) {
   e->kp_key = ms_source_kernel_key(e->src, &e->kp_k);
   e->kstart = e->kp_key;
   if (!e->kp_key) return;
+  /* The L2 state's fingerprint is a pass over the cache's lines, at every keyed barrier: only
+   * where it may pay, for a key with room to be kept, or whose kept kernels counted at
+   * least as many lanes as the cache has lines (a loop of many small kernels through a large
+   * cache would spend more on fingerprints than on counting) */
+  const L2Cache *L = e->l2c;
+  const guint64 lines = L ? (guint64)L->parts * L->sets * L->ways : 0;
+  gboolean kept = FALSE, pays = FALSE;
+  for (guint i = 0; i < e->kmemos->len; i++) {
+    const KMemo *m = g_ptr_array_index(e->kmemos, i);
+    if (m->key != e->kp_k) continue;
+    kept = TRUE;
+    pays |= m->lanes >= lines;
+  }
+  if (kept ? !pays : e->kmemos->len >= KMEMO_MAX || g_hash_table_contains(e->ksmall, &e->kp_k)) {
+    e->kp_key = e->kstart = FALSE;
+    return;
+  }
   l2_state_fp(e, e->kp_h);
   for (guint i = 0; i < e->kmemos->len; i++) {
     KMemo *m = g_ptr_array_index(e->kmemos, i);
@@ -3147,11 +3166,18 @@ static void kmemo_add(Engine *e, StepRec *r) {
                .requests = r->res.requests, .d = r->d};
   memcpy(ks.fp, r->fp, sizeof ks.fp);
   g_array_append_val(m->steps, ks);
+  if (r->step.op != MS_OP_SYNC) m->lanes += (r->khi - r->klo) * e->w;
   if (r->step.op != MS_OP_SYNC || r->step.scope != MS_SCOPE_GRID) return;
+  const L2Cache *L = e->l2c;
+  if (L && m->lanes < (guint64)L->parts * L->sets * L->ways) { /* too small to pay (kmemo_key): not kept */
+    g_hash_table_add(e->ksmall, g_memdup2(&m->key, sizeof m->key));
+    kmemo_free(m);
+    e->kmr = NULL;
+    return;
+  }
   guint64 now[KM_NCTR];
   kmemo_counters(e, now);
   for (int i = 0; i < KM_NCTR; i++) m->dctr[i] = now[i] - e->kmr_base[i];
-  const L2Cache *L = e->l2c;
   if (L) {
     const guint64 nsets = (guint64)L->parts * L->sets;
     m->tag = g_memdup2(L->tag, nsets * L->ways * sizeof *L->tag);
@@ -4085,6 +4111,7 @@ static void engine_free(Engine *e) {
   if (e->kout) g_hash_table_destroy(e->kout);
   kout_free(e->krec);
   if (e->kmemos) g_ptr_array_free(e->kmemos, TRUE);
+  if (e->ksmall) g_hash_table_destroy(e->ksmall);
   kmemo_free(e->kmr);
   g_free(e->lw_main.at);
   g_free(e->lw_dram.at);
@@ -4532,7 +4559,10 @@ static MsResult *simulate(const MsModel *model, MsSource *src, const MsSimOption
   /* repeated kernel counts: with repeated kernels (they take the outcomes), a source that
    * keys its kernels, and a dispatch to take them (not the warm pass) */
   e.kmemo = e.krep && !e.opt->count_every_kernel && e.src->funcs.kernel_key && !warm_only;
-  if (e.kmemo) e.kmemos = g_ptr_array_new_with_free_func(kmemo_free);
+  if (e.kmemo) {
+    e.kmemos = g_ptr_array_new_with_free_func(kmemo_free);
+    e.ksmall = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+  }
   /* by default not where repeated blocks leave little to load (no L2 cache pass, a source
    * that fills on the workers): there the dispatch loop would only read the stage counts
    * from another core's cache (measured: bench/logs/2026-11-27f/call4) */
