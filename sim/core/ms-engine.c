@@ -561,7 +561,7 @@ static inline void hset_clear(const Engine *e, Counter *c) {
  * words span fewer than w addresses (several lanes to a word: life-word), lie in distinct
  * banks, degree 1, checked in one vector loop; affine lanes (affine_degree) by their stride;
  * any other goes to dmm_stages. */
-static guint dmm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, guint *active);
+MS_VECTOR_CLONES static guint dmm_stages(const Engine *e, Counter *c, const gint64 *a, guint n, guint *active);
 
 /* The bank degree of a warp whose active lanes read a0 + j s (j the lane; a row-wise bulk or
  * GF(2) read, a strided one), without visiting banks: with s != 0 every word is distinct, and
