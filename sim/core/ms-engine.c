@@ -158,6 +158,7 @@ typedef struct {
   GArray *steps;      /* of KMStep: its steps, the closing grid barrier last */
   guint64 dctr[KM_NCTR]; /* what its counting added to the counters */
   guint64 lanes;      /* its memory steps' lanes (klo .. khi), what counting it cost */
+  guint64 bytes;      /* its steps' counts, as krep_load adds them */
   guint64 *tag;       /* the L2 state it left (L2Cache's arrays), NULL without the cache */
   guint32 *mask;
   guint8 *cnt;
@@ -165,6 +166,8 @@ typedef struct {
 
 enum { KC_NONE, KC_COUNT, KC_SKIP };
 #define KMEMO_MAX 8u /* kernels kept (each an L2 state: 10 MB with models/h200.json) */
+#define KMEMO_MAX_STEPS 65536u /* steps of a kernel kept (176 bytes each) */
+#define KMEMO_SMALL_MAX 4096u /* keys remembered as too small */
 
 #define KREP_MAX_KERNELS 256u        /* outcomes kept */
 #define KREP_MAX_BYTES (G_GUINT64_CONSTANT(1) << 30) /* the steps a kernel's look-ahead may load
@@ -487,7 +490,10 @@ typedef struct Engine {
   gboolean krep;        /* on (options, and no timeline, issue rule, block starts or flags) */
   GHashTable *kout;     /* kept outcomes: fingerprint h[0] -> KOut */
   KOut *krec;           /* the kernel being recorded, or NULL */
-  /* repeated kernel counts (KMemo); kp_*, kstart, kcmd, kmr, kghost are the loading thread's */
+  /* repeated kernel counts (KMemo).  kp_*, kstart, kcmd, kmr, kghost, knc, klanes and
+   * kmemo_off are the loading thread's; with a loading thread the engine's kmemo_decide reads
+   * kp_m only under the loader's lock while it waits (parked), and without one it also sets
+   * kcmd; the engine reads knc, the counters and kmemos after the loader has ended */
   gboolean kmemo;       /* on (repeated kernels on, a source with kernel_key, no count_every_kernel) */
   GPtrArray *kmemos;    /* kept kernels' counts */
   GHashTable *ksmall;   /* keys whose kernel was too small to keep (guint64 *) */
@@ -502,6 +508,8 @@ typedef struct Engine {
   KMemo *kghost;        /* the kept kernel whose ghosts are loading, or NULL */
   guint kgi;            /* its next step */
   guint64 knc;          /* kernels loaded as ghosts */
+  guint64 klanes;       /* lanes of the memory steps loaded since the last grid barrier */
+  gboolean kmemo_off;   /* a flag step was loaded: repeated kernels are off (commit_step) */
 } Engine;
 
 /* A flag: the time its signal set it (NEVER: not yet) and the warps waiting for it. */
@@ -2036,6 +2044,10 @@ static int produce_step(Engine *e, StepRec **out, GError **err) {
       }
     }
   }
+  if (e->kmemo && st.op != MS_OP_SYNC) {
+    e->klanes += (r->khi - r->klo) * e->w;
+    if (MS_OP_IS_FLAG(st.op)) e->kmemo_off = TRUE; /* (commit_step turns repeated kernels off) */
+  }
   if (e->kmr) kmemo_add(e, r);
   if (e->kmemo && st.op == MS_OP_SYNC && st.scope == MS_SCOPE_GRID) kmemo_key(e, r);
   *out = r;
@@ -3104,13 +3116,16 @@ static void kmemo_key(Engine *e, const StepRec *r) {
   e->kp_index = r->res.index;
   e->kp_m = NULL;
   e->kcmd = KC_NONE;
-  e->kp_key = ms_source_kernel_key(e->src, &e->kp_k);
+  const guint64 last = e->klanes; /* the kernel the barrier closes */
+  e->klanes = 0;
+  e->kp_key = !e->kmemo_off && ms_source_kernel_key(e->src, &e->kp_k);
   e->kstart = e->kp_key;
   if (!e->kp_key) return;
   /* The L2 state's fingerprint is a pass over the cache's lines, at every keyed barrier: only
-   * where it may pay, for a key with room to be kept, or whose kept kernels counted at
-   * least as many lanes as the cache has lines (a loop of many small kernels through a large
-   * cache would spend more on fingerprints than on counting) */
+   * where it may pay, for a key whose kept kernels counted at least as many lanes as the
+   * cache has lines, or a new key with room to be kept after a kernel that large (a loop of
+   * many small kernels through a large cache would spend more on fingerprints than on
+   * counting, whether they share a key or each has its own) */
   const L2Cache *L = e->l2c;
   const guint64 lines = L ? (guint64)L->parts * L->sets * L->ways : 0;
   gboolean kept = FALSE, pays = FALSE;
@@ -3120,7 +3135,8 @@ static void kmemo_key(Engine *e, const StepRec *r) {
     kept = TRUE;
     pays |= m->lanes >= lines;
   }
-  if (kept ? !pays : e->kmemos->len >= KMEMO_MAX || g_hash_table_contains(e->ksmall, &e->kp_k)) {
+  if (kept ? !pays
+           : e->kmemos->len >= KMEMO_MAX || last < lines || g_hash_table_contains(e->ksmall, &e->kp_k)) {
     e->kp_key = e->kstart = FALSE;
     return;
   }
@@ -3160,6 +3176,12 @@ static void kmemo_add(Engine *e, StepRec *r) {
     e->kmr = NULL;
     return;
   }
+  m->bytes += (r->khi - r->klo) * ((r->k ? 2 : 0) + (r->kd ? 2 : 0) + (r->kp ? 2 : 0) + (r->kw ? 2 : 0) + (r->kh ? 4 : 0)) + sizeof *r;
+  if (m->steps->len >= KMEMO_MAX_STEPS || m->bytes > KREP_MAX_BYTES) { /* too long to keep, or to get an outcome (krep_load) */
+    kmemo_free(m);
+    e->kmr = NULL;
+    return;
+  }
   step_fp(r, r->fp);
   r->has_fp = TRUE;
   KMStep ks = {.step = r->step, .klo = r->klo, .khi = r->khi, .stages = r->res.stages, .dispatches = r->res.dispatches,
@@ -3170,7 +3192,7 @@ static void kmemo_add(Engine *e, StepRec *r) {
   if (r->step.op != MS_OP_SYNC || r->step.scope != MS_SCOPE_GRID) return;
   const L2Cache *L = e->l2c;
   if (L && m->lanes < (guint64)L->parts * L->sets * L->ways) { /* too small to pay (kmemo_key): not kept */
-    g_hash_table_add(e->ksmall, g_memdup2(&m->key, sizeof m->key));
+    if (g_hash_table_size(e->ksmall) < KMEMO_SMALL_MAX) g_hash_table_add(e->ksmall, g_memdup2(&m->key, sizeof m->key));
     kmemo_free(m);
     e->kmr = NULL;
     return;
@@ -3297,7 +3319,12 @@ static gboolean krep_release(Engine *e, const StepRec *r, gint64 *tp) {
     if (!krep_clean(e, t)) return TRUE;
     if (e->kmemo) kmemo_decide(e, open);
     guint64 close;
-    if (!krep_load(e, open, &close)) return e->error == NULL;
+    if (!krep_load(e, open, &close)) {
+      const StepRec *g = e->error || open + 1 >= e->head + e->count ? NULL : win_get(e, open + 1);
+      if (g && g->ghost) /* kmemo_decide found the outcome, so the kernel loads whole: cannot happen */
+        e->error = g_error_new(MS_ERROR, MS_ERROR_INVALID, "internal error: a kernel loaded uncounted cannot be taken");
+      return e->error == NULL;
+    }
     guint64 h[2];
     krep_fp(e, open + 1, close, h);
     const KOut *o = g_hash_table_lookup(e->kout, &h[0]);
