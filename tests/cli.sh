@@ -205,6 +205,27 @@ x=$("$memsim" run "$src/models/hmm.json" kcount2.json --json --per-step 2>/dev/n
 y=$("$memsim" run "$src/models/hmm.json" kcount2.json --json --per-step --count-every-kernel 2>/dev/null)
 if [ -n "$x" ] && [ "$x" = "$y" ]; then echo "ok - kernel_keys_read_loop_variables"
 else fail "kernel_keys_read_loop_variables"; fi
+# ... and an address affine in tid keys by its values at threads 0 and 1: a ping-pong over
+# u % 2 repeats every other kernel (kernels not counted), while a stride that changes with
+# v (the same first address) must not (a key of thread 0's address alone fails it)
+n=$((n + 1))
+cat >kcount3.json <<'KCOUNT'
+{"memsim_trace": 1, "form": "compact", "threads": 256, "block_threads": 64, "global_words": 1024,
+ "arrays": {"a": {"length": 1024}},
+ "steps": [{"repeat": 6, "var": "v", "steps": [
+   {"op": "read", "space": "global", "addr": "a[tid * (1 + v % 2)]"},
+   {"op": "write", "space": "global", "addr": "a[(v % 3) * 256 + tid]"},
+   {"op": "sync", "scope": "grid"}]},
+  {"repeat": 6, "var": "u", "steps": [
+   {"op": "read", "space": "global", "addr": "a[(u % 2) * 512 + tid * 2]"},
+   {"op": "write", "space": "global", "addr": "a[(1 - u % 2) * 512 + tid]"},
+   {"op": "sync", "scope": "grid"}]},
+  {"op": "read", "space": "global", "addr": "a[tid]"}]}
+KCOUNT
+x=$("$memsim" run "$src/models/hmm.json" kcount3.json --json --per-step --timing 2>kc3.err)
+y=$("$memsim" run "$src/models/hmm.json" kcount3.json --json --per-step --count-every-kernel 2>/dev/null)
+if [ -n "$x" ] && [ "$x" = "$y" ] && ! grep -q '(0 not counted)' kc3.err; then echo "ok - kernel_keys_affine_addresses"
+else fail "kernel_keys_affine_addresses: $(cat kc3.err)"; fi
 
 # gen sat: Table 6.1 counts as JSON (--stats), the tile kernels' copy threads
 n=$((n + 1))

@@ -662,6 +662,7 @@ MsExpr *ms_expr_clone(const MsExpr *e) {
 }
 
 gboolean ms_expr_is_uniform(const MsExpr *e) { return e->root->uniform; }
+gboolean ms_expr_is_affine(const MsExpr *e) { return e->root->uniform || e->affine; }
 
 /* Affine in tid: built from tid, uniform values, + - negation, products with a uniform
  * factor, and address-array indexing (base + index * elem_words).  Such a value is monotonic

@@ -50,6 +50,9 @@ void ms_expr_free(MsExpr *e);
 MsExpr *ms_expr_clone(const MsExpr *e);
 /* TRUE if the value does not depend on the thread (no tid/ltid/bid). */
 gboolean ms_expr_is_uniform(const MsExpr *e);
+/* TRUE if the value is c0 + c1 * tid for every thread (uniform, or affine in tid: see
+ * is_affine in ms-expr.c), so that its values at threads 0 and 1 give it for all. */
+gboolean ms_expr_is_affine(const MsExpr *e);
 
 /* Evaluate for threads [first, first+count), count <= MS_EXPR_CHUNK.  `active` (may be NULL)
  * marks the lanes whose errors count.  Values land in out[]. */

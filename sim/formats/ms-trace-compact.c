@@ -25,7 +25,8 @@ typedef struct Item {
   guint var_slot;
   GPtrArray *body; /* of Item */
   char *where;
-  gboolean loopvars; /* I_MEM: its expressions read a loop variable */
+  gboolean loopvars; /* I_MEM: its addr reads a loop variable */
+  gboolean when_loopvars; /* I_MEM: its when reads one */
 } Item;
 
 typedef struct {
@@ -483,14 +484,16 @@ static Item *parse_item(Compact *c, const cJSON *st, const char *where, int dept
   }
   g_free(aw);
   if (!it->addr) goto fail;
+  it->loopvars = c->saw_loopvar;
   const cJSON *wh = cJSON_GetObjectItemCaseSensitive(st, "when");
   if (wh) {
     char *ww = g_strdup_printf("%s.when", where);
+    c->saw_loopvar = FALSE;
     it->when = parse_expr_item(c, wh, ww, NULL, error);
     g_free(ww);
     if (!it->when) goto fail;
+    it->when_loopvars = c->saw_loopvar;
   }
-  it->loopvars = c->saw_loopvar;
   if (*static_steps != G_MAXUINT64) *static_steps += it->elem_words;
   return it;
 fail:
@@ -764,8 +767,9 @@ static void compact_block_shift(gpointer self, guint64 b0, guint64 n, guint64 la
 
 /* Repeated kernel counts (docs/performance.md): right after a grid barrier, the kernel that
  * follows is the sequence of items a walk from here meets up to the next grid barrier (loop
- * counts evaluated as next() would), each with the loop variables' values where its
- * expressions read one.  Two kernels with the same sequence have the same steps and
+ * counts evaluated as next() would), each with its addresses' values at threads 0 and 1
+ * where its address reads a loop variable and is affine in tid, else the loop variables'
+ * values where its expressions read one.  Two kernels with the same sequence have the same steps and
  * addresses: their key is its hash.  No key for a kernel that ends the trace, one longer than
  * KEY_WALK_MAX items, or a loop count next() will refuse.  The walk leaves the state as it
  * found it (next() and fill() are not running: the engine asks between steps). */
@@ -780,6 +784,8 @@ static gboolean compact_kernel_key(gpointer self, guint64 *key) {
   gint64 *sc = (gint64 *)(void *)c->scalars->data;
   const guint nsc = c->scalars->len;
   gint64 *vals = g_memdup2(sc, nsc * sizeof *sc);
+  const gint64 word0 = c->env.word;
+  c->env.word = 0; /* (an element's first word: the addresses' values below) */
   guint64 h = G_GUINT64_CONSTANT(0xcbf29ce484222325), walked = 0;
 #define KMIX(x) (h = (h ^ (guint64)(x)) * G_GUINT64_CONSTANT(0x100000001b3), h ^= h >> 31)
   gboolean found = FALSE;
@@ -817,11 +823,23 @@ static gboolean compact_kernel_key(gpointer self, guint64 *key) {
       }
       continue;
     }
-    if (it->loopvars)
+    if (!it->loopvars && !it->when_loopvars) continue;
+    /* an address affine in tid (a ping-pong's a[(v % 2) * n + tid]) is known from its values
+     * at threads 0 and 1, whatever loop variables gave them; else the variables' values */
+    gint64 v[2];
+    if (!it->when_loopvars && ms_expr_is_affine(it->addr) &&
+        ms_expr_eval(it->addr, &c->env, 0, MIN(c->threads, (guint64)2), NULL, v, NULL)) {
+      KMIX(1);
+      KMIX(v[0]);
+      if (c->threads > 1) KMIX(v[1]);
+    } else {
+      KMIX(2);
       for (guint x = c->n_loopvars_base; x < nsc; x++) KMIX(sc[x]);
+    }
   }
 #undef KMIX
   c->depth = depth0;
+  c->env.word = word0;
   memcpy(c->stack, saved, sizeof saved);
   memcpy(sc, vals, nsc * sizeof *sc);
   g_free(vals);
